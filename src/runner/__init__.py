@@ -1,0 +1,41 @@
+"""runner: a browser end-to-end test runner for Python.
+
+The public surface is small: ``Runner`` (the global object of the interface), the error tree and
+``__version__``. Everything else lives in private or internal modules.
+"""
+
+from __future__ import annotations
+
+from runner.errors import (
+    BrowserNotFoundError,
+    CommandError,
+    ConfigError,
+    InterceptError,
+    RunnerError,
+    TaskError,
+    UsageError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BrowserNotFoundError",
+    "CommandError",
+    "ConfigError",
+    "InterceptError",
+    "Runner",
+    "RunnerError",
+    "TaskError",
+    "UsageError",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> object:
+    # Runner pulls in the config and match layers; import it lazily so that `import runner`
+    # (done by pytest for the plugin entry point) stays cheap.
+    if name == "Runner":
+        from runner._global import Runner
+
+        return Runner
+    raise AttributeError(f"module 'runner' has no attribute {name!r}")

@@ -1,0 +1,258 @@
+"""The ``runner`` command: ``run``, ``config``, ``schema``.
+
+Every failure to start ends with one clear message on stderr and exit status 1; ``runner run``
+otherwise exits with the number of failed tests (0 when all pass, at most 255).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from runner import __version__
+from runner.errors import RunnerError, UsageError
+
+__all__ = ["main", "select_specs"]
+
+COMMANDS = ("run", "config", "schema")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with runner's error style: one line, a suggestion, and where to get help."""
+
+    def error(self, message: str) -> NoReturn:
+        if "invalid choice" in message and "argument command" in message:
+            given = message.split("'")[1] if "'" in message else ""
+            close = difflib.get_close_matches(given, COMMANDS, n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            message = f"'{given}' is not a runner command.{hint} Commands: {', '.join(COMMANDS)}."
+        self.exit(1, f"runner: {message}\nTry '{self.prog} --help' for help.\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project", "-P", default=None, metavar="DIR",
+                   help="the project folder (default: the current folder)")
+    p.add_argument("--config-file", "-C", default=None, metavar="PATH",
+                   help="the configuration file (default: runner.json); 'false' runs on defaults")
+    p.add_argument("--config", "-c", default=None, metavar="VALUES",
+                   help="configuration values: name=value,name2=value2 or a JSON object")
+    p.add_argument("--env", "-e", default=None, metavar="VALUES",
+                   help="env values: name=value,name2=value2 or a JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="runner", description="Browser end-to-end tests for Python, on a real Chromium.")
+    parser.add_argument("--version", action="version", version=f"runner {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    run = sub.add_parser("run", help="run the specs headlessly (the main job)",
+                         description="Run the specs selected by integrationFolder, testFiles and "
+                                     "ignoreTestFiles, headless, and report.")
+    _common(run)
+    run.add_argument("--spec", "-s", default=None, metavar="GLOBS",
+                     help="only these specs: comma-separated paths or globs")
+    run.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
+                     help="chromium, chrome, or the path of a browser executable")
+    run.add_argument("--headed", action="store_true", help="show the browser window")
+    run.add_argument("--reporter", "-r", default=None, help="the reporter (default: spec)")
+    run.add_argument("--reporter-options", "-o", default=None, metavar="VALUES",
+                     help="reporter options: name=value,... or a JSON object")
+    run.add_argument("--port", "-p", type=int, default=None, help="port of runner's file server")
+    run.add_argument("pytest_args", nargs=argparse.REMAINDER,
+                     help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
+
+    cfg = sub.add_parser("config", help="print the resolved configuration and where each value came from")
+    _common(cfg)
+    kind = cfg.add_mutually_exclusive_group()
+    kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e")
+    kind.add_argument("--component", dest="testing_type", action="store_const", const="component")
+    cfg.add_argument("--json", action="store_true", help="print the resolved values as JSON")
+
+    sub.add_parser("schema", help="print the JSON schema of runner.json (draft-04)")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"runner: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 1
+    try:
+        if args.command == "schema":
+            from runner.config import schema_text
+
+            sys.stdout.write(schema_text().rstrip("\n") + "\n")
+            return 0
+        if args.command == "config":
+            return _config_command(args)
+        return _run_command(args)
+    except RunnerError as err:
+        return _fail(str(err))
+    except KeyboardInterrupt:
+        print("\nrunner: interrupted", file=sys.stderr)
+        return 130
+
+
+def _config_command(args: argparse.Namespace) -> int:
+    import json
+
+    from runner.config import format_resolved, load_config
+
+    config = load_config(args.project, config_file=args.config_file, testing_type=args.testing_type,
+                         cli_config=args.config, cli_env=args.env)
+    for warning in config.warnings:
+        print(f"runner: warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(config.as_dict(), indent=2, sort_keys=True))
+    else:
+        print(format_resolved(config))
+    return 0
+
+
+def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[Path], list[str]]:
+    """The spec files of a run, and warnings (non-Python files matched).
+
+    Files under ``integrationFolder`` matched by ``testFiles`` and not by ``ignoreTestFiles``
+    (minimatch, ``dot`` and ``matchBase``, relative to ``integrationFolder``); ``spec_filter``
+    (comma-separated paths or globs, relative to ``cwd`` or the project) narrows them.
+    """
+    from runner.match import compile_pattern
+
+    folder = config.path("integrationFolder")
+    if folder is None or not folder.is_dir():
+        raise UsageError(
+            f"integrationFolder {str(folder)!r} is not a folder, so there are no specs to run.\n"
+            "Create it (runner/integration by default) or set integrationFolder in runner.json."
+        )
+    options = {"dot": True, "matchBase": True}
+    include = [compile_pattern(p, options) for p in _as_list(config.test_files)]
+    exclude = [compile_pattern(p, options) for p in _as_list(config.ignore_test_files)]
+    specs: list[Path] = []
+    warnings: list[str] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(folder).as_posix()
+        if any(part in ("__pycache__", "node_modules") for part in path.relative_to(folder).parts):
+            continue
+        if not any(m(rel) for m in include) or any(m(rel) for m in exclude):
+            continue
+        if path.suffix != ".py":
+            warnings.append(f"{rel} matches testFiles but is not a Python file; skipped.")
+            continue
+        if path.name in ("conftest.py", "__init__.py"):
+            continue
+        specs.append(path)
+    if spec_filter:
+        wanted = [w.strip() for w in spec_filter.split(",") if w.strip()]
+        chosen: list[Path] = []
+        for spec in specs:
+            for pattern in wanted:
+                candidates = {spec.as_posix(), spec.relative_to(folder).as_posix()}
+                for base in (cwd, config.project_root):
+                    try:
+                        candidates.add(spec.relative_to(base.resolve()).as_posix())
+                    except ValueError:
+                        pass
+                target = Path(pattern)
+                if (target.is_absolute() or (cwd / target).exists()) and (cwd / target).resolve() == spec.resolve():
+                    chosen.append(spec)
+                    break
+                matcher = compile_pattern(pattern, {"dot": True})
+                if any(matcher(c) or c == pattern for c in candidates):
+                    chosen.append(spec)
+                    break
+        specs = chosen
+    return specs, warnings
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    import pytest
+
+    from runner import plugin
+    from runner.config import parse_cli_values
+    from runner.reporters import make_reporter
+    from runner.session import RunSession, check_base_url
+
+    cli_config = args.config
+    if args.port is not None:
+        extra = parse_cli_values(cli_config, option="--config") if cli_config else {}
+        extra["port"] = args.port
+        cli_config = extra
+    session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
+                                cli_env=args.env, browser=args.browser, headed=args.headed, mode="run")
+    config = session.config
+    for warning in config.warnings:
+        print(f"runner: warning: {warning}", file=sys.stderr)
+    cwd = Path.cwd()
+    specs, warnings = select_specs(config, args.spec, cwd)
+    for warning in warnings:
+        print(f"runner: warning: {warning}", file=sys.stderr)
+    if not specs:
+        where = config.path("integrationFolder")
+        narrowed = f" and --spec {args.spec!r}" if args.spec else ""
+        return _fail(
+            f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
+            "Check integrationFolder, testFiles and ignoreTestFiles in runner.json."
+        )
+    session.browser_spec  # noqa: B018 - fail early and clearly when there is no browser
+    if config.base_url:
+        problem = check_base_url(str(config.base_url))
+        if problem:
+            return _fail(problem)
+    reporter_name = args.reporter or config.reporter
+    reporter_options = dict(config.reporter_options or {})
+    if args.reporter_options:
+        reporter_options.update(parse_cli_values(args.reporter_options, option="--reporter-options"))
+    reporter = make_reporter(reporter_name, reporter_options, config.project_root)
+    session.events.emit("before:run", {
+        "config": config.as_dict(), "specs": [s.as_posix() for s in specs],
+        "browser": {"name": session.browser_spec.name, "path": session.browser_spec.path},
+    })
+    pytest_args = [str(s) for s in specs] + [
+        "--rootdir", str(config.project_root), "-p", "no:cacheprovider", "-p", "no:terminal",
+        "--tb=short", "--import-mode=importlib", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+    ]
+    extra = list(args.pytest_args or [])
+    if extra and extra[0] == "--":
+        extra = extra[1:]
+    plugin.preset_session = session
+    plugin.preset_reporters = [reporter]
+    plugin._state["collector"] = None
+    try:
+        code = pytest.main(pytest_args + extra)
+    finally:
+        plugin.preset_session = None
+        plugin.preset_reporters = []
+        session.close()
+    failures = _failures_from(plugin.last_run())
+    if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
+        return _fail("pytest could not run the specs (see the message above).")
+    if code == pytest.ExitCode.INTERRUPTED:
+        print("runner: interrupted", file=sys.stderr)
+        return 130
+    if failures is None:
+        failures = 0 if code == pytest.ExitCode.OK else 1
+    return min(failures, 255)
+
+
+def _failures_from(run: Any) -> int | None:
+    return None if run is None else int(run.failures)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

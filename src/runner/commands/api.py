@@ -1,0 +1,495 @@
+"""The ``runner`` fixture: every command a test calls.
+
+Commands run at once and return a value (there is no command queue). Queries return retrying
+subjects (``subject.py``). Names follow ``shared/spec/python-api.md``; Python keywords get a
+trailing underscore.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from runner.commands.context import TestContext
+from runner.commands.fixtures import read_fixture
+from runner.commands.records import Record
+from runner.commands.subject import Subject, Value, _contains_step, _show
+from runner.errors import CommandError, UsageError
+
+if TYPE_CHECKING:
+    from runner.pluginsfile import PluginEvents
+
+__all__ = ["RunnerCommands", "VIEWPORT_PRESETS"]
+
+VIEWPORT_PRESETS: dict[str, tuple[int, int]] = {
+    "macbook-16": (1536, 960), "macbook-15": (1440, 900), "macbook-13": (1280, 800),
+    "macbook-11": (1366, 768), "ipad-2": (768, 1024), "ipad-mini": (768, 1024),
+    "iphone-xr": (414, 896), "iphone-x": (375, 812), "iphone-6+": (414, 736),
+    "iphone-se2": (375, 667), "iphone-8": (375, 667), "iphone-7": (375, 667),
+    "iphone-6": (375, 667), "iphone-5": (320, 568), "iphone-4": (320, 480),
+    "iphone-3": (320, 480), "samsung-s10": (360, 760), "samsung-note9": (414, 846),
+}
+
+_VISIT_OPTIONS = {"timeout", "fail_on_status_code", "qs", "headers", "wait_until"}
+_REQUEST_OPTIONS = {"method", "url", "body", "headers", "qs", "auth", "follow_redirect",
+                    "fail_on_status_code", "timeout", "form", "log", "encoding"}
+
+
+def _snake_options(options: Mapping[str, Any], allowed: set[str], command: str) -> dict[str, Any]:
+    """Accept camelCase or snake_case option names; reject unknown ones with a suggestion."""
+    import difflib
+
+    from runner.commands.records import camel_to_snake
+
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        snake = camel_to_snake(key)
+        if snake not in allowed:
+            close = difflib.get_close_matches(snake, sorted(allowed), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise UsageError(
+                f"{command}() does not take the option {key!r}.{hint}\n"
+                f"Options it takes: {', '.join(sorted(allowed))}."
+            )
+        out[snake] = value
+    return out
+
+
+class RunnerCommands:
+    """What the ``runner`` fixture gives a test."""
+
+    def __init__(self, ctx: TestContext, *, events: PluginEvents | None = None,
+                 interceptor: Any = None, screenshot_dir: Callable[[], Path] | None = None) -> None:
+        self._ctx = ctx
+        self._events = events
+        self._interceptor = interceptor
+        self._dom_aliases: dict[str, Subject | Value] = {}
+        self._screenshot_dir = screenshot_dir
+
+    def __repr__(self) -> str:
+        return f"<runner for {self._ctx.title or 'a test'}>"
+
+    # -- configuration ------------------------------------------------------------------------
+    def config(self, name: str | None = None) -> Any:
+        """The current test's configuration value (or the whole configuration as a dict)."""
+        if name is None:
+            return self._ctx.config.as_dict()
+        return self._ctx.config[name]
+
+    def env(self, name: str | None = None) -> Any:
+        """A value of ``env`` (None when unset), or the whole ``env`` dict."""
+        env = self._ctx.config.env
+        if name is None:
+            return dict(env)
+        return env.get(name)
+
+    def log(self, message: Any) -> None:
+        """Add a line to the command log (shown with a failing test's error)."""
+        self._ctx.add_log("log", str(message))
+
+    # -- navigation ---------------------------------------------------------------------------
+    def visit(self, url: str, **options: Any) -> None:
+        """Load ``url`` (relative to ``baseUrl``) and wait for the load event.
+
+        Options: ``timeout`` (default ``pageLoadTimeout``), ``fail_on_status_code`` (default
+        True: a 4xx/5xx document fails the test), ``qs`` (dict added to the query string),
+        ``headers`` (extra request headers for the document).
+        Raises ``CommandError`` when the page does not load.
+        """
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        opts = _snake_options(options, _VISIT_OPTIONS, "runner.visit")
+        if not isinstance(url, str) or not url:
+            raise UsageError(f"runner.visit() needs a URL string; found {url!r}.")
+        full = _with_query(self._ctx.resolve_url(url), opts.get("qs"))
+        timeout = float(opts.get("timeout", self._ctx.config.page_load_timeout))
+        fail_on_status = opts.get("fail_on_status_code", True)
+        headers = opts.get("headers")
+
+        async def go() -> tuple[int | None, str, str | None]:
+            page = self._ctx.browser.page
+            assert page is not None
+            if headers:
+                await page.set_extra_http_headers({str(k): str(v) for k, v in headers.items()})
+            try:
+                response = await page.goto(full, wait_until=opts.get("wait_until", "load"), timeout=timeout)
+            except Exception as err:  # Playwright's Error/TimeoutError
+                return None, "", str(err).splitlines()[0]
+            finally:
+                if headers:
+                    await page.set_extra_http_headers({})
+            if response is None:
+                return 200, "", None
+            return response.status, response.status_text, None
+
+        status, status_text, error = self._ctx.run(go(), timeout)
+        if error is not None:
+            if "Timeout" in error:
+                raise CommandError(
+                    f"runner.visit() timed out after {int(timeout)}ms waiting for the load event of:\n\n"
+                    f"  {full}\n\nThe page did not fire its load event (pageLoadTimeout). "
+                    "Pass timeout= to wait longer."
+                )
+            raise CommandError(
+                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"The request failed without a response: {error}\n"
+                "Is your web server running, and is the URL right?"
+            )
+        if fail_on_status and status is not None and status >= 400:
+            raise CommandError(
+                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"The response from the web server was:\n\n  > {status}: {status_text}\n\n"
+                "This counts as a failure because the status code was not 2xx or 3xx.\n"
+                "Pass fail_on_status_code=False if this status is expected."
+            )
+        self._ctx.add_log("visit", full)
+
+    def go(self, direction: str | int) -> None:
+        """Go back or forward in history: ``"back"``, ``"forward"`` or a number of steps."""
+        steps = {"back": -1, "forward": 1}.get(direction) if isinstance(direction, str) else direction
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps == 0:
+            raise UsageError(f"runner.go() expects 'back', 'forward' or a non-zero integer; found {direction!r}.")
+        timeout = float(self._ctx.config.page_load_timeout)
+
+        async def travel() -> None:
+            page = self._ctx.browser.page
+            assert page is not None
+            if steps == -1:
+                await page.go_back(timeout=timeout, wait_until="load")
+            elif steps == 1:
+                await page.go_forward(timeout=timeout, wait_until="load")
+            else:
+                async with page.expect_event("load", timeout=timeout):
+                    await page.evaluate("n => history.go(n)", steps)
+
+        self._ctx.run(travel(), timeout)
+
+    def reload(self, *, timeout: float | None = None) -> None:
+        limit = float(timeout if timeout is not None else self._ctx.config.page_load_timeout)
+        page = self._ctx.browser.page
+        assert page is not None
+        self._ctx.run(page.reload(timeout=limit, wait_until="load"), limit)
+
+    def url(self) -> str:
+        page = self._ctx.browser.page
+        assert page is not None
+        return page.url
+
+    def location(self, key: str | None = None) -> Any:
+        """``window.location`` as a dict (``href``, ``origin``, ``pathname``, ...), or one part."""
+        page = self._ctx.browser.page
+        assert page is not None
+        loc = self._ctx.run(page.evaluate(
+            "() => { const l = window.location; return {hash: l.hash, host: l.host, hostname: l.hostname,"
+            " href: l.href, origin: l.origin, pathname: l.pathname, port: l.port, protocol: l.protocol,"
+            " search: l.search}; }"))
+        record = Record(loc)
+        if key is None:
+            return record
+        if key not in record:
+            raise UsageError(f"runner.location({key!r}): location has no part {key!r}; it has {', '.join(record)}.")
+        return record[key]
+
+    def title(self) -> str:
+        page = self._ctx.browser.page
+        assert page is not None
+        return self._ctx.run(page.title())
+
+    def viewport(self, width: int | str, height: int | str | None = None) -> None:
+        """Resize the viewport: ``viewport(1280, 720)``, or a preset ``viewport("iphone-6")``
+        (``viewport("iphone-6", "landscape")`` turns it)."""
+        if isinstance(width, str):
+            preset = VIEWPORT_PRESETS.get(width)
+            if preset is None:
+                raise UsageError(
+                    f"runner.viewport({width!r}): unknown preset.\nPresets: {', '.join(VIEWPORT_PRESETS)}."
+                )
+            w, h = preset
+            if height == "landscape":
+                w, h = h, w
+            elif height not in (None, "portrait"):
+                raise UsageError(f"runner.viewport({width!r}, {height!r}): orientation must be 'portrait' or 'landscape'.")
+        else:
+            if not (isinstance(width, int) and isinstance(height, int)) or width <= 0 or height <= 0:
+                raise UsageError(
+                    f"runner.viewport() expects a positive width and height in pixels; found {width!r}, {height!r}."
+                )
+            w, h = width, height
+        page = self._ctx.browser.page
+        assert page is not None
+        self._ctx.run(page.set_viewport_size({"width": w, "height": h}))
+
+    # -- queries ------------------------------------------------------------------------------
+    def get(self, selector: str, *, timeout: float | None = None,
+            include_shadow_dom: bool | None = None) -> Any:
+        """Query elements by CSS selector, or read an alias: ``get("@name")``, ``"@name.all"``,
+        ``"@name.<n>"``. Returns a retrying :class:`Subject` for selectors."""
+        if not isinstance(selector, str) or not selector:
+            raise UsageError(f"runner.get() needs a selector string; found {selector!r}.")
+        if selector.startswith("@"):
+            return self._get_alias(selector)
+        return Subject(self, [{"op": "get", "selector": selector}], f"get({selector!r})",
+                       timeout, include_shadow_dom)
+
+    def _get_alias(self, name: str) -> Any:
+        bare = name[1:]
+        if bare in self._dom_aliases:
+            return self._dom_aliases[bare]
+        if self._interceptor is None:
+            raise UsageError(f"runner.get({name!r}): no alias {bare!r} was defined in this test.")
+        return self._interceptor.get(name)
+
+    def contains(self, content: str | re.Pattern[str] | int, selector: str | None = None, *,
+                 match_case: bool = True, timeout: float | None = None) -> Subject:
+        """The deepest element containing ``content`` (text or ``re.Pattern``)."""
+        if selector is not None and not isinstance(selector, str):
+            raise UsageError(f"runner.contains(): selector must be a string; found {selector!r}.")
+        step = _contains_step(content, selector, match_case)
+        return Subject(self, [step], f"contains({_show(content)})", timeout)  # type: ignore[arg-type]
+
+    def wrap(self, value: Any) -> Value:
+        """A retrying subject over any Python value."""
+        return Value(self, lambda: value, f"wrap({value!r})"[:80])
+
+    # -- network ------------------------------------------------------------------------------
+    def intercept(self, *args: Any) -> Any:
+        """Spy on or stub requests of the page (see docs/interception.md)."""
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._interceptor is None:
+            raise UsageError("runner.intercept() is not available in this run.")
+        return self._interceptor.intercept(*args)
+
+    def wait(self, target: Any, *rest: Any, **options: Any) -> Any:
+        """``wait(ms)`` pauses; ``wait("@alias")`` / ``wait(["@a", "@b"])`` wait for requests."""
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if isinstance(target, (int, float)) and not isinstance(target, bool):
+            if target < 0 or target != target or target == float("inf"):
+                raise UsageError(f"runner.wait() needs a finite number of milliseconds ≥ 0; found {target!r}.")
+            time.sleep(target / 1000)
+            self._ctx.checkpoint()
+            return None
+        if rest:
+            if isinstance(rest[0], str):
+                raise UsageError(
+                    "runner.wait() was passed invalid arguments. You cannot pass multiple strings. "
+                    "If you're trying to wait for multiple routes, use a list."
+                )
+            if callable(rest[0]):
+                raise UsageError(
+                    "runner.wait() was passed invalid arguments. You cannot pass a function. "
+                    "To use the result of runner.wait(), use its return value."
+                )
+            raise UsageError(f"runner.wait() takes one target; found extra arguments {rest!r}.")
+        if self._interceptor is None:
+            raise UsageError("runner.wait() on an alias is not available in this run.")
+        result = self._interceptor.wait(target, **options)
+        self._ctx.checkpoint()
+        return result
+
+    def request(self, *args: Any, **options: Any) -> Record:
+        """Make an HTTP request from the test (never intercepted).
+
+        ``request(url)``, ``request(method, url)``, ``request(method, url, body)`` or
+        ``request(url=..., method=..., body=...)``. Options: ``headers``, ``qs``, ``auth``
+        (``{"username", "password"}`` or ``{"bearer"}``), ``form`` (body as form data),
+        ``follow_redirect`` (default True), ``fail_on_status_code`` (default True),
+        ``timeout`` (default ``responseTimeout``).
+        Returns a record with ``status`` (also ``status_code``), ``status_text``, ``headers``,
+        ``body`` (parsed when JSON), ``duration`` (ms), ``url`` and ``redirected_to``.
+        """
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        opts = _snake_options(options, _REQUEST_OPTIONS, "runner.request")
+        if len(args) == 1:
+            opts.setdefault("url", args[0])
+        elif len(args) in (2, 3):
+            opts.setdefault("method", args[0])
+            opts.setdefault("url", args[1])
+            if len(args) == 3:
+                opts.setdefault("body", args[2])
+        elif len(args) > 3:
+            raise UsageError(f"runner.request() takes at most (method, url, body); found {len(args)} arguments.")
+        url = opts.get("url")
+        if not isinstance(url, str) or not url:
+            raise UsageError(f"runner.request() needs a url string; found {url!r}.")
+        from runner.commands.http import perform_request
+
+        record = perform_request(self._ctx, opts)
+        self._ctx.add_log("request", f"{record.method} {record.url} -> {record.status}")
+        return record
+
+    # -- data and system ----------------------------------------------------------------------
+    def fixture(self, path: str, encoding: Any = ...) -> Any:
+        """Read a file of ``fixturesFolder``: JSON parsed, images as base64, text as str;
+        ``encoding=None`` (or ``"path,null"``) gives bytes."""
+        return read_fixture(self._ctx.config.path("fixturesFolder"), path, encoding)
+
+    def exec(self, command: str, *, timeout: float | None = None, fail_on_non_zero_exit: bool = True,
+             env: Mapping[str, str] | None = None) -> Record:
+        """Run a shell command in the project folder; returns ``code``, ``stdout``, ``stderr``.
+
+        Fails on a non-zero exit unless ``fail_on_non_zero_exit=False``, and after
+        ``execTimeout`` (or ``timeout``) ms.
+        """
+        __tracebackhide__ = True
+        if not isinstance(command, str) or not command.strip():
+            raise UsageError(f"runner.exec() needs a command string; found {command!r}.")
+        limit = float(timeout if timeout is not None else self._ctx.config.exec_timeout)
+        full_env = {**os.environ, **{k: str(v) for k, v in (env or {}).items()}}
+        try:
+            done = subprocess.run(command, shell=True, cwd=self._ctx.project_root, env=full_env,
+                                  capture_output=True, timeout=limit / 1000, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as err:
+            raise CommandError(
+                f"runner.exec({command!r}) timed out after {int(limit)}ms (execTimeout).\n"
+                "Make the command finish sooner or pass timeout=."
+            ) from err
+        result = Record(code=done.returncode, stdout=done.stdout.decode("utf-8", "replace").rstrip("\n"),
+                        stderr=done.stderr.decode("utf-8", "replace").rstrip("\n"))
+        if fail_on_non_zero_exit and done.returncode != 0:
+            raise CommandError(
+                f"runner.exec({command!r}) failed: the command exited with code {done.returncode}.\n"
+                f"stdout: {result.stdout[-2000:] or '(empty)'}\nstderr: {result.stderr[-2000:] or '(empty)'}\n"
+                "Pass fail_on_non_zero_exit=False to read the result instead."
+            )
+        self._ctx.add_log("exec", f"{command} -> {done.returncode}")
+        return result
+
+    def task(self, name: str, arg: Any = None, *, timeout: float | None = None) -> Any:
+        """Run a task registered by the plugins file with ``on("task", {...})``."""
+        __tracebackhide__ = True
+        if self._events is None:
+            from runner.pluginsfile import PluginEvents
+
+            self._events = PluginEvents()
+        limit = float(timeout if timeout is not None else self._ctx.config.task_timeout)
+        return self._events.run_task(name, arg, limit)
+
+    # -- cookies ------------------------------------------------------------------------------
+    def _cookie_url(self) -> str | None:
+        page = self._ctx.browser.page
+        if page is not None and page.url.startswith(("http://", "https://")):
+            return page.url
+        return self._ctx.base_url
+
+    def get_cookies(self, *, domain: str | None = None) -> list[Record]:
+        """Cookies of the current page's domain (or ``domain``)."""
+        context = self._ctx.browser.context
+        assert context is not None
+        cookies = self._ctx.run(context.cookies(), self._ctx.config.response_timeout)
+        host = domain or urlsplit(self._cookie_url() or "").hostname
+        out = []
+        for c in cookies:
+            cd = c.get("domain", "").lstrip(".")
+            if host is None or host == cd or host.endswith("." + cd):
+                out.append(_cookie_record(c))
+        return out
+
+    def get_all_cookies(self) -> list[Record]:
+        context = self._ctx.browser.context
+        assert context is not None
+        return [_cookie_record(c) for c in self._ctx.run(context.cookies())]
+
+    def get_cookie(self, name: str) -> Record | None:
+        for cookie in self.get_cookies():
+            if cookie["name"] == name:
+                return cookie
+        return None
+
+    def set_cookie(self, name: str, value: str, *, domain: str | None = None, path: str = "/",
+                   secure: bool = False, http_only: bool = False, expiry: float | None = None,
+                   same_site: str | None = None) -> Record:
+        context = self._ctx.browser.context
+        assert context is not None
+        cookie: dict[str, Any] = {"name": name, "value": value, "path": path, "secure": secure,
+                                  "httpOnly": http_only}
+        if domain:
+            cookie["domain"] = domain
+        else:
+            url = self._cookie_url()
+            if url is None:
+                raise UsageError(
+                    "runner.set_cookie() needs a domain: the page shows no site yet and no baseUrl is set.\n"
+                    "Visit a page first or pass domain=."
+                )
+            cookie["domain"] = urlsplit(url).hostname
+        if expiry is not None:
+            cookie["expires"] = expiry
+        if same_site is not None:
+            canonical = {"lax": "Lax", "strict": "Strict", "none": "None", "no_restriction": "None"}.get(same_site.lower())
+            if canonical is None:
+                raise UsageError(f"runner.set_cookie(): same_site must be 'lax', 'strict' or 'none'; found {same_site!r}.")
+            cookie["sameSite"] = canonical
+        self._ctx.run(context.add_cookies([cookie]))  # type: ignore[list-item]
+        found = self.get_cookie(name)
+        return found if found is not None else _cookie_record(cookie)
+
+    def clear_cookie(self, name: str) -> None:
+        context = self._ctx.browser.context
+        assert context is not None
+        self._ctx.run(context.clear_cookies(name=name))
+
+    def clear_cookies(self) -> None:
+        context = self._ctx.browser.context
+        assert context is not None
+        self._ctx.run(context.clear_cookies())
+
+    # -- artifacts ----------------------------------------------------------------------------
+    def screenshot(self, name: str | None = None, *, full_page: bool = True) -> Path:
+        """Save a PNG of the page under ``screenshotsFolder/<spec>/<name>.png`` and return its path."""
+        path = self._screenshot_path(name)
+        page = self._ctx.browser.page
+        assert page is not None
+        self._ctx.run(page.screenshot(path=str(path), full_page=full_page), self._ctx.config.response_timeout)
+        self._ctx.add_log("screenshot", str(path))
+        return path
+
+    def _element_screenshot(self, subject: Subject, name: str | None) -> Path:
+        path = self._screenshot_path(name)
+
+        async def shoot() -> None:
+            handle = await self._ctx.browser.dom_handle(subject._query_arg())
+            try:
+                element = (await handle.evaluate_handle("els => els[0]")).as_element()
+                assert element is not None
+                await element.screenshot(path=str(path))
+            finally:
+                await handle.dispose()
+
+        self._ctx.run(shoot(), self._ctx.config.response_timeout)
+        return path
+
+    def _screenshot_path(self, name: str | None) -> Path:
+        folder = self._screenshot_dir() if self._screenshot_dir else Path(self._ctx.config.path("screenshotsFolder") or ".")
+        base = name or self._ctx.title or "screenshot"
+        safe = re.sub(r'[<>:"\\|?*\x00-\x1f]', "_", base)
+        path = folder / f"{safe}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+
+
+def _with_query(url: str, qs: Mapping[str, Any] | None) -> str:
+    if not qs:
+        return url
+    parts = urlsplit(url)
+    extra = urlencode({k: v for k, v in qs.items()}, doseq=True)
+    query = f"{parts.query}&{extra}" if parts.query else extra
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+def _cookie_record(c: Mapping[str, Any]) -> Record:
+    return Record(
+        name=c.get("name"), value=c.get("value"), domain=c.get("domain"), path=c.get("path", "/"),
+        expiry=c.get("expires") if c.get("expires", -1) != -1 else None,
+        http_only=c.get("httpOnly", False), secure=c.get("secure", False),
+        same_site=(c.get("sameSite") or "").lower() or None,
+    )
+

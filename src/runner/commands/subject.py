@@ -1,0 +1,603 @@
+"""Retrying subjects: what ``runner.get()``, ``runner.contains()`` and ``runner.wrap()`` return.
+
+A :class:`Subject` is a recipe (a list of query steps) rather than a handle: every assertion,
+read or action runs the recipe again in the page until it holds, so a test never races the app.
+A :class:`Value` does the same for data that is not DOM (``its``, ``invoke``, ``wrap``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from runner.commands import assertions
+from runner.commands.context import Attempt, TestContext, retry
+from runner.commands.keys import type_sequence
+from runner.errors import CommandError, UsageError
+
+if TYPE_CHECKING:
+    from runner.commands.api import RunnerCommands
+
+__all__ = ["Subject", "Value", "lookup_path"]
+
+_SCROLL = {"top": "start", "center": "center", "bottom": "end", "nearest": "nearest"}
+
+
+def _snapshot(raw: Mapping[str, Any]) -> assertions.ElementSnapshot:
+    return assertions.ElementSnapshot(
+        tag=raw["tag"],
+        text=raw["text"],
+        inner_text=raw["inner_text"],
+        html=raw["html"],
+        value=raw["value"],
+        visible=raw["visible"],
+        attrs=dict(raw["attrs"]),
+        classes=tuple(raw["classes"]),
+        checked=raw["checked"],
+        selected=raw["selected"],
+        disabled=raw["disabled"],
+        focused=raw["focused"],
+        css=dict(raw["css"]),
+        props=dict(raw["props"]),
+        description=raw["description"],
+    )
+
+
+class Subject:
+    """A DOM query that re-runs until what is asked of it holds."""
+
+    def __init__(self, commands: RunnerCommands, steps: list[dict[str, Any]], label: str,
+                 timeout: float | None = None, include_shadow_dom: bool | None = None) -> None:
+        self._commands = commands
+        self._ctx: TestContext = commands._ctx
+        self._steps = steps
+        self._label = label
+        self._timeout = timeout
+        self._shadow = include_shadow_dom
+
+    # -- plumbing ---------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"<Subject {self._label}>"
+
+    def _derive(self, step: dict[str, Any], label: str) -> Subject:
+        return Subject(self._commands, [*self._steps, step], f"{self._label}.{label}",
+                       self._timeout, self._shadow)
+
+    def _timeout_ms(self, timeout: float | None = None) -> float:
+        if timeout is not None:
+            return float(timeout)
+        if self._timeout is not None:
+            return float(self._timeout)
+        return float(self._ctx.config.default_command_timeout)
+
+    def _shadow_on(self) -> bool:
+        if self._shadow is not None:
+            return self._shadow
+        return bool(self._ctx.config.include_shadow_dom)
+
+    def _snap(self, css: Sequence[str] = (), props: Sequence[str] = ()) -> assertions.DomSubject:
+        raw = self._ctx.run(self._ctx.browser.dom({
+            "mode": "snapshot", "steps": self._steps, "shadow": self._shadow_on(),
+            "css": list(css), "props": list(props),
+        }))
+        return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
+
+    def _existing(self, timeout: float | None = None, what: str = "to exist") -> assertions.DomSubject:
+        """Retry until at least one element matches; returns the snapshot."""
+        __tracebackhide__ = True
+
+        def attempt() -> Attempt:
+            snap = self._snap()
+            if snap.elements:
+                return Attempt(True, value=snap)
+            return Attempt(False, f"expected to find element {self._label}, but never found it")
+
+        return retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label} {what}")
+
+    # -- assertions ---------------------------------------------------------------------------
+    def should(self, chainer: str | Callable[..., Any], *args: Any, timeout: float | None = None) -> Subject:
+        """Retry until the chai-style assertion holds, e.g. ``should("have.length", 3)``.
+
+        A callable is called with the snapshot (``DomSubject``) and holds when it returns
+        without raising ``AssertionError``.
+        """
+        __tracebackhide__ = True
+        if callable(chainer):
+            func = chainer
+
+            def attempt_fn() -> Attempt:
+                snap = self._snap()
+                try:
+                    func(snap)
+                except AssertionError as err:
+                    return Attempt(False, str(err) or "the callback's assertion failed")
+                return Attempt(True)
+
+            retry(self._ctx, attempt_fn, self._timeout_ms(timeout), f"{self._label}.should(<callback>)")
+            return self
+        assertions.validate_chainer(chainer, *args)
+        css = assertions.css_properties_needed(chainer, *args)
+        props = assertions.props_needed(chainer, *args)
+
+        def attempt() -> Attempt:
+            snap = self._snap(css, props)
+            outcome = assertions.check(snap, chainer, *args)
+            return Attempt(outcome.ok, outcome.message)
+
+        shown = ", ".join(repr(a) for a in (chainer, *args))
+        retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label}.should({shown})")
+        self._ctx.add_log("assert", f"{self._label} should {chainer} {' '.join(map(repr, args))}".strip())
+        return self
+
+    and_ = should
+
+    # -- traversal ----------------------------------------------------------------------------
+    def find(self, selector: str) -> Subject:
+        return self._derive({"op": "find", "selector": selector}, f"find({selector!r})")
+
+    def contains(self, text: str | re.Pattern[str], selector: str | None = None, *,
+                 match_case: bool = True) -> Subject:
+        step = _contains_step(text, selector, match_case)
+        return self._derive(step, f"contains({_show(text)})")
+
+    def first(self) -> Subject:
+        return self._derive({"op": "first"}, "first()")
+
+    def last(self) -> Subject:
+        return self._derive({"op": "last"}, "last()")
+
+    def eq(self, index: int) -> Subject:
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise UsageError(f"eq() expects an integer index; found {index!r}.")
+        return self._derive({"op": "eq", "index": index}, f"eq({index})")
+
+    def filter(self, selector: str) -> Subject:
+        return self._derive({"op": "filter", "selector": selector}, f"filter({selector!r})")
+
+    def not_(self, selector: str) -> Subject:
+        return self._derive({"op": "not", "selector": selector}, f"not_({selector!r})")
+
+    def parent(self) -> Subject:
+        return self._derive({"op": "parent"}, "parent()")
+
+    def children(self, selector: str | None = None) -> Subject:
+        return self._derive({"op": "children", "selector": selector}, "children()")
+
+    def closest(self, selector: str) -> Subject:
+        return self._derive({"op": "closest", "selector": selector}, f"closest({selector!r})")
+
+    def its(self, path: str) -> Value:
+        """A property of the elements: ``length``, or a DOM property of the first element."""
+        head, _, rest = str(path).partition(".")
+
+        def getter() -> Any:
+            if head == "length":
+                value: Any = len(self._snap().elements)
+            else:
+                snap = self._existing()
+                full = self._snap(props=[head]) if snap.elements else snap
+                if not full.elements:
+                    raise _Missing(f"{self._label} has no elements")
+                value = full.elements[0].props.get(head)
+            return lookup_path(value, rest) if rest else value
+
+        return Value(self._commands, getter, f"{self._label}.its({path!r})")
+
+    def invoke(self, method: str, *args: Any) -> Value:
+        """Call a jQuery-like method (``text``, ``val``, ``attr``, ``prop``, ``html``, ``css``)
+        or a DOM method of the first element, and yield what it returns."""
+        def getter() -> Any:
+            snap = self._existing()
+            first = snap.elements[0]
+            if method == "text":
+                return "".join(e.text for e in snap.elements)
+            if method in ("val", "value"):
+                return first.value
+            if method == "html":
+                return first.html
+            if method == "attr":
+                return first.attrs.get(args[0]) if args else dict(first.attrs)
+            if method == "prop":
+                return self._snap(props=[args[0]]).elements[0].props.get(args[0])
+            if method == "css":
+                return self._snap(css=[args[0]]).elements[0].css.get(args[0])
+            return self._ctx.run(self._call_dom_method(method, list(args)))
+
+        return Value(self._commands, getter, f"{self._label}.invoke({method!r})")
+
+    async def _call_dom_method(self, method: str, args: list[Any]) -> Any:
+        handle = await self._ctx.browser.dom_handle(self._query_arg())
+        try:
+            return await handle.evaluate(
+                "(els, [m, a]) => { const el = els[0]; const r = el[m](...a);"
+                " try { return JSON.parse(JSON.stringify(r === undefined ? null : r)); }"
+                " catch (e) { return String(r); } }",
+                [method, args],
+            )
+        finally:
+            await handle.dispose()
+
+    def as_(self, alias: str) -> Subject:
+        self._commands._dom_aliases[_alias_name(alias)] = self
+        return self
+
+    def then(self, func: Callable[[Subject], Any]) -> Any:
+        result = func(self)
+        return self if result is None else result
+
+    # -- reads --------------------------------------------------------------------------------
+    def text(self, timeout: float | None = None) -> str:
+        """The text of the elements (``textContent`` joined), once they exist."""
+        return "".join(e.text for e in self._existing(timeout).elements)
+
+    def attr(self, name: str, timeout: float | None = None) -> str | None:
+        return self._existing(timeout).elements[0].attrs.get(name)
+
+    def count(self) -> int:
+        """How many elements match now (no waiting)."""
+        return len(self._snap().elements)
+
+    def value(self, timeout: float | None = None) -> str | None:
+        return self._existing(timeout).elements[0].value
+
+    def snapshot(self) -> assertions.DomSubject:
+        return self._snap()
+
+    # -- actions ------------------------------------------------------------------------------
+    def _query_arg(self) -> dict[str, Any]:
+        return {"mode": "elements", "steps": self._steps, "shadow": self._shadow_on()}
+
+    def _prepare(self, name: str, *, index: int = 0, force: bool = False,
+                 timeout: float | None = None, multiple: bool = False,
+                 scroll_behavior: Any = ...) -> list[dict[str, Any]]:
+        """Wait until the element(s) can take a user action; returns where to act."""
+        __tracebackhide__ = True
+        config = self._ctx.config
+        behavior = config.scroll_behavior if scroll_behavior is ... else scroll_behavior
+        scroll = _SCROLL.get(behavior) if behavior else None
+        threshold = config.animation_distance_threshold if config.wait_for_animations and not force else None
+        deadline_ms = self._timeout_ms(timeout)
+        snap = self._existing(timeout, f"to {name}")
+        count = len(snap.elements)
+        if count > 1 and not multiple:
+            raise CommandError(
+                f"{self._label}.{name}() can only be called on a single element, but the subject "
+                f"contained {count} elements.\nPass multiple=True to act on each of them, or narrow "
+                "the query (first(), eq(n), a more specific selector)."
+            )
+        spots = []
+        for i in range(count if multiple else 1):
+            arg = {**self._query_arg(), "mode": "prepare", "index": index + i, "scroll": scroll,
+                   "threshold": threshold, "animationTimeout": deadline_ms,
+                   "checkCovered": not force}
+
+            def attempt(arg: dict[str, Any] = arg) -> Attempt:
+                spot = self._ctx.run(self._ctx.browser.dom(arg))
+                if spot.get("ok"):
+                    return Attempt(True, value=spot)
+                return Attempt(False, _not_actionable(spot))
+
+            if force:
+                spot = self._ctx.run(self._ctx.browser.dom(arg))
+                if spot.get("reason") == "gone":
+                    raise CommandError(f"{self._label}.{name}(): the element left the page.")
+                spots.append(spot)
+            else:
+                spots.append(retry(self._ctx, attempt, deadline_ms, f"{self._label}.{name}()"))
+        return spots
+
+    def click(self, *, force: bool = False, multiple: bool = False, timeout: float | None = None,
+              button: str = "left", click_count: int = 1, modifiers: Sequence[str] = ()) -> Subject:
+        """Click the element's centre like a user (after scrolling it into view and waiting
+        until it is visible, enabled, not moving and not covered)."""
+        __tracebackhide__ = True
+        spots = self._prepare("click", force=force, multiple=multiple, timeout=timeout)
+        for spot in spots:
+            self._ctx.run(_mouse_click(self._ctx, spot, button, click_count, list(modifiers)))
+        self._ctx.add_log("click", self._label)
+        return self
+
+    def dblclick(self, **options: Any) -> Subject:
+        return self.click(click_count=2, **options)
+
+    def rightclick(self, **options: Any) -> Subject:
+        return self.click(button="right", **options)
+
+    def focus(self) -> Subject:
+        self._existing()
+        self._ctx.run(self._eval_first("el => el.focus()"))
+        return self
+
+    def blur(self) -> Subject:
+        self._existing()
+        self._ctx.run(self._eval_first("el => el.blur()"))
+        return self
+
+    async def _eval_first(self, script: str, arg: Any = None) -> Any:
+        handle = await self._ctx.browser.dom_handle(self._query_arg())
+        try:
+            return await handle.evaluate(f"(els, arg) => ({script})(els[0], arg)", arg)
+        finally:
+            await handle.dispose()
+
+    def type(self, text: str, *, delay: float = 0, force: bool = False,
+             parse_special_char_sequences: bool = True, timeout: float | None = None) -> Subject:
+        """Type into the element: plain text, plus ``{enter}``, ``{backspace}``, ``{selectall}``,
+        ``{esc}``, ``{tab}``, arrows and ``{{}`` for a literal ``{`` (see docs/commands.md)."""
+        __tracebackhide__ = True
+        if not isinstance(text, str) or text == "":
+            raise UsageError(
+                f"{self._label}.type() needs a non-empty string; found {text!r}.\n"
+                "To clear a field use .clear()."
+            )
+        spot = self._prepare("type", force=force, timeout=timeout)[0]
+        focused = self._ctx.run(self._eval_first(
+            "el => { const r = el.getRootNode(); return (r.activeElement || document.activeElement) === el; }"))
+        if not focused:
+            self._ctx.run(_mouse_click(self._ctx, spot, "left", 1, []))
+            self._ctx.run(self._eval_first("el => { if (document.activeElement !== el) el.focus(); }"))
+        self._ctx.run(type_sequence(self._ctx.browser, text, delay, parse_special_char_sequences))
+        self._ctx.add_log("type", f"{self._label} {text!r}")
+        return self
+
+    def clear(self, *, force: bool = False, timeout: float | None = None) -> Subject:
+        return self.type("{selectall}{backspace}", force=force, timeout=timeout)
+
+    def check(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
+        return self._set_checked(True, values, force, timeout)
+
+    def uncheck(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
+        return self._set_checked(False, values, force, timeout)
+
+    def _set_checked(self, want: bool, values: Sequence[str], force: bool, timeout: float | None) -> Subject:
+        __tracebackhide__ = True
+        name = "check" if want else "uncheck"
+        snap = self._existing(timeout, f"to {name}")
+        for i, element in enumerate(snap.elements):
+            if element.tag != "input" or element.attrs.get("type") not in ("checkbox", "radio"):
+                raise CommandError(
+                    f"{self._label}.{name}() can only be called on checkboxes and radios; "
+                    f"element {i} is {element.description}."
+                )
+            if values and element.value not in values:
+                continue
+            if element.checked == want:
+                continue
+            spot = self._derive({"op": "eq", "index": i}, f"eq({i})")._prepare(name, force=force, timeout=timeout)[0]
+            self._ctx.run(_mouse_click(self._ctx, spot, "left", 1, []))
+        return self
+
+    def select(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
+        """Select options of a ``<select>`` by value or by text."""
+        __tracebackhide__ = True
+        snap = self._existing(timeout, "to select")
+        if snap.elements[0].tag != "select":
+            raise CommandError(f"{self._label}.select() can only be called on a <select>; found {snap.elements[0].description}.")
+        self._prepare("select", force=force, timeout=timeout)
+
+        async def choose() -> list[str]:
+            handle = await self._ctx.browser.dom_handle(self._query_arg())
+            try:
+                element = await handle.evaluate_handle("els => els[0]")
+                el = element.as_element()
+                assert el is not None
+                by_value = await el.evaluate(
+                    "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))", list(values))
+                if by_value:
+                    return await el.select_option(value=list(values))
+                return await el.select_option(label=list(values))
+            finally:
+                await handle.dispose()
+
+        try:
+            self._ctx.run(choose())
+        except Exception as err:  # a missing option: say which ones exist
+            raise CommandError(f"{self._label}.select({', '.join(map(repr, values))}) failed: {err}") from err
+        return self
+
+    def trigger(self, event: str, **init: Any) -> Subject:
+        """Dispatch a DOM event (``mouseover``, ``change``, ...) on the element."""
+        __tracebackhide__ = True
+        self._prepare("trigger", force=bool(init.pop("force", False)))
+
+        async def fire() -> None:
+            handle = await self._ctx.browser.dom_handle(self._query_arg())
+            try:
+                element = (await handle.evaluate_handle("els => els[0]")).as_element()
+                assert element is not None
+                await element.dispatch_event(event, init or None)
+            finally:
+                await handle.dispose()
+
+        self._ctx.run(fire())
+        return self
+
+    def scroll_into_view(self, *, block: str = "start") -> Subject:
+        self._existing()
+        self._ctx.run(self._eval_first("(el, b) => el.scrollIntoView({block: b})", block))
+        return self
+
+    def screenshot(self, name: str | None = None) -> Any:
+        self._existing()
+        return self._commands._element_screenshot(self, name)
+
+
+class _Missing(Exception):
+    """A value path could not be read yet (retried)."""
+
+
+class Value:
+    """A retrying subject over data that is not DOM."""
+
+    def __init__(self, commands: RunnerCommands, getter: Callable[[], Any], label: str) -> None:
+        self._commands = commands
+        self._ctx: TestContext = commands._ctx
+        self._getter = getter
+        self._label = label
+
+    def __repr__(self) -> str:
+        return f"<Value {self._label}>"
+
+    def _read(self) -> tuple[bool, Any, str]:
+        try:
+            return True, self._getter(), ""
+        except (_Missing, KeyError, IndexError, AttributeError, TypeError) as err:
+            return False, None, str(err) or type(err).__name__
+        except CommandError as err:
+            return False, None, str(err)
+
+    def value(self) -> Any:
+        """The current value, waiting (up to defaultCommandTimeout) until it can be read."""
+        __tracebackhide__ = True
+
+        def attempt() -> Attempt:
+            ok, value, message = self._read()
+            return Attempt(ok, message, value)
+
+        return retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout), self._label)
+
+    def should(self, chainer: str | Callable[[Any], Any], *args: Any, timeout: float | None = None) -> Value:
+        __tracebackhide__ = True
+        limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
+        if callable(chainer):
+            func = chainer
+
+            def attempt_fn() -> Attempt:
+                ok, value, message = self._read()
+                if not ok:
+                    return Attempt(False, message)
+                try:
+                    func(value)
+                except AssertionError as err:
+                    return Attempt(False, str(err) or "the callback's assertion failed")
+                return Attempt(True)
+
+            retry(self._ctx, attempt_fn, limit, f"{self._label}.should(<callback>)")
+            return self
+        assertions.validate_chainer(chainer, *args)
+
+        def attempt() -> Attempt:
+            ok, value, message = self._read()
+            if not ok and not chainer.endswith("exist"):
+                return Attempt(False, message)
+            outcome = assertions.check(value, chainer, *args)
+            return Attempt(outcome.ok, outcome.message)
+
+        shown = ", ".join(repr(a) for a in (chainer, *args))
+        retry(self._ctx, attempt, limit, f"{self._label}.should({shown})")
+        return self
+
+    and_ = should
+
+    def its(self, path: str) -> Value:
+        return Value(self._commands, lambda: lookup_path(self._getter(), str(path)),
+                     f"{self._label}.its({path!r})")
+
+    def invoke(self, method: str, *args: Any, **kwargs: Any) -> Value:
+        def getter() -> Any:
+            target = self._getter()
+            func = getattr(target, method, None)
+            if func is None and isinstance(target, Mapping):
+                func = target.get(method)
+            if not callable(func):
+                raise CommandError(f"{self._label}.invoke({method!r}): {target!r} has no method {method!r}.")
+            return func(*args, **kwargs)
+
+        return Value(self._commands, getter, f"{self._label}.invoke({method!r})")
+
+    def then(self, func: Callable[[Any], Any]) -> Any:
+        result = func(self.value())
+        return self if result is None else self._commands.wrap(result)
+
+    def as_(self, alias: str) -> Value:
+        self._commands._dom_aliases[_alias_name(alias)] = self
+        return self
+
+
+def lookup_path(value: Any, path: str) -> Any:
+    """Follow a dotted path through dicts, lists and attributes (camelCase or snake_case)."""
+    from runner.commands.records import camel_to_snake, snake_to_camel
+
+    current = value
+    for part in [p for p in path.split(".") if p]:
+        if isinstance(current, Mapping):
+            for key in (part, camel_to_snake(part), snake_to_camel(part)):
+                if key in current:
+                    current = current[key]
+                    break
+            else:
+                raise _Missing(f"{_short(current)} has no property {part!r}")
+        elif isinstance(current, (list, tuple, str)) and (part.lstrip("-").isdigit() or part == "length"):
+            current = len(current) if part == "length" else current[int(part)]
+        else:
+            for name in (part, camel_to_snake(part), snake_to_camel(part)):
+                if hasattr(current, name):
+                    current = getattr(current, name)
+                    break
+            else:
+                raise _Missing(f"{_short(current)} has no property {part!r}")
+        if callable(current) and not isinstance(current, type):
+            # A zero-argument accessor (e.g. a Subject's text) reads through.
+            try:
+                current = current()
+            except TypeError:
+                pass
+    return current
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+def _show(text: str | re.Pattern[str]) -> str:
+    return f"/{text.pattern}/" if isinstance(text, re.Pattern) else repr(text)
+
+
+def _contains_step(text: Any, selector: str | None, match_case: bool) -> dict[str, Any]:
+    step: dict[str, Any] = {"op": "contains", "selector": selector, "matchCase": match_case, "normalize": True}
+    if isinstance(text, re.Pattern):
+        flags = "i" if text.flags & re.IGNORECASE else ""
+        step["regex"] = [text.pattern, flags]
+        step["text"] = ""
+    elif isinstance(text, (str, int, float)) and not isinstance(text, bool):
+        step["text"] = " ".join(str(text).split()) if isinstance(text, str) else str(text)
+    else:
+        raise UsageError(f"contains() expects a string, number or re.Pattern; found {text!r}.")
+    return step
+
+
+def _alias_name(alias: str) -> str:
+    if not isinstance(alias, str) or not alias:
+        raise UsageError(f"as_() needs a non-empty string alias; found {alias!r}.")
+    if alias.startswith("@"):
+        raise UsageError(f"as_({alias!r}): an alias cannot start with '@'. Try renaming it to {alias.lstrip('@')!r}.")
+    return alias
+
+
+def _not_actionable(spot: Mapping[str, Any]) -> str:
+    reason = spot.get("reason")
+    what = spot.get("description", "the element")
+    if reason == "hidden":
+        return f"{what} is not visible (it or an ancestor is hidden, or it has no size)"
+    if reason == "disabled":
+        return f"{what} is disabled"
+    if reason == "covered":
+        return f"{what} is being covered by another element: {spot.get('by')}"
+    if reason == "animating":
+        return f"{what} is still animating (waitForAnimations)"
+    return "the element left the page"
+
+
+async def _mouse_click(ctx: TestContext, spot: Mapping[str, Any], button: str, count: int,
+                       modifiers: list[str]) -> None:
+    page = ctx.browser.page
+    assert page is not None
+    for key in modifiers:
+        await page.keyboard.down(key)
+    try:
+        await page.mouse.click(spot["x"], spot["y"], button=button, click_count=count)  # type: ignore[arg-type]
+    finally:
+        for key in modifiers:
+            await page.keyboard.up(key)

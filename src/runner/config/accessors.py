@@ -1,0 +1,311 @@
+"""Typed snake_case properties of ``Config``. GENERATED from runner.schema.json: do not edit.
+
+Regenerate with ``python -m runner.config.generate``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class OptionAccessors:
+    """One read-only property per option of runner.json (``config.base_url`` ...)."""
+
+    __slots__ = ()
+
+    def _value(self, key: str) -> Any:
+        raise NotImplementedError
+
+    @property
+    def base_url(self) -> str | None:
+        """``baseUrl``: URL used as the prefix of the URLs given to `visit` and `request` (a fully qualified http:// or https:// URL); trailing slashes beyond one are removed."""
+        value: str | None = self._value("baseUrl")
+        return value
+
+    @property
+    def env(self) -> dict[str, Any]:
+        """``env``: Values made available to tests through `runner.env()` and `Runner.env()`; any JSON values."""
+        value: dict[str, Any] = self._value("env")
+        return value
+
+    @property
+    def ignore_test_files(self) -> str | list[str] | None:
+        """``ignoreTestFiles``: Glob patterns (minimatch, `dot` and `matchBase`) of files under `integrationFolder` that are never loaded as test files."""
+        value: str | list[str] | None = self._value("ignoreTestFiles")
+        return value
+
+    @property
+    def num_tests_kept_in_memory(self) -> float:
+        """``numTestsKeptInMemory``: Number of tests whose snapshots and command data are kept in memory (interactive runs)."""
+        value: float = self._value("numTestsKeptInMemory")
+        return value
+
+    @property
+    def port(self) -> int | None:
+        """``port``: Port used to host the runner; null picks a free port."""
+        value: int | None = self._value("port")
+        return value
+
+    @property
+    def reporter(self) -> str:
+        """``reporter``: Reporter used when running headlessly (`runner run`)."""
+        value: str = self._value("reporter")
+        return value
+
+    @property
+    def reporter_options(self) -> dict[str, Any] | None:
+        """``reporterOptions``: Options of the reporter; which options exist depends on the reporter."""
+        value: dict[str, Any] | None = self._value("reporterOptions")
+        return value
+
+    @property
+    def slow_test_threshold(self) -> float:
+        """``slowTestThreshold``: Milliseconds after which a test counts as slow; only affects how some reporters show the test time."""
+        value: float = self._value("slowTestThreshold")
+        return value
+
+    @property
+    def test_files(self) -> str | list[str]:
+        """``testFiles``: Glob patterns (minimatch, `dot` and `matchBase`) of test files to load, relative to `integrationFolder`."""
+        value: str | list[str] = self._value("testFiles")
+        return value
+
+    @property
+    def watch_for_file_changes(self) -> bool:
+        """``watchForFileChanges``: In `runner open`, watch test files and re-run tests when they change."""
+        value: bool = self._value("watchForFileChanges")
+        return value
+
+    @property
+    def default_command_timeout(self) -> float:
+        """``defaultCommandTimeout``: Milliseconds most DOM-based commands retry before they time out."""
+        value: float = self._value("defaultCommandTimeout")
+        return value
+
+    @property
+    def exec_timeout(self) -> float:
+        """``execTimeout``: Milliseconds to wait for a system command run by `exec`."""
+        value: float = self._value("execTimeout")
+        return value
+
+    @property
+    def task_timeout(self) -> float:
+        """``taskTimeout``: Milliseconds to wait for a plugins-file task run by `task`."""
+        value: float = self._value("taskTimeout")
+        return value
+
+    @property
+    def page_load_timeout(self) -> float:
+        """``pageLoadTimeout``: Milliseconds to wait for `visit`, `go` and `reload` (and page transitions) to fire their load events."""
+        value: float = self._value("pageLoadTimeout")
+        return value
+
+    @property
+    def request_timeout(self) -> float:
+        """``requestTimeout``: Milliseconds `wait` waits for a request to go out."""
+        value: float = self._value("requestTimeout")
+        return value
+
+    @property
+    def response_timeout(self) -> float:
+        """``responseTimeout``: Milliseconds to wait for a response in `request`, `wait`, `fixture`, the cookie commands and `screenshot`; also the default upstream timeout of intercepted requests."""
+        value: float = self._value("responseTimeout")
+        return value
+
+    @property
+    def file_server_folder(self) -> str:
+        """``fileServerFolder``: Folder application files are served from, relative to the project root (`.` is the project root)."""
+        value: str = self._value("fileServerFolder")
+        return value
+
+    @property
+    def fixtures_folder(self) -> str | bool:
+        """``fixturesFolder``: Folder of fixture files; false disables fixtures."""
+        value: str | bool = self._value("fixturesFolder")
+        return value
+
+    @property
+    def integration_folder(self) -> str:
+        """``integrationFolder``: Folder of the e2e test files."""
+        value: str = self._value("integrationFolder")
+        return value
+
+    @property
+    def downloads_folder(self) -> str:
+        """``downloadsFolder``: Folder where files downloaded during a test are saved."""
+        value: str = self._value("downloadsFolder")
+        return value
+
+    @property
+    def component_folder(self) -> str | bool:
+        """``componentFolder``: Folder of the component test files; false disables component testing."""
+        value: str | bool = self._value("componentFolder")
+        return value
+
+    @property
+    def plugins_file(self) -> str | bool:
+        """``pluginsFile``: Python file imported in the runner process to register tasks and event handlers and change the configuration; false disables it."""
+        value: str | bool = self._value("pluginsFile")
+        return value
+
+    @property
+    def screenshot_on_run_failure(self) -> bool:
+        """``screenshotOnRunFailure``: Take a screenshot when a test fails during a headless run."""
+        value: bool = self._value("screenshotOnRunFailure")
+        return value
+
+    @property
+    def screenshots_folder(self) -> str:
+        """``screenshotsFolder``: Folder where screenshots are saved."""
+        value: str = self._value("screenshotsFolder")
+        return value
+
+    @property
+    def support_file(self) -> str | bool:
+        """``supportFile``: Python file imported (as a pytest plugin) before any test file; false disables it."""
+        value: str | bool = self._value("supportFile")
+        return value
+
+    @property
+    def videos_folder(self) -> str:
+        """``videosFolder``: Folder where videos of headless runs are saved."""
+        value: str = self._value("videosFolder")
+        return value
+
+    @property
+    def trash_assets_before_runs(self) -> bool:
+        """``trashAssetsBeforeRuns``: Delete the contents of `screenshotsFolder` and `videosFolder` before a headless run."""
+        value: bool = self._value("trashAssetsBeforeRuns")
+        return value
+
+    @property
+    def video_compression(self) -> int | bool:
+        """``videoCompression``: Constant Rate Factor of recorded videos: 0 to 51 (lower is better quality and larger files); true means 32; false disables compression."""
+        value: int | bool = self._value("videoCompression")
+        return value
+
+    @property
+    def video(self) -> bool:
+        """``video``: Record a video of each spec during a headless run."""
+        value: bool = self._value("video")
+        return value
+
+    @property
+    def video_upload_on_passes(self) -> bool:
+        """``videoUploadOnPasses``: When recording runs to a dashboard, process and upload videos even of specs whose tests all passed; false uploads only videos of specs with failures."""
+        value: bool = self._value("videoUploadOnPasses")
+        return value
+
+    @property
+    def chrome_web_security(self) -> bool:
+        """``chromeWebSecurity``: Keep the browser's same-origin policy and mixed-content protection on."""
+        value: bool = self._value("chromeWebSecurity")
+        return value
+
+    @property
+    def user_agent(self) -> str | None:
+        """``userAgent``: User agent the browser sends instead of its own; null keeps the browser's."""
+        value: str | None = self._value("userAgent")
+        return value
+
+    @property
+    def block_hosts(self) -> str | list[str] | None:
+        """``blockHosts``: Host globs (minimatch) whose traffic is blocked (answered with 503); null blocks nothing."""
+        value: str | list[str] | None = self._value("blockHosts")
+        return value
+
+    @property
+    def modify_obstructive_code(self) -> bool:
+        """``modifyObstructiveCode``: Search for and neutralise framebusting JavaScript in the application's .js and .html files."""
+        value: bool = self._value("modifyObstructiveCode")
+        return value
+
+    @property
+    def viewport_height(self) -> float:
+        """``viewportHeight``: Default viewport height in pixels (the `viewport` command changes it per test)."""
+        value: float = self._value("viewportHeight")
+        return value
+
+    @property
+    def viewport_width(self) -> float:
+        """``viewportWidth``: Default viewport width in pixels (the `viewport` command changes it per test)."""
+        value: float = self._value("viewportWidth")
+        return value
+
+    @property
+    def animation_distance_threshold(self) -> float:
+        """``animationDistanceThreshold``: Distance in pixels an element must move over time to count as animating."""
+        value: float = self._value("animationDistanceThreshold")
+        return value
+
+    @property
+    def wait_for_animations(self) -> bool:
+        """``waitForAnimations``: Wait for elements to stop animating before acting on them."""
+        value: bool = self._value("waitForAnimations")
+        return value
+
+    @property
+    def scroll_behavior(self) -> bool | str:
+        """``scrollBehavior``: Where an element is scrolled in the viewport before an action; false disables scrolling."""
+        value: bool | str = self._value("scrollBehavior")
+        return value
+
+    @property
+    def project_id(self) -> str | None:
+        """``projectId``: 6-character identifier of the project in the hosted recording dashboard."""
+        value: str | None = self._value("projectId")
+        return value
+
+    @property
+    def node_version(self) -> str:
+        """``nodeVersion``: DEPRECATED and ignored (accepted with a warning): the runtime used for the plugins file; 'bundled' or 'system'."""
+        value: str = self._value("nodeVersion")
+        return value
+
+    @property
+    def experimental_interactive_run_events(self) -> bool:
+        """``experimentalInteractiveRunEvents``: Let the plugins file listen to before:run, after:run, before:spec and after:spec in `runner open` too."""
+        value: bool = self._value("experimentalInteractiveRunEvents")
+        return value
+
+    @property
+    def experimental_source_rewriting(self) -> bool:
+        """``experimentalSourceRewriting``: Rewrite obstructive code with an AST-based rewriter instead of regular expressions."""
+        value: bool = self._value("experimentalSourceRewriting")
+        return value
+
+    @property
+    def experimental_session_support(self) -> bool:
+        """``experimentalSessionSupport``: Enable the `session` command."""
+        value: bool = self._value("experimentalSessionSupport")
+        return value
+
+    @property
+    def experimental_fetch_polyfill(self) -> bool:
+        """``experimentalFetchPolyfill``: Polyfill `window.fetch` in the application (kept for compatibility; fetch is intercepted without it)."""
+        value: bool = self._value("experimentalFetchPolyfill")
+        return value
+
+    @property
+    def experimental_studio(self) -> bool:
+        """``experimentalStudio``: Generate test commands by interacting with the application (`runner open`)."""
+        value: bool = self._value("experimentalStudio")
+        return value
+
+    @property
+    def retries(self) -> int | dict[str, Any] | None:
+        """``retries``: Retries of a failing test: a number for both modes, or {'runMode': n, 'openMode': n}; null means no retries."""
+        value: int | dict[str, Any] | None = self._value("retries")
+        return value
+
+    @property
+    def include_shadow_dom(self) -> bool:
+        """``includeShadowDom``: Let querying commands see inside shadow DOM trees."""
+        value: bool = self._value("includeShadowDom")
+        return value
+
+    @property
+    def client_certificates(self) -> list[Any]:
+        """``clientCertificates``: Client certificates sent to servers whose URL matches `url`; paths are relative to the project root."""
+        value: list[Any] = self._value("clientCertificates")
+        return value

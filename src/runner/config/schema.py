@@ -1,0 +1,110 @@
+"""The packaged draft-04 schema of ``runner.json`` and what is derived from it.
+
+``runner.schema.json`` (in the package root) is the one source of truth: the option names, their defaults,
+the override levels (``x-override``), the phrase used in validation messages (``x-expected``),
+which options are paths (``x-path``) and the generated docs all come from it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from functools import cache
+from importlib import resources
+from typing import Any
+
+__all__ = [
+    "BLOCK_KEYS",
+    "camel_name",
+    "defaults",
+    "option_names",
+    "option_schema",
+    "override_level",
+    "schema",
+    "schema_text",
+    "snake_name",
+]
+
+BLOCK_KEYS: tuple[str, ...] = ("e2e", "component")
+"""Top-level properties holding per-testing-type overrides; they are not options themselves."""
+
+_NOT_OPTIONS = frozenset({"$schema", *BLOCK_KEYS})
+
+
+@cache
+def _text() -> str:
+    return resources.files("runner").joinpath("runner.schema.json").read_text(encoding="utf-8")
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(_text())
+    return loaded
+
+
+def schema() -> dict[str, Any]:
+    """The JSON schema of ``runner.json`` (a fresh deep copy: mutating it changes nothing)."""
+    return copy.deepcopy(_schema())
+
+
+def schema_text() -> str:
+    """The schema as pretty-printed JSON, exactly as shipped (what ``runner schema`` prints)."""
+    return _text()
+
+
+@cache
+def _option_names() -> tuple[str, ...]:
+    return tuple(name for name in _schema()["properties"] if name not in _NOT_OPTIONS)
+
+
+def option_names() -> list[str]:
+    """Every configuration option, in schema order (without ``$schema``, ``e2e``, ``component``)."""
+    return list(_option_names())
+
+
+def option_schema(name: str) -> dict[str, Any]:
+    """The schema of one option or block (shared, do not mutate). ``KeyError`` if unknown."""
+    prop: dict[str, Any] = _schema()["properties"][name]
+    return prop
+
+
+@cache
+def _defaults() -> dict[str, Any]:
+    return {name: option_schema(name)["default"] for name in _option_names()}
+
+
+def defaults() -> dict[str, Any]:
+    """Every option with its default value (a fresh deep copy)."""
+    return copy.deepcopy(_defaults())
+
+
+def override_level(name: str) -> str:
+    """``"any"`` when the ``runner`` mark may change the option per suite or test, else ``"never"``."""
+    level: str = option_schema(name).get("x-override", "never")
+    return level
+
+
+def expected_phrase(name: str) -> str:
+    """What the option must be, as used in messages ("a number (0 or more)", "a boolean", ...)."""
+    phrase: str = option_schema(name)["x-expected"]
+    return phrase
+
+
+def snake_name(name: str) -> str:
+    """``viewportWidth`` -> ``viewport_width``; ``e2e`` stays ``e2e``."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def camel_name(snake: str) -> str:
+    """``viewport_width`` -> ``viewportWidth`` (the input is taken as written, not lower-cased)."""
+    head, *rest = snake.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@cache
+def flat_schema() -> dict[str, Any]:
+    """A schema of one flat configuration (options only, no ``e2e``/``component``/``$schema``)."""
+    root = copy.deepcopy(_schema())
+    root["$ref"] = "#/definitions/testingTypeOptions"
+    return root

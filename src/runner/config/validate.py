@@ -1,0 +1,300 @@
+"""Validation of configuration documents with ``Draft4Validator``, mapped to readable messages.
+
+Every problem becomes one line that names the property path (``e2e.viewportWidth``,
+``clientCertificates[0].certs[1].key``), says what was expected (the schema's ``x-expected``
+phrase) and shows what was found (as JSON). All problems of a document are reported at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft4Validator
+from jsonschema.exceptions import ValidationError
+
+from runner.config.schema import BLOCK_KEYS, _schema, flat_schema, option_names, option_schema
+from runner.errors import ConfigError
+
+__all__ = [
+    "Problem",
+    "describe_value",
+    "file_error",
+    "format_path",
+    "problems_error",
+    "problems_of",
+    "suggest",
+    "values_error",
+]
+
+_MAX_VALUE_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem: its display ``path``, the message ``text`` and where it sits in the document."""
+
+    path: str
+    text: str
+    parts: tuple[str | int, ...]
+
+    @property
+    def top(self) -> str:
+        """The top-level property the problem is about (the source of a value is kept per key)."""
+        return str(self.parts[0]) if self.parts else ""
+
+
+def describe_value(value: Any) -> str:
+    """The value as compact JSON in backticks, shortened when long."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > _MAX_VALUE_CHARS:
+        text = text[: _MAX_VALUE_CHARS - 3] + "..."
+    return f"`{text}`"
+
+
+def format_path(parts: Iterable[str | int]) -> str:
+    """``["clientCertificates", 0, "url"]`` -> ``clientCertificates[0].url``."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+def _normalised(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+def suggest(name: str, candidates: Sequence[str] | None = None) -> str | None:
+    """The option ``name`` was probably meant to be, or ``None``.
+
+    A case-insensitive match comes first (also ignoring ``_`` and ``-``: ``base_url`` ->
+    ``baseUrl``), then the closest match by ``difflib`` (``viewportWidht`` -> ``viewportWidth``).
+    """
+    pool = list(candidates) if candidates is not None else option_names()
+    if name in pool:
+        return None
+    for candidate in pool:
+        if candidate.lower() == name.lower():
+            return candidate
+    for candidate in pool:
+        if _normalised(candidate) == _normalised(name):
+            return candidate
+    by_lower = {candidate.lower(): candidate for candidate in pool}
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
+    return by_lower[close[0]] if close else None
+
+
+def _unknown_text(parts: tuple[str | int, ...], name: str, allowed: Sequence[str]) -> str:
+    path = format_path((*parts, name))
+    in_options = not parts or (len(parts) == 1 and parts[0] in BLOCK_KEYS)
+    if in_options and name in BLOCK_KEYS:
+        if parts:
+            return (
+                f"Unknown property `{path}`: `e2e` and `component` blocks can only be used at "
+                "the top level of runner.json, not inside each other."
+            )
+        return (
+            f"Unknown property `{path}`: only runner.json has `e2e` and `component` blocks; "
+            "values set anywhere else already apply to the testing type being run, so set the "
+            "options themselves."
+        )
+    guess = suggest(name, allowed)
+    hint = f" Did you mean `{format_path((*parts, guess))}`?" if guess else ""
+    if in_options:
+        return (
+            f"Unknown property `{path}`.{hint} Only the documented options are accepted "
+            "(`runner schema` lists them); put custom values under `env` instead."
+        )
+    names = ", ".join(f"`{a}`" for a in allowed)
+    return f"Unknown property `{path}`.{hint} `{format_path(parts)}` accepts only {names}."
+
+
+def _expected_text(parts: tuple[str | int, ...], phrase: str, value: Any) -> str:
+    return (
+        f"Expected `{format_path(parts)}` to be {phrase}. "
+        f"Instead the value was: {describe_value(value)}"
+    )
+
+
+def _option_parts(parts: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The path of the option a deep path belongs to (``e2e.retries.runMode`` -> ``e2e.retries``)."""
+    if len(parts) >= 2 and parts[0] in BLOCK_KEYS:
+        return parts[:2]
+    return parts[:1]
+
+
+def _value_at(doc: Any, parts: Sequence[str | int]) -> Any:
+    value = doc
+    for part in parts:
+        value = value[part]
+    return value
+
+
+def _best_branch(error: ValidationError) -> list[ValidationError] | None:
+    """The errors of the ``oneOf`` branch the instance was most likely meant to match."""
+    instance = error.instance
+    if not isinstance(instance, dict) or not error.context:
+        return None
+    branches: dict[int, list[ValidationError]] = {}
+    for sub in error.context:
+        index = sub.relative_schema_path[0]
+        if isinstance(index, int):
+            branches.setdefault(index, []).append(sub)
+    options = error.schema.get(error.validator, [])
+    best: tuple[int, int] | None = None
+    chosen: list[ValidationError] | None = None
+    for index, errors in sorted(branches.items()):
+        if any(e.validator == "type" and e.absolute_path == error.absolute_path for e in errors):
+            continue
+        branch = _resolve(options[index]) if index < len(options) else {}
+        required = set(branch.get("required", []))
+        score = (len(required & set(instance)), -len(errors))
+        if best is None or score > best:
+            best, chosen = score, errors
+    return chosen
+
+
+def _resolve(subschema: Mapping[str, Any]) -> Mapping[str, Any]:
+    ref = subschema.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return subschema
+    node: Any = _schema()
+    for key in ref[2:].split("/"):
+        node = node[key]
+    resolved: Mapping[str, Any] = node
+    return resolved
+
+
+def _map_error(error: ValidationError, doc: Any) -> list[Problem]:
+    parts = tuple(error.absolute_path)
+    option = _option_parts(parts)
+    is_option_value = bool(option) and parts == option and option[-1] not in BLOCK_KEYS
+    if (
+        error.validator == "additionalProperties"
+        and isinstance(error.instance, dict)
+        and not is_option_value
+    ):
+        allowed = list(error.schema.get("properties", {}))
+        return [
+            Problem(
+                format_path((*parts, name)), _unknown_text(parts, name, allowed), (*parts, name)
+            )
+            for name in error.instance
+            if name not in allowed
+        ]
+    if error.validator == "required" and isinstance(error.instance, dict):
+        out = []
+        for name in error.validator_value:
+            if name in error.instance:
+                continue
+            sub = error.schema.get("properties", {}).get(name, {})
+            phrase = sub.get("x-expected", "set")
+            path = format_path((*parts, name))
+            out.append(
+                Problem(
+                    path, f"Missing `{path}`: it is required and must be {phrase}.", (*parts, name)
+                )
+            )
+        return out
+    if error.validator in ("oneOf", "anyOf") and len(parts) > len(option):
+        branch = _best_branch(error)
+        if branch:
+            return [problem for sub in branch for problem in _map_error(sub, doc)]
+    phrase = error.schema.get("x-expected")
+    if isinstance(phrase, str):
+        return [Problem(format_path(parts), _expected_text(parts, phrase, error.instance), parts)]
+    name = option[-1] if option else ""
+    phrase = (
+        option_schema(str(name)).get("x-expected", "valid") if name in option_names() else "valid"
+    )
+    value = _value_at(doc, option)
+    return [Problem(format_path(option), _expected_text(option, phrase, value), option)]
+
+
+@cache
+def _validator(flat: bool) -> Draft4Validator:
+    return Draft4Validator(flat_schema() if flat else _schema())
+
+
+def _order(doc: Any, parts: tuple[str | int, ...]) -> tuple[int, ...]:
+    """Position of a path in the document, so problems come out in the order of the file."""
+    key: list[int] = []
+    node = doc
+    for part in parts:
+        if isinstance(node, dict):
+            names = list(node)
+            key.append(names.index(part) if part in node else len(names))
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int):
+            key.append(part)
+            node = node[part] if 0 <= part < len(node) else None
+        else:
+            key.append(0)
+            node = None
+    return tuple(key)
+
+
+def problems_of(doc: Mapping[str, Any], *, flat: bool = False) -> list[Problem]:
+    """Every problem of a configuration document, in document order, one per path.
+
+    ``flat=False`` checks a whole ``runner.json`` (with ``e2e``/``component`` blocks and
+    ``$schema``); ``flat=True`` checks one flat set of options (env, CLI, plugins file, marks).
+    """
+    plain = dict(doc)
+    found: dict[str, Problem] = {}
+    for error in _validator(flat).iter_errors(plain):
+        for problem in _map_error(error, plain):
+            found.setdefault(problem.path, problem)
+    return sorted(found.values(), key=lambda p: (_order(plain, p.parts), p.path))
+
+
+def _count(n: int) -> str:
+    return f"{n} problem" if n == 1 else f"{n} problems"
+
+
+def _bullets(lines: Sequence[str]) -> str:
+    return "\n".join(f"- {line}" for line in lines)
+
+
+def problems_error(header: str, lines: Sequence[str]) -> ConfigError:
+    """``<header> (N problems):`` then one bullet per line; ``problems`` holds the lines."""
+    return ConfigError(f"{header} ({_count(len(lines))}):\n{_bullets(lines)}", list(lines))
+
+
+def file_error(path: str, problems: Sequence[Problem] | Sequence[str]) -> ConfigError:
+    """One ``ConfigError`` for all problems of a file, named by its absolute path."""
+    lines = [p.text if isinstance(p, Problem) else p for p in problems]
+    return problems_error(f"Your configuration file {path} is invalid", lines)
+
+
+def values_error(
+    problems: Sequence[Problem], source_of: Mapping[str, str], *, header: str | None = None
+) -> ConfigError:
+    """One ``ConfigError`` for values that came from no file (env, CLI, plugins file, marks).
+
+    ``source_of`` maps a top-level key to a phrase such as "the environment variable
+    RUNNER_VIEWPORT_WIDTH" or "--config". With one source it goes in the header, otherwise each
+    line names its own.
+    """
+    sources = {source_of.get(p.top, "") for p in problems}
+    if len(sources) == 1:
+        (source,) = sources
+        lines = [p.text for p in problems]
+        where = f" from {source}" if source else ""
+    else:
+        lines = [
+            f"{p.text} (set from {source_of[p.top]})" if source_of.get(p.top) else p.text
+            for p in problems
+        ]
+        where = ""
+    return problems_error(header or f"An invalid configuration value was set{where}", lines)

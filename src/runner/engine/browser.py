@@ -1,0 +1,250 @@
+"""The Playwright adapter: one browser, one context and one page, reused from test to test.
+
+This is the only module (with ``exchange.py``) that imports Playwright. Everything here is
+``async`` and runs on the engine loop (``loop.py``); the commands call it through that loop.
+
+Isolation between tests comes from :meth:`BrowserSession.reset`, which is measured at about a
+quarter of the cost of a new context and page (see ``shared/notes/engine-facts.md``): routes off,
+``about:blank``, cookies and permissions cleared, storage of every origin the test touched
+cleared through CDP, the HTTP cache cleared, and the viewport set back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    CDPSession,
+    Download,
+    Page,
+    Playwright,
+    Request,
+    Route,
+    async_playwright,
+)
+from playwright.async_api import Error as PlaywrightError
+
+from runner.engine.discovery import BrowserSpec
+
+__all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS", "DOM_SCRIPT"]
+
+# Keep Chromium from phoning home on a closed network (each of these was seen to matter).
+QUIET_FLAGS = (
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--metrics-recording-only",
+    "--no-pings",
+)
+
+DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
+
+RouteCallback = Callable[[Route, Request], Awaitable[None]]
+
+
+@dataclass
+class LaunchOptions:
+    """What the browser, context and page are created with (from the configuration)."""
+
+    browser: BrowserSpec
+    headless: bool = True
+    chrome_web_security: bool = True
+    user_agent: str | None = None
+    viewport: tuple[int, int] = (1000, 660)
+    downloads_folder: Path | None = None
+    client_certificates: list[dict[str, Any]] = field(default_factory=list)
+    extra_args: tuple[str, ...] = ()
+
+
+class BrowserSession:
+    """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only."""
+
+    def __init__(self, options: LaunchOptions) -> None:
+        self.options = options
+        self._pw: Playwright | None = None
+        self.browser: Browser | None = None
+        self.context: BrowserContext | None = None
+        self.page: Page | None = None
+        self.cdp: CDPSession | None = None
+        self.crash_message: str | None = None
+        self._touched_origins: set[str] = set()
+        self._route_callback: RouteCallback | None = None
+        self._routed = False
+        self._downloads: list[asyncio.Task[None]] = []
+        self.launches = 0
+
+    # -- lifecycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self._pw is None:
+            self._pw = await async_playwright().start()
+        args = list(QUIET_FLAGS) + list(self.options.extra_args)
+        if not self.options.chrome_web_security:
+            args += ["--disable-web-security", "--disable-site-isolation-trials"]
+        self.browser = await self._pw.chromium.launch(
+            executable_path=self.options.browser.path,
+            headless=self.options.headless,
+            args=args,
+            chromium_sandbox=False,
+        )
+        self.launches += 1
+        self.browser.on("disconnected", self._on_disconnected)
+        await self._new_context()
+
+    async def _new_context(self) -> None:
+        assert self.browser is not None
+        width, height = self.options.viewport
+        kwargs: dict[str, Any] = {
+            "viewport": {"width": width, "height": height},
+            "accept_downloads": True,
+            "bypass_csp": not self.options.chrome_web_security,
+        }
+        if self.options.user_agent:
+            kwargs["user_agent"] = self.options.user_agent
+        if self.options.client_certificates:
+            kwargs["client_certificates"] = self.options.client_certificates
+        self.context = await self.browser.new_context(**kwargs)
+        self.page = await self.context.new_page()
+        self.cdp = await self.context.new_cdp_session(self.page)
+        self.page.on("crash", self._on_crash)
+        self.page.on("framenavigated", self._on_navigated)
+        self.page.on("download", self._on_download)
+        self._routed = False
+        self.crash_message = None
+
+    def _on_disconnected(self, _browser: Browser) -> None:
+        if self.crash_message is None:
+            self.crash_message = "The browser closed unexpectedly while the test was running."
+
+    def _on_crash(self, _page: Page) -> None:
+        self.crash_message = "The browser page crashed while the test was running."
+
+    def _on_navigated(self, frame: Any) -> None:
+        url = frame.url
+        if url.startswith(("http://", "https://")):
+            parts = urlsplit(url)
+            self._touched_origins.add(f"{parts.scheme}://{parts.netloc}")
+
+    def _on_download(self, download: Download) -> None:
+        folder = self.options.downloads_folder
+        if folder is None:
+            return
+
+        async def save() -> None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                await download.save_as(folder / download.suggested_filename)
+            except PlaywrightError:
+                pass
+
+        self._downloads.append(asyncio.ensure_future(save()))
+
+    async def wait_downloads(self, timeout: float = 30.0) -> None:
+        pending = [t for t in self._downloads if not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
+        self._downloads = [t for t in self._downloads if not t.done()]
+
+    @property
+    def alive(self) -> bool:
+        return (
+            self.browser is not None
+            and self.browser.is_connected()
+            and self.page is not None
+            and not self.page.is_closed()
+            and self.crash_message is None
+        )
+
+    async def ensure_alive(self) -> bool:
+        """Relaunch what broke. Returns True when a new browser or page had to be made."""
+        if self.alive:
+            return False
+        if self.browser is not None and self.browser.is_connected():
+            try:
+                if self.context is not None:
+                    await self.context.close()
+            except PlaywrightError:
+                pass
+            await self._new_context()
+        else:
+            self.browser = None
+            await self.start()
+        return True
+
+    async def reset(self, viewport: tuple[int, int]) -> None:
+        """Make the page as clean as a new one, cheaply."""
+        await self.ensure_alive()
+        assert self.page is not None and self.context is not None and self.cdp is not None
+        await self._set_routing(False)
+        await self.page.goto("about:blank")
+        await self.context.clear_cookies()
+        await self.context.clear_permissions()
+        origins, self._touched_origins = self._touched_origins, set()
+        for origin in origins:
+            await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        await self.cdp.send("Network.clearBrowserCache")
+        size = self.page.viewport_size
+        if not size or (size["width"], size["height"]) != viewport:
+            await self.page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+
+    async def close(self) -> None:
+        for closer in (self.context, self.browser):
+            if closer is not None:
+                try:
+                    await closer.close()
+                except Exception:  # noqa: BLE001 - closing a dead browser is fine
+                    pass
+        self.context = self.browser = None
+        self.page = None
+        if self._pw is not None:
+            try:
+                await self._pw.stop()
+            except Exception:  # noqa: BLE001
+                pass
+            self._pw = None
+
+    # -- routing ----------------------------------------------------------------------------
+    def set_route_callback(self, callback: RouteCallback | None) -> None:
+        self._route_callback = callback
+
+    async def _on_route(self, route: Route, request: Request) -> None:
+        callback = self._route_callback
+        if callback is None:
+            await route.fallback()
+            return
+        await callback(route, request)
+
+    async def _set_routing(self, on: bool) -> None:
+        if self.page is None or on == self._routed:
+            return
+        # Routing turns the browser cache off for the context, so route only while needed.
+        if on:
+            await self.page.route("**/*", self._on_route)
+        else:
+            await self.page.unroute_all(behavior="ignoreErrors")
+        self._routed = on
+
+    async def set_routing(self, on: bool) -> None:
+        await self._set_routing(on)
+
+    # -- DOM --------------------------------------------------------------------------------
+    async def dom(self, arg: dict[str, Any]) -> Any:
+        assert self.page is not None
+        return await self.page.evaluate(DOM_SCRIPT, arg)
+
+    async def dom_handle(self, arg: dict[str, Any]) -> Any:
+        assert self.page is not None
+        return await self.page.evaluate_handle(DOM_SCRIPT, arg)
+

@@ -1,0 +1,206 @@
+// The in-page half of runner's queries. Evaluated by Playwright as a function of one argument:
+//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, index, scroll, threshold}
+// "snapshot" returns plain data about the matched elements (one round trip per retry),
+// "elements" returns the matched elements themselves (for actions),
+// "prepare" scrolls one element into view, waits for it to stop moving and reports where to act.
+async (arg) => {
+  const shadow = !!arg.shadow;
+
+  function deepAll(root, selector) {
+    // querySelectorAll that also looks inside open shadow roots (includeShadowDom).
+    const out = [];
+    const visit = (node) => {
+      if (node.querySelectorAll) {
+        for (const el of node.querySelectorAll(selector)) out.push(el);
+        for (const el of node.querySelectorAll("*")) if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    if (root.shadowRoot) visit(root.shadowRoot);
+    visit(root);
+    return Array.from(new Set(out));
+  }
+  function all(root, selector) {
+    return shadow ? deepAll(root, selector) : Array.from(root.querySelectorAll(selector));
+  }
+  function descendants(root) {
+    return all(root, "*");
+  }
+  function textOf(el) {
+    return el.textContent || "";
+  }
+  function containsText(el, step) {
+    const text = step.normalize ? textOf(el).replace(/\s+/g, " ") : textOf(el);
+    if (step.regex) return new RegExp(step.regex[0], step.regex[1]).test(text);
+    if (step.matchCase === false) return text.toLowerCase().includes(step.text.toLowerCase());
+    return text.includes(step.text);
+  }
+  const skipTags = new Set(["SCRIPT", "STYLE", "HEAD", "TITLE", "META", "LINK", "NOSCRIPT", "TEMPLATE"]);
+  // Elements `contains` prefers when several ancestors hold the text, as the original does.
+  const preferred = ["input[type=submit]", "button", "a", "label"];
+
+  function applyStep(current, step) {
+    switch (step.op) {
+      case "get":
+        return all(document, step.selector);
+      case "find": {
+        const out = [];
+        for (const el of current) for (const c of all(el, step.selector)) out.push(c);
+        return Array.from(new Set(out));
+      }
+      case "contains": {
+        const roots = current === null ? [document.documentElement] : current;
+        let found = [];
+        for (const root of roots) {
+          let pool = step.selector ? all(root, step.selector) : [root, ...descendants(root)];
+          if (step.selector && root.matches && root.matches(step.selector)) pool = [root, ...pool];
+          pool = pool.filter((el) => !skipTags.has(el.tagName) && containsText(el, step));
+          if (!step.selector) {
+            // The deepest element holding the text, unless a preferred element holds it.
+            const deepest = pool.filter((el) => !pool.some((o) => o !== el && el.contains(o)));
+            const pick = deepest.map((el) => {
+              for (const sel of preferred) {
+                const p = el.closest(sel);
+                if (p && pool.includes(p)) return p;
+              }
+              return el;
+            });
+            pool = pick;
+          } else {
+            pool = pool.filter((el) => !pool.some((o) => o !== el && el.contains(o)));
+          }
+          for (const el of pool) found.push(el);
+        }
+        found = Array.from(new Set(found));
+        return found.length ? [found[0]] : [];
+      }
+      case "first":
+        return current.length ? [current[0]] : [];
+      case "last":
+        return current.length ? [current[current.length - 1]] : [];
+      case "eq": {
+        const i = step.index < 0 ? current.length + step.index : step.index;
+        return i >= 0 && i < current.length ? [current[i]] : [];
+      }
+      case "filter":
+        return current.filter((el) => el.matches(step.selector));
+      case "not":
+        return current.filter((el) => !el.matches(step.selector));
+      case "parent":
+        return Array.from(new Set(current.map((el) => el.parentElement).filter(Boolean)));
+      case "children": {
+        const out = [];
+        for (const el of current) for (const c of el.children) if (!step.selector || c.matches(step.selector)) out.push(c);
+        return out;
+      }
+      case "closest":
+        return Array.from(new Set(current.map((el) => el.closest(step.selector)).filter(Boolean)));
+      default:
+        throw new Error("runner: unknown query step " + step.op);
+    }
+  }
+
+  let current = null;
+  for (const step of arg.steps) current = applyStep(current, step);
+  current = current || [];
+
+  function isVisible(el) {
+    if (!el.isConnected) return false;
+    if (el.tagName === "OPTION" || el.tagName === "OPTGROUP") {
+      const sel = el.closest("select");
+      return sel ? isVisible(sel) : false;
+    }
+    if (typeof el.checkVisibility === "function") {
+      if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return false;
+    }
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || style.visibility === "collapse" || style.display === "none") return false;
+    const rect = el.getBoundingClientRect();
+    if (rect.width > 0 && rect.height > 0) return true;
+    // A zero-size box is still visible when a child overflows it visibly (inline wrappers).
+    if (style.overflow !== "hidden") for (const c of el.children) if (isVisible(c)) return true;
+    return false;
+  }
+  function describe(el) {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += "#" + el.id;
+    if (el.classList && el.classList.length) s += "." + Array.from(el.classList).slice(0, 3).join(".");
+    return "<" + s + ">";
+  }
+  function snapshot(el) {
+    const attrs = {};
+    for (const a of el.attributes) attrs[a.name] = a.value;
+    const style = arg.css && arg.css.length ? getComputedStyle(el) : null;
+    const css = {};
+    if (style) for (const p of arg.css) css[p] = style.getPropertyValue(p);
+    const props = {};
+    for (const p of arg.props || []) {
+      try {
+        const v = el[p];
+        props[p] = v === undefined ? null : JSON.parse(JSON.stringify(v));
+      } catch (e) {
+        props[p] = String(el[p]);
+      }
+    }
+    const root = el.getRootNode();
+    return {
+      tag: el.tagName.toLowerCase(),
+      text: textOf(el),
+      inner_text: typeof el.innerText === "string" ? el.innerText : textOf(el),
+      html: el.innerHTML,
+      value: "value" in el && typeof el.value === "string" && el.tagName !== "LI" && el.tagName !== "BUTTON" ? el.value : null,
+      visible: isVisible(el),
+      attrs,
+      classes: Array.from(el.classList || []),
+      checked: !!el.checked,
+      selected: !!el.selected,
+      disabled: !!el.disabled || el.matches(":disabled"),
+      focused: (root.activeElement || document.activeElement) === el,
+      css,
+      props,
+      description: describe(el),
+    };
+  }
+
+  if (arg.mode === "snapshot") return current.map(snapshot);
+  if (arg.mode === "elements") return current;
+
+  // mode "prepare": make one element ready for a user action and say where to act.
+  const el = current[arg.index || 0];
+  if (!el) return { ok: false, reason: "gone" };
+  if (arg.scroll) el.scrollIntoView({ block: arg.scroll, inline: "nearest" });
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  let rect = el.getBoundingClientRect();
+  if (arg.threshold !== null && arg.threshold !== undefined) {
+    // Wait until the element moves less than the threshold between two frames.
+    const deadline = performance.now() + (arg.animationTimeout || 1000);
+    for (;;) {
+      await frame();
+      const next = el.getBoundingClientRect();
+      const moved = Math.hypot(next.x - rect.x, next.y - rect.y);
+      rect = next;
+      if (moved <= arg.threshold) break;
+      if (performance.now() > deadline) return { ok: false, reason: "animating", moved };
+    }
+  }
+  if (!isVisible(el)) return { ok: false, reason: "hidden", description: describe(el) };
+  if (el.disabled || (el.matches && el.matches(":disabled"))) return { ok: false, reason: "disabled", description: describe(el) };
+  const x = rect.x + rect.width / 2;
+  const y = rect.y + rect.height / 2;
+  if (arg.checkCovered) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    const holds = (a, b) => {
+      for (let n = b; n; n = n.parentNode || (n.host ? n.host : null)) if (n === a) return true;
+      return false;
+    };
+    if (hit && !holds(el, hit) && !(el.tagName === "LABEL" || el.tagName === "OPTION")) {
+      const isControlOfLabel = hit.tagName === "LABEL" && hit.control === el;
+      if (!isControlOfLabel) return { ok: false, reason: "covered", description: describe(el), by: describe(hit) };
+    }
+  }
+  return { ok: true, x, y, description: describe(el) };
+}

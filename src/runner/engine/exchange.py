@@ -1,0 +1,133 @@
+"""The narrow seam between Playwright's routes and runner's interception engine (``runner.net``).
+
+``handle_route`` is the page's one route handler. It answers blocked hosts itself and hands every
+other request to the :class:`~runner.net.Interceptor` through a :class:`PlaywrightExchange`, which
+is the only code that turns the engine's decisions into Playwright calls.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Request, Route
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from runner.net import (
+    ObservedResponse,
+    OutgoingRequest,
+    OutgoingResponse,
+    RawRequest,
+    UpstreamError,
+    UpstreamResponse,
+)
+
+if TYPE_CHECKING:
+    from runner.session import RunSession
+
+__all__ = ["handle_route", "PlaywrightExchange"]
+
+BLOCKED_HEADER = "x-runner-matched-blocked-host"
+
+
+class PlaywrightExchange:
+    """One routed request, seen through the four moves the interception engine can make."""
+
+    def __init__(self, route: Route, request: Request) -> None:
+        self._route = route
+        self._request = request
+
+    def _overrides(self, request: OutgoingRequest | None) -> dict[str, Any]:
+        if request is None:
+            return {}
+        out: dict[str, Any] = {"method": request.method, "headers": request.headers}
+        if request.url != self._request.url:
+            out["url"] = request.url
+        if request.body is not None:
+            out["post_data"] = request.body
+        return out
+
+    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+        try:
+            await self._route.continue_(**self._overrides(request))
+            response = await self._request.response()
+        except PlaywrightError as err:
+            return UpstreamError(_first_line(err), timed_out=False)
+        if response is None:
+            failure = self._request.failure or "the request failed"
+            return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
+
+        async def load_body() -> bytes:
+            return await response.body()
+
+        return ObservedResponse(
+            status=response.status,
+            status_text=response.status_text,
+            headers=dict(response.headers),
+            url=response.url,
+            load_body=load_body,
+        )
+
+    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+        kwargs = self._overrides(request)
+        kwargs["url"] = request.url
+        try:
+            response = await self._route.fetch(
+                max_redirects=20 if follow_redirect else 0, timeout=timeout_ms, **kwargs
+            )
+            body = await response.body()
+        except PlaywrightTimeoutError as err:
+            raise UpstreamError(_first_line(err), timed_out=True) from err
+        except PlaywrightError as err:
+            text = _first_line(err)
+            raise UpstreamError(text, timed_out="Timeout" in text) from err
+        return UpstreamResponse(
+            status=response.status,
+            status_text=response.status_text,
+            headers=dict(response.headers),
+            body=body,
+            url=response.url,
+        )
+
+    async def fulfill(self, response: OutgoingResponse) -> None:
+        try:
+            await self._route.fulfill(status=response.status, headers=response.headers, body=response.body)
+        except PlaywrightError:
+            pass  # the page went away (navigation, test end): nobody is waiting for the answer
+
+    async def fail(self, reason: str) -> None:
+        try:
+            await self._route.abort("failed")
+        except PlaywrightError:
+            pass
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+async def handle_route(session: RunSession, route: Route, request: Request) -> None:
+    """The page's route handler: blocked hosts first, then the interception engine."""
+    url = request.url
+    try:
+        if session.blocked(url):
+            await route.fulfill(status=503, headers={BLOCKED_HEADER: url}, body="")
+            return
+        interceptor = session._interceptor
+        if interceptor is None or not interceptor.has_routes():
+            await route.fallback()
+            return
+        frame = request.frame if request.resource_type == "document" else None
+        raw = RawRequest(
+            id=str(id(request)),
+            method=request.method,
+            url=url,
+            headers={k.lower(): v for k, v in request.headers.items()},
+            body=request.post_data_buffer,
+            resource_type=request.resource_type,
+            page_url=(frame.url if frame is not None else None) or (session._browser.page.url if session._browser and session._browser.page else None),
+        )
+    except PlaywrightError:
+        return  # the request is gone (the page navigated away)
+    await interceptor.handle(raw, PlaywrightExchange(route, request))

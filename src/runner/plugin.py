@@ -1,0 +1,289 @@
+"""The pytest plugin: the ``runner`` fixture, the ``runner`` mark, retries and the run's hooks.
+
+It is registered through the ``pytest11`` entry point, so ``pytest`` on a spec works as well as
+``runner run``. It stays inert (no configuration read, no browser) in a pytest run that has no
+``runner.json`` and no ``--runner-*`` option until a test asks for the ``runner`` fixture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _pytest.runner import runtestprotocol
+
+from runner.config import Config
+from runner.errors import ConfigError, RunnerError
+from runner.reporters.collector import ATTEMPTS_ATTR, ResultCollector, _attempt_from_reports
+
+__all__ = ["current_config", "runner"]
+
+_SESSION_KEY = pytest.StashKey["Any"]()
+_TEST_CONFIG_KEY = pytest.StashKey[Config]()
+_EXTRAS_KEY = pytest.StashKey[tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]]()
+_RUNNER_PACKAGE = str(Path(__file__).resolve().parent)
+
+# Set by `runner run` before it calls pytest, so the session it validated is the one used.
+preset_session: Any = None
+preset_reporters: list[Any] = []
+
+_state: dict[str, Any] = {"session": None, "ctx": None}
+
+
+def current_config() -> Config | None:
+    """The configuration of the running test, else of the run, else None (no run)."""
+    ctx = _state.get("ctx")
+    if ctx is not None:
+        return ctx.config
+    session = _state.get("session")
+    return session.config if session is not None else None
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("runner", "runner: browser end-to-end tests")
+    group.addoption("--runner-project", default=None, help="project folder (holds runner.json)")
+    group.addoption("--runner-config-file", default=None, help="configuration file, or 'false'")
+    group.addoption("--runner-config", default=None, help="configuration values: k=v,k2=v2 or JSON")
+    group.addoption("--runner-env", default=None, help="env values: k=v,k2=v2 or JSON")
+    group.addoption("--runner-browser", default=None, help="chromium, chrome or a path")
+    group.addoption("--runner-headed", action="store_true", default=False, help="show the browser")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "runner(**overrides): test configuration for a test or a class (retries, timeouts, "
+        "viewportWidth, baseUrl, env, includeShadowDom, ...)",
+    )
+    session = preset_session
+    if session is None and _wants_eager_session(config):
+        session = _create_session(config)
+    if session is not None:
+        _install(config, session)
+
+
+def _wants_eager_session(config: pytest.Config) -> bool:
+    opt = config.option
+    if any(getattr(opt, name, None) for name in ("runner_project", "runner_config_file", "runner_config",
+                                                   "runner_env", "runner_browser")):
+        return True
+    return (Path(config.rootpath) / "runner.json").is_file()
+
+
+def _create_session(config: pytest.Config) -> Any:
+    from runner.session import RunSession
+
+    opt = config.option
+    root = opt.runner_project or str(config.rootpath)
+    try:
+        return RunSession.create(
+            root=root, config_file=opt.runner_config_file, cli_config=opt.runner_config,
+            cli_env=opt.runner_env, browser=opt.runner_browser, headed=opt.runner_headed,
+            mode="pytest",
+        )
+    except RunnerError as err:
+        raise pytest.UsageError(f"runner: {err}") from err
+
+
+def _install(config: pytest.Config, session: Any) -> None:
+    """Make ``session`` the run's session: support file, result collector, shutdown."""
+    from runner import __version__
+
+    config.stash[_SESSION_KEY] = session
+    _state["session"] = session
+    try:
+        support = session.load_support_file()
+    except RunnerError as err:
+        raise pytest.UsageError(f"runner: {err}") from err
+    if support is not None:
+        config.pluginmanager.register(support, "runner-support-file")
+    interactive = session.mode == "open"
+    emit = not interactive or bool(session.config.experimental_interactive_run_events)
+    spec_root = session.config.path("integrationFolder")
+    collector = ResultCollector(
+        project_root=session.config.project_root, spec_root=spec_root, reporters=list(preset_reporters),
+        events=session.events, emit_events=emit, browser=_browser_label(session),
+        version=__version__, config=session.config.as_dict(),
+        slow_threshold=lambda nodeid: _slow_threshold(session, nodeid),
+        test_extras=_take_extras,
+    )
+    config.stash[_COLLECTOR_KEY] = collector
+    _state["collector"] = collector
+    config.pluginmanager.register(collector, "runner-results")
+
+
+_COLLECTOR_KEY = pytest.StashKey[ResultCollector]()
+_slow: dict[str, float] = {}
+_extras: dict[str, tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]] = {}
+
+
+def _slow_threshold(session: Any, nodeid: str) -> float:
+    return _slow.get(nodeid, float(session.config.slow_test_threshold))
+
+
+def _take_extras(nodeid: str) -> tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]:
+    return _extras.pop(nodeid, ([], [], []))
+
+
+def _browser_label(session: Any) -> str:
+    try:
+        spec = session.browser_spec
+    except RunnerError:
+        return "none found"
+    mode = "headed" if session.headed else "headless"
+    return f"{spec.name} ({mode}) {spec.path}"
+
+
+def last_run() -> Any:
+    """The results of the latest run in this process (for ``runner run``'s exit status)."""
+    collector = _state.get("collector")
+    return None if collector is None else collector.run
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session = config.stash.get(_SESSION_KEY, None)
+    if session is None and _state.get("session") is not None and preset_session is None:
+        session = _state["session"]
+    if session is not None:
+        session.close()
+    _state["session"] = None
+    _state["ctx"] = None
+
+
+def _session(config: pytest.Config) -> Any:
+    session = config.stash.get(_SESSION_KEY, None)
+    if session is None:
+        session = _create_session(config)
+        config.stash[_SESSION_KEY] = session
+        _state["session"] = session
+    return session
+
+
+def _marks(item: pytest.Item) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """The ``runner`` marks of ``item``, farthest first: (level, overrides, where)."""
+    found = list(item.iter_markers_with_node("runner"))
+    for node, mark in reversed(found):
+        overrides: dict[str, Any] = {}
+        for arg in mark.args:
+            if not isinstance(arg, dict):
+                raise ConfigError(
+                    f"@pytest.mark.runner on {node.nodeid} was given {arg!r}; expected keyword "
+                    "arguments (retries=2) or one dict of configuration values."
+                )
+            overrides.update(arg)
+        overrides.update(mark.kwargs)
+        level = "test" if isinstance(node, pytest.Function) else "suite"
+        yield level, overrides, f"the runner mark on {node.nodeid}"
+
+
+def config_for_item(session: Any, item: pytest.Item) -> Config:
+    """The configuration of one test: the run's, then suite marks, then test marks."""
+    cached = item.stash.get(_TEST_CONFIG_KEY, None)
+    if cached is not None:
+        return cached
+    config = session.config
+    for level, overrides, where in _marks(item):
+        if overrides:
+            config = config.merged(overrides, source=level, origin=where, level=level)
+    item.stash[_TEST_CONFIG_KEY] = config
+    return config
+
+
+@pytest.fixture
+def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
+    """The command namespace of one test: ``runner.visit()``, ``runner.get()``,
+    ``runner.intercept()``, ``runner.wait()``, ... (see docs/commands.md)."""
+    session = _session(request.config)
+    item = request.node
+    config = config_for_item(session, item)
+    _slow[item.nodeid] = float(config.slow_test_threshold)
+    spec_path = Path(str(item.path))
+    relative = _spec_relative(config, spec_path)
+    title = " -- ".join(item.nodeid.split("::")[1:]) or item.name
+    commands = session.begin_test(
+        config, spec_relative=relative, title=title,
+        screenshot_dir=lambda: (config.path("screenshotsFolder") or Path(".")) / relative,
+    )
+    _state["ctx"] = commands._ctx
+    try:
+        yield commands
+    finally:
+        ctx = commands._ctx
+        interceptor = session._interceptor
+        routes = interceptor.routes_table() if interceptor is not None else []
+        requests = interceptor.requests_log() if interceptor is not None else []
+        _extras[item.nodeid] = ([f"{e.name}: {e.message}" for e in ctx.log], routes, requests)
+        session.end_test()
+        _state["ctx"] = None
+
+
+def _spec_relative(config: Config, spec: Path) -> str:
+    for root in (config.path("integrationFolder"), config.project_root):
+        if root is None:
+            continue
+        try:
+            return spec.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            continue
+    return spec.name
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    result = yield
+    ctx = _state.get("ctx")
+    if ctx is not None:
+        error = ctx.take_async_error()
+        if error is not None:
+            raise error
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    excinfo = call.excinfo
+    if excinfo is not None and isinstance(excinfo.value, RunnerError):
+        # Show the user's frames, not runner's internals.
+        pruned = excinfo.traceback.filter(lambda entry: not str(entry.path).startswith(_RUNNER_PACKAGE))
+        if len(pruned):
+            excinfo.traceback = pruned
+    report = yield
+    if call.when == "call" and report.failed:
+        ctx = _state.get("ctx")
+        if ctx is not None and ctx.log:
+            report.sections.append(("runner command log", "\n".join(f"{e.name}: {e.message}" for e in ctx.log[-30:])))
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """Run ``runner`` tests with retries (``retries`` / the mark) and keep every attempt."""
+    if "runner" not in getattr(item, "fixturenames", ()):
+        return None
+    session = item.config.stash.get(_SESSION_KEY, None)
+    if session is None:
+        return None
+    try:
+        config = config_for_item(session, item)
+    except ConfigError:
+        return None  # the fixture raises it as the test's error
+    mode = "openMode" if session.mode == "open" else "runMode"
+    retries = config.retries_for(mode)
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    earlier = []
+    reports = []
+    for attempt in range(retries + 1):
+        reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        if not any(r.failed for r in reports) or attempt == retries:
+            break
+        earlier.append(_attempt_from_reports(reports))
+    for report in reports:
+        if earlier:
+            setattr(report, ATTEMPTS_ATTR, earlier)
+            report.sections.append(("runner attempts", f"attempt {len(earlier) + 1} of {len(earlier) + 1}"))
+        item.ihook.pytest_runtest_logreport(report=report)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+

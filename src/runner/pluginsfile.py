@@ -1,0 +1,157 @@
+"""Loading the project's plugins file and support file.
+
+The plugins file (``pluginsFile``, default ``runner/plugins/index.py``) runs in the runner's own
+process. It defines ``setup(on, config)``; ``on`` registers tasks and run events, and a returned
+dict is merged into the configuration (source ``plugin``) and validated again::
+
+    def setup(on, config):
+        on("task", {"seed": lambda arg: db.seed(arg)})
+        on("before:spec", lambda spec: print("starting", spec["relative"]))
+        return {"defaultCommandTimeout": 8000}
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import importlib.util
+import inspect
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from runner.errors import ConfigError, TaskError, UsageError
+
+__all__ = ["PluginEvents", "load_module", "load_plugins_file", "EVENTS"]
+
+EVENTS = ("task", "before:run", "after:run", "before:spec", "after:spec", "after:screenshot")
+
+
+class PluginEvents:
+    """What ``setup(on, config)`` registered: tasks and event listeners."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, Callable[..., Any]] = {}
+        self.listeners: dict[str, list[Callable[..., Any]]] = {}
+        self.errors: list[str] = []
+
+    def on(self, event: str, handler: Any) -> None:
+        if event not in EVENTS:
+            raise UsageError(
+                f"on() was given the event {event!r}, which runner does not emit.\n"
+                f"Expected one of: {', '.join(EVENTS)}."
+            )
+        if event == "task":
+            if not isinstance(handler, Mapping) or not all(callable(v) for v in handler.values()):
+                raise UsageError(
+                    f"on('task', ...) expects a dict of task names to functions; found {handler!r}."
+                )
+            self.tasks.update(handler)
+            return
+        if not callable(handler):
+            raise UsageError(f"on({event!r}, ...) expects a function; found {handler!r}.")
+        self.listeners.setdefault(event, []).append(handler)
+
+    def has(self, event: str) -> bool:
+        return bool(self.listeners.get(event))
+
+    def emit(self, event: str, *args: Any) -> None:
+        """Call the listeners of ``event``; a listener that raises is reported, not fatal."""
+        for listener in self.listeners.get(event, []):
+            try:
+                listener(*args)
+            except Exception as err:  # noqa: BLE001 - a broken listener must not stop the run
+                where = _where(listener)
+                message = (
+                    f"The {event!r} listener {where} raised {type(err).__name__}: {err}\n"
+                    + "".join(traceback.format_exception(err)[-3:])
+                )
+                self.errors.append(message)
+                print(f"runner: {message}", file=sys.stderr)
+
+    def run_task(self, name: str, arg: Any, timeout_ms: float) -> Any:
+        """Run task ``name`` with ``arg`` in a worker thread, bounded by ``timeout_ms``."""
+        task = self.tasks.get(name)
+        if task is None:
+            known = ", ".join(sorted(self.tasks)) or "none are registered"
+            raise TaskError(
+                f"runner.task({name!r}) failed: the task {name!r} is not registered in the "
+                f"plugins file.\nRegistered tasks: {known}.\n"
+                f"Add it with on('task', {{{name!r}: function}}) in setup(on, config)."
+            )
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="runner-task")
+        try:
+            params = inspect.signature(task).parameters
+            future = pool.submit(task) if not params else pool.submit(task, arg)
+            try:
+                return future.result(timeout_ms / 1000)
+            except concurrent.futures.TimeoutError:
+                raise TaskError(
+                    f"runner.task({name!r}) timed out after waiting {int(timeout_ms)}ms "
+                    "(taskTimeout).\nMake the task finish sooner, or pass a larger timeout=."
+                ) from None
+            except Exception as err:
+                raise TaskError(
+                    f"runner.task({name!r}) failed: the task raised {type(err).__name__}: {err}"
+                ) from err
+        finally:
+            pool.shutdown(wait=False)
+
+
+def _where(func: Any) -> str:
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return repr(func)
+    return f"{getattr(func, '__name__', 'listener')} ({code.co_filename}:{code.co_firstlineno})"
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """Import a Python file under a private module name; errors name the file."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"{path} could not be loaded as a Python file.")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:
+        sys.modules.pop(name, None)
+        tb = "".join(traceback.format_exception(err)[-4:])
+        raise ConfigError(f"{path} raised {type(err).__name__} while it was loaded:\n{tb}") from err
+    return module
+
+
+def load_plugins_file(path: Path, config_dict: dict[str, Any]) -> tuple[PluginEvents, dict[str, Any]]:
+    """Run the plugins file's ``setup(on, config)``.
+
+    Returns the registered events and the configuration changes it returned (possibly empty).
+    Raises ``ConfigError`` when the file cannot be loaded, has no ``setup``, raises, or returns
+    something that is not a dict.
+    """
+    events = PluginEvents()
+    module = load_module(path, "runner_plugins_file")
+    setup = getattr(module, "setup", None)
+    if not callable(setup):
+        raise ConfigError(
+            f"The plugins file {path} defines no setup(on, config) function.\n"
+            "Expected: def setup(on, config): ...  (or set pluginsFile to false in runner.json)."
+        )
+    given = dict(config_dict)
+    try:
+        returned = setup(events.on, given)
+    except (UsageError, ConfigError) as err:
+        raise ConfigError(f"The plugins file {path} failed in setup(): {err}") from err
+    except Exception as err:
+        tb = "".join(traceback.format_exception(err)[-4:])
+        raise ConfigError(f"The plugins file {path} raised {type(err).__name__} in setup():\n{tb}") from err
+    if returned is None:
+        return events, {}
+    if not isinstance(returned, Mapping):
+        raise ConfigError(
+            f"The plugins file {path} returned {returned!r} from setup().\n"
+            "Expected a dict of configuration values to change, or None."
+        )
+    changes = {k: v for k, v in returned.items() if k not in config_dict or config_dict[k] != v}
+    return events, changes

@@ -1,0 +1,220 @@
+"""Turns pytest's reports into runner's results, spec by spec, and tells the reporters.
+
+Registered as a pytest plugin by runner's plugin whenever a run session is active. It also
+emits the plugins file's ``before:spec`` / ``after:spec`` / ``after:run`` events, because it is
+the one place that knows where a spec starts and ends.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.reporters.base import Reporter
+from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
+
+__all__ = ["ResultCollector", "ATTEMPTS_ATTR"]
+
+# Our runtest protocol attaches the earlier attempts of a retried test to its final reports.
+ATTEMPTS_ATTR = "runner_attempts"
+
+
+def _title(nodeid: str) -> list[str]:
+    parts = nodeid.split("::")[1:]
+    return parts or [nodeid]
+
+
+class ResultCollector:
+    """A pytest plugin object; ``run`` holds the results when the session ends."""
+
+    def __init__(self, *, project_root: Path, spec_root: Path | None, reporters: list[Reporter],
+                 events: Any = None, emit_events: bool = True, browser: str = "",
+                 version: str = "", config: dict[str, Any] | None = None,
+                 slow_threshold: Any = None, test_extras: Any = None) -> None:
+        self.project_root = project_root
+        self.spec_root = spec_root
+        self.reporters = reporters
+        self.events = events
+        self.emit_events = emit_events
+        self.run = RunResult(browser=browser, runner_version=version, config=config or {})
+        self._slow_threshold = slow_threshold  # callable(nodeid) -> ms
+        self._test_extras = test_extras  # callable(nodeid) -> (log, routes, requests)
+        self._started = time.monotonic()
+        self._specs: dict[str, SpecResult] = {}
+        self._order: list[str] = []
+        self._remaining: dict[str, int] = {}
+        self._current: str | None = None
+        self._spec_started = 0.0
+        self._reports: dict[str, list[pytest.TestReport]] = {}
+        self._announced = False
+
+    # -- helpers --------------------------------------------------------------------------
+    def _relative(self, path: str) -> str:
+        p = Path(path)
+        for root in (self.spec_root, self.project_root):
+            if root is not None:
+                try:
+                    return p.resolve().relative_to(root.resolve()).as_posix()
+                except ValueError:
+                    continue
+        return p.as_posix()
+
+    def _spec(self, path: str) -> SpecResult:
+        key = str(Path(path).resolve())
+        if key not in self._specs:
+            self._specs[key] = SpecResult(relative=self._relative(path), absolute=key)
+            self._order.append(key)
+        return self._specs[key]
+
+    def _call(self, hook: str, *args: Any) -> None:
+        for reporter in self.reporters:
+            method = getattr(reporter, hook, None)
+            if method is not None:
+                method(*args)
+
+    def _emit(self, event: str, *args: Any) -> None:
+        if self.events is not None and self.emit_events:
+            self.events.emit(event, *args)
+
+    def _spec_payload(self, spec: SpecResult) -> dict[str, Any]:
+        return {"name": Path(spec.absolute).name, "relative": spec.relative, "absolute": spec.absolute}
+
+    # -- pytest hooks ---------------------------------------------------------------------
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        for item in session.items:
+            spec = self._spec(str(item.path))
+            self._remaining[spec.absolute] = self._remaining.get(spec.absolute, 0) + 1
+        self._announce()
+        self._flush_broken()
+
+    def _announce(self) -> None:
+        if self._announced:
+            return
+        self._announced = True
+        self._call("on_run_start", self.run, [self._specs[k].relative for k in self._order])
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed and report.fspath:
+            spec = self._spec(str(report.fspath))
+            spec.error = str(report.longrepr)
+
+    def _flush_broken(self) -> None:
+        """Report specs that could not be loaded (they have no tests to wait for)."""
+        for key in self._order:
+            spec = self._specs[key]
+            if spec.error and self._remaining.get(key, 0) == 0 and spec not in self.run.specs:
+                self._begin(spec)
+                self._finish(spec)
+
+    def _begin(self, spec: SpecResult) -> None:
+        self._current = spec.absolute
+        self._spec_started = time.monotonic()
+        index = len(self.run.specs) + 1
+        self.run.specs.append(spec)
+        self._emit("before:spec", self._spec_payload(spec))
+        self._call("on_spec_start", spec, index, len(self._order))
+
+    def _finish(self, spec: SpecResult) -> None:
+        spec.duration_ms = (time.monotonic() - self._spec_started) * 1000
+        self._call("on_spec_end", spec)
+        self._emit("after:spec", self._spec_payload(spec), _spec_summary(spec))
+        self._current = None
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        path = nodeid.split("::")[0]
+        spec = self._spec_for_nodeid(path)
+        if self._current != spec.absolute:
+            self._begin(spec)
+        self._call("on_test_start", spec, _title(nodeid))
+
+    def _spec_for_nodeid(self, path: str) -> SpecResult:
+        candidate = Path(path)
+        if not candidate.is_absolute():
+            for root in (Path.cwd(), self.project_root):
+                if (root / candidate).exists():
+                    candidate = root / candidate
+                    break
+        return self._spec(str(candidate))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self._reports.setdefault(report.nodeid, []).append(report)
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        reports = self._reports.pop(nodeid, [])
+        spec = self._spec_for_nodeid(nodeid.split("::")[0])
+        test = self._test_result(nodeid, reports)
+        spec.tests.append(test)
+        self._call("on_test_end", spec, test)
+        remaining = self._remaining.get(spec.absolute, 1) - 1
+        self._remaining[spec.absolute] = remaining
+        if remaining <= 0:
+            self._finish(spec)
+
+    def _test_result(self, nodeid: str, reports: list[pytest.TestReport]) -> TestResult:
+        final = _attempt_from_reports(reports)
+        earlier: list[AttemptResult] = []
+        for report in reports:
+            earlier = getattr(report, ATTEMPTS_ATTR, None) or earlier
+        attempts = [*earlier, final]
+        duration = sum(a.duration_ms for a in attempts)
+        test = TestResult(nodeid=nodeid, title=_title(nodeid), state=final.state,
+                          attempts=attempts, duration_ms=duration)
+        threshold = self._slow_threshold(nodeid) if self._slow_threshold else None
+        test.slow = bool(threshold) and duration > float(threshold)
+        if self._test_extras is not None:
+            log, routes, requests = self._test_extras(nodeid)
+            test.log, test.routes, test.requests = log, routes, requests
+        return test
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self._announce()
+        self._flush_broken()
+        if self._current is not None:
+            self._finish(self._specs[self._current])
+        self.run.duration_ms = (time.monotonic() - self._started) * 1000
+        self._call("on_run_end", self.run)
+        self._emit("after:run", _run_summary(self.run))
+
+
+def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
+    state = "passed"
+    error = None
+    error_type = None
+    duration = 0.0
+    for report in reports:
+        duration += report.duration * 1000
+        if report.failed and state != "failed":
+            state = "failed"
+            error = _error_text(report)
+            error_type = report.when
+        elif report.skipped and state == "passed":
+            if hasattr(report, "wasxfail"):
+                state = "pending"
+            else:
+                state = "pending" if report.when == "setup" else "skipped"
+    return AttemptResult(state=state, duration_ms=duration, error=error, error_type=error_type)
+
+
+def _error_text(report: pytest.TestReport) -> str:
+    text = report.longreprtext or ""
+    if report.when != "call":
+        text = f"(in {report.when}) {text}"
+    return text.rstrip()
+
+
+def _spec_summary(spec: SpecResult) -> dict[str, Any]:
+    return {"tests": len(spec.tests), "passes": spec.count("passed"), "failures": spec.failures,
+            "pending": spec.count("pending"), "skipped": spec.count("skipped"),
+            "duration": round(spec.duration_ms), "error": spec.error}
+
+
+def _run_summary(run: RunResult) -> dict[str, Any]:
+    return {"totalTests": run.tests, "totalPassed": run.total("passed"), "totalFailed": run.failures,
+            "totalPending": run.total("pending"), "totalSkipped": run.total("skipped"),
+            "totalDuration": round(run.duration_ms),
+            "runs": [{"spec": s.relative, **_spec_summary(s)} for s in run.specs]}

@@ -1,0 +1,201 @@
+"""The ``spec`` reporter (the default): each spec's tests as they finish, then a summary table."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, TextIO
+
+from runner.reporters.base import Reporter
+from runner.reporters.model import RunResult, SpecResult, TestResult
+
+__all__ = ["SpecReporter", "Colors", "format_ms"]
+
+
+class Colors:
+    """ANSI colours, on when the stream is a terminal (``NO_COLOR`` off, ``FORCE_COLOR`` on)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        if os.environ.get("NO_COLOR"):
+            self.on = False
+        elif os.environ.get("FORCE_COLOR"):
+            self.on = True
+        else:
+            self.on = hasattr(stream, "isatty") and stream.isatty()
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
+
+    def green(self, text: str) -> str:
+        return self._wrap("32", text)
+
+    def red(self, text: str) -> str:
+        return self._wrap("31", text)
+
+    def yellow(self, text: str) -> str:
+        return self._wrap("33", text)
+
+    def cyan(self, text: str) -> str:
+        return self._wrap("36", text)
+
+    def gray(self, text: str) -> str:
+        return self._wrap("90", text)
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+
+def format_ms(ms: float) -> str:
+    if ms < 1000:
+        return f"{int(round(ms))}ms"
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f}s" if seconds < 10 else f"{int(round(seconds))}s"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    return f"{minutes}m {secs:02d}s"
+
+
+class SpecReporter(Reporter):
+    """Prints progress as tests finish and a run summary like the original's."""
+
+    def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
+        super().__init__(options, stream or sys.stdout)
+        assert self.stream is not None
+        self.out: TextIO = self.stream
+        self.c = Colors(self.out)
+        self._failure_no = 0
+        self._suites_shown: list[str] = []
+        self.show_routes = bool(self.options.get("routes") or self.options.get("showRoutes"))
+
+    def _print(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
+        c = self.c
+        self._print()
+        self._print(c.gray("=" * 90))
+        self._print()
+        self._print("  (Run Starting)")
+        self._print()
+        shown = ", ".join(spec_paths[:4]) + (f", +{len(spec_paths) - 4} more" if len(spec_paths) > 4 else "")
+        rows = [("runner", run.runner_version), ("Browser", run.browser),
+                ("Specs", f"{len(spec_paths)} found ({shown})")]
+        for key, value in rows:
+            self._print(f"  {c.gray(f'{key}:'.ljust(10))}{value}")
+        self._print()
+
+    def on_spec_start(self, spec: SpecResult, index: int, total: int) -> None:
+        self._suites_shown = []
+        self._print(self.c.gray("─" * 90))
+        self._print(f"  Running:  {spec.relative}".ljust(80) + self.c.gray(f"({index} of {total})"))
+        self._print()
+
+    def on_test_end(self, spec: SpecResult, test: TestResult) -> None:
+        c = self.c
+        suites, name = test.title[:-1], test.title[-1]
+        depth = 0
+        for i, suite in enumerate(suites):
+            depth = i + 1
+            if i >= len(self._suites_shown) or self._suites_shown[i] != suite:
+                self._suites_shown = self._suites_shown[:i] + [suite]
+                self._print("  " * depth + suite)
+        indent = "  " * (depth + 1)
+        time_text = format_ms(test.duration_ms)
+        time_text = c.yellow(f"({time_text})") if test.slow else c.gray(f"({time_text})")
+        if test.state == "passed":
+            flaky = c.yellow(f" [passed on attempt {len(test.attempts)} of {len(test.attempts)}, flaky]") if test.flaky else ""
+            self._print(f"{indent}{c.green('✓')} {c.gray(name)} {time_text}{flaky}")
+        elif test.state == "failed":
+            self._failure_no += 1
+            attempts = f" [failed {len(test.attempts)} attempts]" if len(test.attempts) > 1 else ""
+            self._print(f"{indent}{c.red(f'{self._failure_no}) {name}')} {time_text}{attempts}")
+        elif test.state == "pending":
+            self._print(f"{indent}{c.cyan('- ' + name)}")
+        else:
+            self._print(f"{indent}{c.gray('- ' + name + ' (skipped)')}")
+
+    def on_spec_end(self, spec: SpecResult) -> None:
+        c = self.c
+        self._print()
+        passing = spec.count("passed")
+        failing = spec.count("failed")
+        self._print(f"  {c.green(f'{passing} passing')}" + (f", {c.red(f'{failing} failing')}" if failing else "")
+                    + c.gray(f" ({format_ms(spec.duration_ms)})"))
+        if spec.error:
+            self._print()
+            self._print(c.red(f"  The spec {spec.relative} could not be loaded:"))
+            self._print(_indent(spec.error, "    "))
+        failed = [t for t in spec.tests if t.state == "failed"]
+        start = self._failure_no - len(failed)
+        for n, test in enumerate(failed, start + 1):
+            self._print()
+            self._print(f"  {n}) {test.full_title}")
+            for i, attempt in enumerate(test.attempts, 1):
+                if attempt.error:
+                    label = f"attempt {i}: " if len(test.attempts) > 1 else ""
+                    self._print(c.red(_indent(f"{label}{attempt.error}", "     ")))
+            for shot in test.attempts[-1].screenshots if test.attempts else []:
+                self._print(c.gray(f"     screenshot: {shot}"))
+            if test.log:
+                self._print(c.gray("     command log:"))
+                for line in test.log[-15:]:
+                    self._print(c.gray(f"       {line}"))
+            if test.routes:
+                self._print(c.gray(_routes_table(test.routes, "     ")))
+        if self.show_routes:
+            for test in spec.tests:
+                if test.routes and test.state != "failed":
+                    self._print(c.gray(f"  routes of {test.full_title}:"))
+                    self._print(c.gray(_routes_table(test.routes, "     ")))
+        self._print()
+
+    def on_run_end(self, run: RunResult) -> None:
+        c = self.c
+        self._print()
+        self._print(c.gray("=" * 90))
+        self._print()
+        self._print("  (Run Finished)")
+        self._print()
+        width = max([len(s.relative) for s in run.specs] + [24]) + 2
+        header = f"       {'Spec'.ljust(width)}{'Tests':>7}{'Passing':>9}{'Failing':>9}{'Pending':>9}{'Skipped':>9}{'Duration':>10}"
+        self._print(c.gray(header))
+
+        def num(n: int) -> str:
+            return str(n) if n else "-"
+
+        for spec in run.specs:
+            mark = c.green("✔") if spec.ok else c.red("✖")
+            line = (f"  {mark}    {spec.relative.ljust(width)}{len(spec.tests):>7}{num(spec.count('passed')):>9}"
+                    f"{num(spec.failures):>9}{num(spec.count('pending')):>9}{num(spec.count('skipped')):>9}"
+                    f"{format_ms(spec.duration_ms):>10}")
+            self._print(line)
+            if spec.video:
+                self._print(c.gray(f"       video: {spec.video}"))
+        failed_specs = sum(1 for s in run.specs if not s.ok)
+        total_specs = len(run.specs)
+        if failed_specs:
+            pct = int(round(100 * failed_specs / total_specs)) if total_specs else 0
+            label, mark = f"{failed_specs} of {total_specs} failed ({pct}%)", c.red("✖")
+        else:
+            label, mark = "All specs passed!", c.green("✔")
+        self._print(c.gray("  " + "─" * (width + 60)))
+        self._print(f"  {mark}    {label.ljust(width)}{run.tests:>7}{num(run.total('passed')):>9}"
+                    f"{num(run.failures):>9}{num(run.total('pending')):>9}{num(run.total('skipped')):>9}"
+                    f"{format_ms(run.duration_ms):>10}")
+        self._print()
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def _routes_table(routes: list[dict[str, Any]], prefix: str) -> str:
+    lines = [f"{prefix}Routes ({len(routes)}):",
+             f"{prefix}  {'Method':<8}{'Route Matcher':<44}{'Stubbed':<9}{'Alias':<16}{'#':>4}"]
+    for r in routes:
+        lines.append(
+            f"{prefix}  {str(r.get('method', '*')):<8}{str(r.get('matcher', ''))[:42]:<44}"
+            f"{('Yes' if r.get('stubbed') else 'No'):<9}{str(r.get('alias') or '-')[:14]:<16}{r.get('matches', 0):>4}"
+        )
+    return "\n".join(lines)

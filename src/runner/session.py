@@ -1,0 +1,331 @@
+"""One run: the place that wires configuration, plugins file, engine, routes and file server.
+
+A :class:`RunSession` lives as long as the pytest process. The browser is launched lazily, on the
+first test that asks for the ``runner`` fixture, and reused by every test after it (each test gets
+a reset page). ``close()`` leaves no browser process behind.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+from runner.commands.api import RunnerCommands
+from runner.commands.context import TestContext
+from runner.commands.fixtures import read_fixture_bytes
+from runner.config import Config, load_config
+from runner.engine.browser import BrowserSession, LaunchOptions
+from runner.engine.discovery import BrowserSpec, find_browser
+from runner.engine.loop import EngineLoop
+from runner.errors import ConfigError
+from runner.fileserver import FileServer
+from runner.match import compile_pattern
+from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
+
+__all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright", "emit_json_safe"]
+
+
+class RunSession:
+    """Everything one pytest process shares between its tests."""
+
+    def __init__(self, config: Config, *, browser: str | None = None, headed: bool = False,
+                 mode: str = "run") -> None:
+        self.config = config
+        self.browser_choice = browser
+        self.headed = headed
+        self.mode = mode  # "run" (runner run), "open" (interactive), "pytest" (plain pytest)
+        self.events = PluginEvents()
+        self.support_module: ModuleType | None = None
+        self._loop: EngineLoop | None = None
+        self._browser: BrowserSession | None = None
+        self._browser_spec: BrowserSpec | None = None
+        self._file_server: FileServer | None = None
+        self._interceptor: Any = None
+        self._current: TestContext | None = None
+        self._block_hosts: list[Any] = []
+        self.started = time.monotonic()
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def create(cls, *, root: Path | str | None = None, config_file: Any = None,
+               cli_config: Any = None, cli_env: Any = None, browser: str | None = None,
+               headed: bool = False, mode: str = "run", testing_type: str = "e2e",
+               load_plugins: bool = True) -> RunSession:
+        """Load and validate the configuration, then run the plugins file's ``setup``.
+
+        Raises ``ConfigError`` (bad configuration or plugins file).
+        """
+        config = load_config(root, config_file=config_file, testing_type=testing_type,
+                             cli_config=cli_config, cli_env=cli_env)
+        session = cls(config, browser=browser, headed=headed, mode=mode)
+        if load_plugins:
+            session._load_plugins_file()
+        return session
+
+    def _load_plugins_file(self) -> None:
+        path = self.config.path("pluginsFile")
+        if path is None:
+            return
+        if not path.is_file():
+            if self.config.sources.get("pluginsFile") == "default":
+                return  # the default file is optional
+            raise ConfigError(
+                f"pluginsFile {str(path)!r} does not exist.\n"
+                "Expected a Python file defining setup(on, config); create it, fix the path, "
+                "or set pluginsFile to false."
+            )
+        events, changes = load_plugins_file(path, self.config.as_dict())
+        self.events = events
+        if changes:
+            self.config = self.config.merged(changes, source="plugin", origin=f"the plugins file {path}")
+
+    def load_support_file(self) -> ModuleType | None:
+        """Import the support file once (the plugin registers it with pytest)."""
+        path = self.config.path("supportFile")
+        if path is None:
+            return None
+        if not path.is_file():
+            if self.config.sources.get("supportFile") == "default":
+                return None
+            raise ConfigError(
+                f"supportFile {str(path)!r} does not exist.\n"
+                "Expected a Python file loaded before the specs; create it, fix the path, "
+                "or set supportFile to false."
+            )
+        self.support_module = load_module(path, "runner_support_file")
+        return self.support_module
+
+    # -- resources --------------------------------------------------------------------------
+    @property
+    def loop(self) -> EngineLoop:
+        if self._loop is None:
+            self._loop = EngineLoop()
+        return self._loop
+
+    @property
+    def browser_spec(self) -> BrowserSpec:
+        if self._browser_spec is None:
+            self._browser_spec = find_browser(self.browser_choice)
+        return self._browser_spec
+
+    def launch_options(self) -> LaunchOptions:
+        c = self.config
+        downloads = c.path("downloadsFolder")
+        return LaunchOptions(
+            browser=self.browser_spec,
+            headless=not self.headed,
+            chrome_web_security=bool(c.chrome_web_security),
+            user_agent=c.user_agent,
+            viewport=(int(c.viewport_width), int(c.viewport_height)),
+            downloads_folder=downloads,
+            client_certificates=client_certificates_for_playwright(c),
+        )
+
+    def browser(self) -> BrowserSession:
+        """The running browser, launched on first use. Raises ``BrowserNotFoundError``."""
+        if self._browser is None:
+            session = BrowserSession(self.launch_options())
+            self.loop.run(session.start(), 120)
+            session.set_route_callback(self._route)
+            self._browser = session
+        return self._browser
+
+    @property
+    def base_url(self) -> str | None:
+        if self.config.base_url:
+            return str(self.config.base_url)
+        return self.file_server_url()
+
+    def file_server_url(self) -> str | None:
+        if self._file_server is None:
+            folder = self.config.path("fileServerFolder")
+            if folder is None or not folder.is_dir():
+                return None
+            port = self.config.port
+            self._file_server = FileServer(folder, int(port) if port else None)
+        return self._file_server.url
+
+    @property
+    def interceptor(self) -> Any:
+        if self._interceptor is None:
+            from runner.net import Interceptor
+
+            self._interceptor = Interceptor(
+                loop=self.loop.loop,
+                config=self._current_config_value,
+                load_fixture=self._load_fixture,
+                report_error=self._report_error,
+                on_change=self._routes_changed,
+            )
+        return self._interceptor
+
+    def _current_config_value(self, key: str) -> Any:
+        config = self._current.config if self._current is not None else self.config
+        return config[key]
+
+    def _load_fixture(self, spec: str) -> bytes:
+        config = self._current.config if self._current is not None else self.config
+        data, _path = read_fixture_bytes(config.path("fixturesFolder"), spec)
+        return data
+
+    def _report_error(self, error: BaseException) -> None:
+        if self._current is not None:
+            self._current.report_async_error(error)
+
+    def _routes_changed(self) -> None:
+        browser = self._browser
+        if browser is None:
+            return
+        want = bool(self._block_hosts) or bool(self._interceptor and self._interceptor.has_routes())
+        if self.loop.in_loop_thread:
+            self.loop.loop.create_task(browser.set_routing(want))
+        else:
+            self.loop.run(browser.set_routing(want), 30)
+
+    async def _route(self, route: Any, request: Any) -> None:
+        from runner.engine.exchange import handle_route
+
+        await handle_route(self, route, request)
+
+    def blocked(self, url: str) -> bool:
+        if not self._block_hosts:
+            return False
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        netloc = parts.netloc.rsplit("@", 1)[-1]
+        return any(match(host) or match(netloc) for match in self._block_hosts)
+
+    # -- tests ------------------------------------------------------------------------------
+    def begin_test(self, config: Config, *, spec_relative: str, title: str,
+                   screenshot_dir: Any = None) -> RunnerCommands:
+        """Reset the page for a new test and return the ``runner`` fixture's object."""
+        browser = self.browser()
+        self._block_hosts = [compile_pattern(p) for p in _as_list(config.block_hosts)]
+        if self._interceptor is not None:
+            self._interceptor.clear()
+        self.loop.run(browser.reset((int(config.viewport_width), int(config.viewport_height))), 60)
+        if self._block_hosts:
+            self.loop.run(browser.set_routing(True), 30)
+        ctx = TestContext(
+            config=config, loop=self.loop, browser_getter=self.browser, base_url=self.base_url,
+            spec_relative=spec_relative, title=title, project_root=config.project_root,
+        )
+        self._current = ctx
+        return RunnerCommands(ctx, events=self.events, interceptor=self.interceptor,
+                              screenshot_dir=screenshot_dir)
+
+    def end_test(self) -> None:
+        if self._interceptor is not None:
+            self._interceptor.clear()
+        browser = self._browser
+        if browser is not None and browser.alive:
+            try:
+                self.loop.run(browser.set_routing(False), 30)
+                self.loop.run(browser.wait_downloads(), 60)
+            except Exception:  # noqa: BLE001 - the next reset will relaunch what broke
+                pass
+        self._current = None
+
+    def close(self) -> None:
+        """Close the browser, the loop and the file server. Safe to call twice."""
+        if self._browser is not None and self._loop is not None:
+            try:
+                self._loop.run(self._browser.close(), 30)
+            except Exception:  # noqa: BLE001 - closing must not raise
+                pass
+            self._browser = None
+        if self._loop is not None:
+            self._loop.close()
+            self._loop = None
+        if self._file_server is not None:
+            self._file_server.close()
+            self._file_server = None
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def client_certificates_for_playwright(config: Config) -> list[dict[str, Any]]:
+    """Translate ``clientCertificates`` into Playwright's form (one entry per origin and cert).
+
+    Playwright matches client certificates by exact origin, so the ``url`` pattern's scheme and
+    host must be plain (globs are allowed only in the path). Raises ``ConfigError`` otherwise.
+    """
+    root = config.project_root
+    out: list[dict[str, Any]] = []
+    for i, entry in enumerate(config.get("clientCertificates") or []):
+        url = str(entry["url"])
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        if not parts.scheme or not parts.netloc or any(ch in origin for ch in "*?[]{}!"):
+            raise ConfigError(
+                f"clientCertificates[{i}].url {url!r} cannot be used: runner hands client certificates "
+                "to Chromium per origin, so the scheme, host and port must be written out.\n"
+                "Expected e.g. 'https://api.example.test:8443/*' (globs only in the path)."
+            )
+        for cert in entry.get("certs", []):
+            item: dict[str, Any] = {"origin": origin}
+            if "pfx" in cert:
+                item["pfxPath"] = str(root / cert["pfx"])
+            else:
+                item["certPath"] = str(root / cert["cert"])
+                item["keyPath"] = str(root / cert["key"])
+            if cert.get("passphrase"):
+                passphrase_file = root / cert["passphrase"]
+                try:
+                    item["passphrase"] = passphrase_file.read_text(encoding="utf-8").strip()
+                except OSError as err:
+                    raise ConfigError(
+                        f"clientCertificates[{i}] passphrase file {str(passphrase_file)!r} cannot be read: "
+                        f"{err.strerror}."
+                    ) from err
+            for key in ("pfxPath", "certPath", "keyPath"):
+                if key in item and not Path(item[key]).is_file():
+                    raise ConfigError(
+                        f"clientCertificates[{i}]: the file {item[key]!r} does not exist.\n"
+                        "Paths are relative to the project root."
+                    )
+            out.append(item)
+    return out
+
+
+def check_base_url(url: str, wait_seconds: float = 10.0) -> str | None:
+    """Return None when ``url`` answers HTTP (any status), else a message; retries for a while."""
+    deadline = time.monotonic() + wait_seconds
+    last = ""
+    pause = 0.1
+    while True:
+        try:
+            request = urllib.request.Request(url, method="GET", headers={"User-Agent": "runner"})
+            with urllib.request.urlopen(request, timeout=2):
+                return None
+        except urllib.error.HTTPError:
+            return None  # it answered; the status is the app's business
+        except (urllib.error.URLError, OSError, ValueError) as err:
+            last = str(getattr(err, "reason", err))
+        if time.monotonic() >= deadline:
+            return (
+                f"runner could not verify that the server at baseUrl answers:\n\n  {url}\n\n"
+                f"Last error: {last}\n"
+                f"runner tried for {int(wait_seconds)} seconds. Start your web server first, "
+                "or fix baseUrl in runner.json."
+            )
+        time.sleep(pause)
+        pause = min(pause * 2, 1.0)
+
+
+def emit_json_safe(value: Any) -> Any:
+    """A JSON-safe copy of ``value`` for event payloads."""
+    return json.loads(json.dumps(value, default=str))
+
