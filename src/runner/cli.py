@@ -25,7 +25,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with runner's error style: one line, a suggestion, and where to get help."""
 
     def error(self, message: str) -> NoReturn:
-        if "invalid choice" in message and "argument command" in message:
+        if "invalid choice" in message and "argument COMMAND" in message:
             given = message.split("'")[1] if "'" in message else ""
             close = difflib.get_close_matches(given, COMMANDS, n=1)
             hint = f" Did you mean '{close[0]}'?" if close else ""

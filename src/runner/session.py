@@ -25,7 +25,6 @@ from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
 from runner.errors import ConfigError
 from runner.fileserver import FileServer
-from runner.match import compile_pattern
 from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
 
 __all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright", "emit_json_safe"]
@@ -206,7 +205,13 @@ class RunSession:
                    screenshot_dir: Any = None) -> RunnerCommands:
         """Reset the page for a new test and return the ``runner`` fixture's object."""
         browser = self.browser()
-        self._block_hosts = [compile_pattern(p) for p in _as_list(config.block_hosts)]
+        hosts = _as_list(config.block_hosts)
+        if hosts:
+            from runner.match import compile_pattern
+
+            self._block_hosts = [compile_pattern(p) for p in hosts]
+        else:
+            self._block_hosts = []
         if self._interceptor is not None:
             self._interceptor.clear()
         self.loop.run(browser.reset((int(config.viewport_width), int(config.viewport_height))), 60)
@@ -217,7 +222,7 @@ class RunSession:
             spec_relative=spec_relative, title=title, project_root=config.project_root,
         )
         self._current = ctx
-        return RunnerCommands(ctx, events=self.events, interceptor=self.interceptor,
+        return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
                               screenshot_dir=screenshot_dir)
 
     def end_test(self) -> None:

@@ -65,10 +65,10 @@ class RunnerCommands:
     """What the ``runner`` fixture gives a test."""
 
     def __init__(self, ctx: TestContext, *, events: PluginEvents | None = None,
-                 interceptor: Any = None, screenshot_dir: Callable[[], Path] | None = None) -> None:
+                 interceptor: Callable[[], Any] | None = None, screenshot_dir: Callable[[], Path] | None = None) -> None:
         self._ctx = ctx
         self._events = events
-        self._interceptor = interceptor
+        self._interceptor_getter = interceptor
         self._dom_aliases: dict[str, Subject | Value] = {}
         self._screenshot_dir = screenshot_dir
 
@@ -241,9 +241,9 @@ class RunnerCommands:
         bare = name[1:]
         if bare in self._dom_aliases:
             return self._dom_aliases[bare]
-        if self._interceptor is None:
+        if self._interceptor_getter is None:
             raise UsageError(f"runner.get({name!r}): no alias {bare!r} was defined in this test.")
-        return self._interceptor.get(name)
+        return self._interceptor_getter().get(name)
 
     def contains(self, content: str | re.Pattern[str] | int, selector: str | None = None, *,
                  match_case: bool = True, timeout: float | None = None) -> Subject:
@@ -262,9 +262,9 @@ class RunnerCommands:
         """Spy on or stub requests of the page (see docs/interception.md)."""
         __tracebackhide__ = True
         self._ctx.checkpoint()
-        if self._interceptor is None:
+        if self._interceptor_getter is None:
             raise UsageError("runner.intercept() is not available in this run.")
-        return self._interceptor.intercept(*args)
+        return self._interceptor_getter().intercept(*args)
 
     def wait(self, target: Any, *rest: Any, **options: Any) -> Any:
         """``wait(ms)`` pauses; ``wait("@alias")`` / ``wait(["@a", "@b"])`` wait for requests."""
@@ -288,9 +288,9 @@ class RunnerCommands:
                     "To use the result of runner.wait(), use its return value."
                 )
             raise UsageError(f"runner.wait() takes one target; found extra arguments {rest!r}.")
-        if self._interceptor is None:
+        if self._interceptor_getter is None:
             raise UsageError("runner.wait() on an alias is not available in this run.")
-        result = self._interceptor.wait(target, **options)
+        result = self._interceptor_getter().wait(target, **options)
         self._ctx.checkpoint()
         return result
 

@@ -188,7 +188,7 @@ class BrowserSession:
         await self.ensure_alive()
         assert self.page is not None and self.context is not None and self.cdp is not None
         await self._set_routing(False)
-        await self.page.goto("about:blank")
+        await self._blank()
         await self.context.clear_cookies()
         await self.context.clear_permissions()
         origins, self._touched_origins = self._touched_origins, set()
@@ -198,6 +198,20 @@ class BrowserSession:
         size = self.page.viewport_size
         if not size or (size["width"], size["height"]) != viewport:
             await self.page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+
+    async def _blank(self) -> None:
+        """Navigate to about:blank; a late error page of the last test can interrupt it once."""
+        assert self.page is not None
+        for _ in range(3):
+            try:
+                await self.page.goto("about:blank", timeout=10_000)
+                return
+            except PlaywrightError:
+                await asyncio.sleep(0.01)
+        # The page will not settle: a fresh context is as clean and only slower.
+        assert self.context is not None
+        await self.context.close()
+        await self._new_context()
 
     async def close(self) -> None:
         for closer in (self.context, self.browser):
@@ -241,10 +255,28 @@ class BrowserSession:
 
     # -- DOM --------------------------------------------------------------------------------
     async def dom(self, arg: dict[str, Any]) -> Any:
-        assert self.page is not None
-        return await self.page.evaluate(DOM_SCRIPT, arg)
+        return await self._in_page(lambda page: page.evaluate(DOM_SCRIPT, arg))
 
     async def dom_handle(self, arg: dict[str, Any]) -> Any:
+        return await self._in_page(lambda page: page.evaluate_handle(DOM_SCRIPT, arg))
+
+    async def _in_page(self, call: Callable[[Page], Awaitable[Any]]) -> Any:
+        """Evaluate in the page; a navigation under way is waited out, not reported."""
         assert self.page is not None
-        return await self.page.evaluate_handle(DOM_SCRIPT, arg)
+        for attempt in range(20):
+            try:
+                return await call(self.page)
+            except PlaywrightError as err:
+                text = str(err)
+                if attempt == 19 or not any(s in text for s in _NAVIGATING):
+                    raise
+                try:
+                    await self.page.wait_for_load_state("domcontentloaded", timeout=5_000)
+                except PlaywrightError:
+                    await asyncio.sleep(0.02)
+        raise AssertionError("unreachable")
+
+
+_NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
+               "navigation")
 

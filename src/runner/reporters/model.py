@@ -21,6 +21,8 @@ class AttemptResult:
 
 @dataclass
 class TestResult:
+    __test__ = False  # not a pytest test class
+
     nodeid: str
     title: list[str]  # suite titles then the test name
     state: str  # final state: "passed" | "failed" | "pending" | "skipped"

@@ -1,0 +1,130 @@
+"""Per-test cost and start-up time of ``runner run`` against pytest + pytest-playwright.
+
+Both run the same trivial test (visit a page served on 127.0.0.1, one assertion) in the same
+process layout, side by side, on the same browser executable. Printed:
+
+* per-test cost: (time for N tests - time for 1 test) / (N - 1), for each tool, and the ratio
+  runner / pytest-playwright (target: at most 0.5);
+* start-up: from process start to the first test body (target: runner below pytest-playwright).
+
+Usage: ``.venv/bin/python bench/run_cost.py [--tests 40] [--rounds 3]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.support.servers import serving  # noqa: E402
+
+BIN = Path(sys.executable).parent
+PAGE = "<html><head><title>Bench</title></head><body><h1 id='t'>Hello</h1></body></html>"
+
+
+def runner_project(root: Path, url: str, n: int, stamp: Path) -> Path:
+    (root / "runner" / "integration").mkdir(parents=True)
+    (root / "runner.json").write_text(json.dumps({"baseUrl": url, "video": False,
+                                                   "screenshotOnRunFailure": False}))
+    tests = [textwrap.dedent(f"""
+        def test_{i}(runner):
+            {'_stamp()' if i == 0 else ''}
+            runner.visit("/page")
+            runner.get("#t").should("have.text", "Hello")
+        """) for i in range(n)]
+    (root / "runner" / "integration" / "bench_spec.py").write_text(
+        f"import time\n\ndef _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
+    return root
+
+
+def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "conftest.py").write_text(textwrap.dedent(f"""
+        import pytest
+
+        @pytest.fixture(scope="session")
+        def browser_type_launch_args(browser_type_launch_args):
+            return {{**browser_type_launch_args, "executable_path": {executable!r},
+                    "args": ["--disable-gpu", "--no-first-run", "--disable-background-networking"]}}
+    """))
+    tests = [textwrap.dedent(f"""
+        def test_{i}(page):
+            {'_stamp()' if i == 0 else ''}
+            page.goto({url!r} + "/page")
+            expect(page.locator("#t")).to_have_text("Hello")
+        """) for i in range(n)]
+    (root / "test_bench.py").write_text(
+        "import time\nfrom playwright.sync_api import expect\n\n"
+        f"def _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
+    return root
+
+
+def timed(cmd: list[str], cwd: Path, stamp: Path) -> tuple[float, float]:
+    """(whole run seconds, seconds from start to the first test body)."""
+    if stamp.exists():
+        stamp.unlink()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNNER_")}
+    started = time.time()
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
+    total = time.time() - started
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark run failed: {' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    first = float(stamp.read_text()) - started
+    return total, first
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tests", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    from runner.engine.discovery import find_browser
+
+    executable = find_browser().path
+    with serving() as server, tempfile.TemporaryDirectory() as tmp:
+        server.page("/page", PAGE)
+        base = Path(tmp)
+        stamp = base / "stamp"
+        projects = {}
+        for n in (1, args.tests):
+            projects[("runner", n)] = runner_project(base / f"r{n}", server.url, n, stamp)
+            projects[("pw", n)] = playwright_project(base / f"p{n}", server.url, n, stamp, executable)
+        commands = {
+            "runner": lambda root: [str(BIN / "runner"), "run", "--project", str(root)],
+            "pw": lambda root: [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "-p", "no:runner-e2e",
+                                str(root / "test_bench.py")],
+        }
+        results: dict[tuple[str, int], list[tuple[float, float]]] = {k: [] for k in projects}
+        for _ in range(args.rounds):
+            for key, root in projects.items():  # interleaved: both tools see the same machine state
+                results[key].append(timed(commands[key[0]](root), root, stamp))
+
+    def med(key: tuple[str, int], idx: int) -> float:
+        return statistics.median(r[idx] for r in results[key])
+
+    n = args.tests
+    per = {tool: (med((tool, n), 0) - med((tool, 1), 0)) / (n - 1) * 1000 for tool in ("runner", "pw")}
+    start = {tool: med((tool, 1), 1) * 1000 for tool in ("runner", "pw")}
+    print(f"per-test cost (ms, median of {args.rounds} rounds, {n} tests):")
+    print(f"  runner            {per['runner']:8.1f}")
+    print(f"  pytest-playwright {per['pw']:8.1f}")
+    ratio = per["runner"] / per["pw"]
+    print(f"  ratio runner/pytest-playwright {ratio:.2f}  (target <= 0.50: {'met' if ratio <= 0.5 else 'NOT met'})")
+    print("start-up to the first test body (ms):")
+    print(f"  runner            {start['runner']:8.0f}")
+    print(f"  pytest-playwright {start['pw']:8.0f}")
+    ok = start["runner"] < start["pw"]
+    print(f"  ratio runner/pytest-playwright {start['runner'] / start['pw']:.2f}  (target < 1.00: {'met' if ok else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,300 @@
+"""``runner run`` on small projects in temp folders: selection, reporting, exit codes, plugins."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import run_runner
+from tests.support.servers import serving
+
+PAGE = "<html><head><title>T</title></head><body><h1>Hi</h1><p id='p'>para</p></body></html>"
+
+
+def base_project(extra: dict[str, str] | None = None, config: dict | None = None) -> dict[str, str]:
+    files = {
+        "runner.json": json.dumps({"fileServerFolder": "site", **(config or {})}),
+        "site/index.html": PAGE,
+    }
+    files.update(extra or {})
+    return files
+
+
+def test_run_reports_each_spec_and_exits_with_the_failure_count(project):
+    root = project(base_project({
+        "runner/integration/good_spec.py": """
+            def test_heading(runner):
+                runner.visit("/")
+                runner.get("h1").should("have.text", "Hi")
+
+            def test_paragraph(runner):
+                runner.visit("/")
+                runner.get("#p").should("contain", "para")
+        """,
+        "runner/integration/bad_spec.py": """
+            import pytest
+
+            def test_wrong_text(runner):
+                runner.visit("/")
+                runner.get("h1").should("have.text", "Bye", timeout=200)
+
+            def test_fails_too(runner):
+                assert 1 == 2
+
+            @pytest.mark.skip(reason="later")
+            def test_pending(runner):
+                pass
+        """,
+        "runner/integration/notes.txt": "not a spec",
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 2, result.text
+    out = result.out
+    assert "(Run Starting)" in out and "(Run Finished)" in out
+    assert "Running:  bad_spec.py" in out and "Running:  good_spec.py" in out
+    assert "✓ test_heading" in out
+    assert "1) test_wrong_text" in out
+    assert "expected" in out and "Bye" in out and "Hi" in out
+    assert "notes.txt matches testFiles but is not a Python file" in result.err
+    summary = out[out.index("(Run Finished)"):]
+    assert "1 of 2 failed (50%)" in summary
+    bad_row = next(line for line in summary.splitlines() if "bad_spec.py" in line)
+    assert bad_row.split()[2:6] == ["3", "-", "2", "1"]
+    # the failing test's traceback points into the user's spec, not runner's code
+    assert "bad_spec.py" in out[out.index("1) test_wrong_text"):]
+    assert "src/runner/" not in out
+
+
+def test_spec_option_narrows_and_missing_specs_fail_clearly(project):
+    root = project(base_project({
+        "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
+        "runner/integration/sub/b_spec.py": "def test_b(runner):\n    pass\n",
+    }))
+    result = run_runner("run", "--spec", "**/b_spec.py", cwd=root)
+    assert result.code == 0, result.text
+    assert "sub/b_spec.py" in result.out and "a_spec.py" not in result.out
+    none = run_runner("run", "--spec", "nothing*.py", cwd=root)
+    assert none.code == 1 and "no spec files were found" in none.err
+
+
+def test_test_files_and_ignore_test_files_select_specs(project):
+    root = project(base_project({
+        "runner/integration/one_spec.py": "def test_one(runner):\n    pass\n",
+        "runner/integration/two_spec.py": "def test_two(runner):\n    pass\n",
+        "runner/integration/helpers.py": "VALUE = 1\n",
+    }, {"testFiles": "*_spec.py", "ignoreTestFiles": "two*"}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    assert "one_spec.py" in result.out and "two_spec.py" not in result.out and "helpers" not in result.out
+
+
+def test_retries_report_flaky_tests_and_every_attempt(project, tmp_path):
+    counter = tmp_path / "count.txt"
+    root = project(base_project({
+        "runner/integration/flaky_spec.py": f"""
+            import pytest
+            from pathlib import Path
+
+            COUNTER = Path({str(counter)!r})
+
+            @pytest.mark.runner(retries=2)
+            def test_passes_on_third_attempt(runner):
+                n = int(COUNTER.read_text()) if COUNTER.exists() else 0
+                COUNTER.write_text(str(n + 1))
+                assert n >= 2, f"attempt {{n + 1}} fails"
+
+            @pytest.mark.runner(retries=1)
+            def test_always_fails(runner):
+                assert False, "nope"
+        """,
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    assert "passed on attempt 3 of 3, flaky" in result.out
+    assert "attempt 1: " in result.out and "attempt 2: " in result.out
+    assert counter.read_text() == "3"
+
+
+def test_plugins_file_tasks_events_and_config(project, tmp_path):
+    events = tmp_path / "events.log"
+    root = project(base_project({
+        "runner/plugins/index.py": f"""
+            from pathlib import Path
+            LOG = Path({str(events)!r})
+
+            def note(text):
+                with LOG.open("a") as f:
+                    f.write(text + "\\n")
+
+            def setup(on, config):
+                on("task", {{"double": lambda n: n * 2, "hello": lambda: "hi"}})
+                on("before:run", lambda details: note("before:run " + str(len(details["specs"]))))
+                on("before:spec", lambda spec: note("before:spec " + spec["relative"]))
+                on("after:spec", lambda spec, results: note(f"after:spec {{spec['relative']}} {{results['passes']}}"))
+                on("after:run", lambda results: note(f"after:run {{results['totalPassed']}}"))
+                return {{"defaultCommandTimeout": 1234}}
+        """,
+        "runner/support/index.py": """
+            import pytest
+
+            @pytest.fixture
+            def greeting():
+                return "from support"
+        """,
+        "runner/integration/a_spec.py": """
+            def test_task_and_config(runner, greeting):
+                assert runner.task("double", 21) == 42
+                assert runner.task("hello") == "hi"
+                assert runner.config("defaultCommandTimeout") == 1234
+                assert greeting == "from support"
+        """,
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    assert events.read_text().splitlines() == [
+        "before:run 1", "before:spec a_spec.py", "after:spec a_spec.py 1", "after:run 1",
+    ]
+
+
+def test_plugins_file_returning_invalid_config_stops_the_run(project):
+    root = project(base_project({
+        "runner/plugins/index.py": "def setup(on, config):\n    return {'viewportWidth': 'huge'}\n",
+        "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1
+    assert "viewportWidth" in result.err and "plugins file" in result.err
+    assert "Traceback" not in result.text
+
+
+def test_missing_configured_support_file_stops_the_run(project):
+    root = project(base_project({"runner/integration/a_spec.py": "def test_a(runner):\n    pass\n"},
+                                {"supportFile": "runner/support/nope.py"}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1 and "supportFile" in result.err and "nope.py" in result.err
+
+
+def test_a_spec_that_does_not_load_counts_as_a_failure(project):
+    root = project(base_project({
+        "runner/integration/broken_spec.py": "def test_x(runner)\n    pass\n",
+        "runner/integration/ok_spec.py": "def test_ok(runner):\n    pass\n",
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    assert "could not be loaded" in result.out and "SyntaxError" in result.out
+    assert "✓ test_ok" in result.out
+
+
+def test_no_browser_is_one_clear_message(project):
+    root = project(base_project({"runner/integration/a_spec.py": "def test_a(runner):\n    pass\n"}))
+    result = run_runner("run", "--browser", "/nonexistent/chrome", cwd=root)
+    assert result.code == 1
+    assert "/nonexistent/chrome" in result.err and "Traceback" not in result.text
+
+
+def test_browser_discovery_message_lists_the_install_commands(monkeypatch, tmp_path):
+    from runner.engine import discovery
+    from runner.errors import BrowserNotFoundError
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
+    monkeypatch.delenv("RUNNER_BROWSER", raising=False)
+    monkeypatch.setattr(discovery, "_CHROMIUM_PATHS", ())
+    monkeypatch.setattr(discovery, "_CHROME_PATHS", ())
+    with pytest.raises(BrowserNotFoundError) as caught:
+        discovery.find_browser()
+    assert "apt-get install chromium" in str(caught.value)
+    assert "playwright install chromium" in str(caught.value)
+
+
+@pytest.mark.slow
+def test_base_url_that_does_not_answer_stops_the_run(project):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = project(base_project({"runner/integration/a_spec.py": "def test_a(runner):\n    pass\n"},
+                                {"baseUrl": f"http://127.0.0.1:{port}"}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1
+    assert "could not verify that the server at baseUrl answers" in result.err
+
+
+def test_base_url_user_agent_block_hosts_and_web_security(project):
+    with serving() as server:
+        server.page("/app", "<html><body><p id='ua'></p><script>"
+                            "document.getElementById('ua').textContent = navigator.userAgent;</script></body></html>")
+        root = project({
+            "runner.json": json.dumps({"baseUrl": server.url, "userAgent": "runner-test-agent/1.0",
+                                       "blockHosts": ["*.blocked.test", "127.0.0.2"],
+                                       "chromeWebSecurity": False}),
+            "runner/integration/a_spec.py": f"""
+                def test_user_agent(runner):
+                    runner.visit("/app")
+                    runner.get("#ua").should("have.text", "runner-test-agent/1.0")
+
+                def test_blocked_hosts_get_503(runner):
+                    runner.visit("/app")
+                    status = runner._ctx.run(runner._ctx.browser.page.evaluate(
+                        "() => fetch('http://127.0.0.2:9/x').then(r => r.status, e => 'error')"))
+                    assert status == 503
+
+                def test_web_security_off_allows_cross_origin_reads(runner):
+                    runner.visit("/app")
+                    text = runner._ctx.run(runner._ctx.browser.page.evaluate(
+                        "() => fetch('http://localhost:{server.port}/status/200').then(r => r.text())"))
+                    assert text == "status 200"
+            """,
+        })
+        result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+
+
+def test_browser_crash_fails_that_test_and_the_next_gets_a_fresh_browser(project):
+    root = project(base_project({
+        "runner/integration/a_spec.py": """
+            def test_crashes(runner):
+                runner.visit("/")
+                try:
+                    runner._ctx.run(runner._ctx.browser.page.goto("chrome://crash"), 5000)
+                except Exception:
+                    pass
+                runner.get("h1").should("exist")
+
+            def test_after_crash(runner):
+                runner.visit("/")
+                runner.get("h1").should("have.text", "Hi")
+        """,
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    assert "crashed" in result.out
+    assert "✓ test_after_crash" in result.out
+
+
+def test_pytest_itself_runs_a_spec_with_the_plugin(project):
+    import subprocess
+    import sys
+
+    root = project(base_project({
+        "runner/integration/a_spec.py": """
+            def test_heading(runner):
+                runner.visit("/")
+                runner.get("h1").should("have.text", "Hi")
+        """,
+    }))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "runner/integration/a_spec.py"], cwd=root, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+
+
+def test_the_example_project_runs_green():
+    root = Path(__file__).resolve().parents[2] / "examples" / "todo"
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    assert "All specs passed!" in result.out

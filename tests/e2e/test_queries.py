@@ -1,0 +1,107 @@
+"""get, contains, find, its, invoke, should: retrying queries and their failure messages."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from runner import CommandError, UsageError
+
+
+def test_get_and_should_have_length(runner):
+    runner.visit("/index.html")
+    runner.get("li.item").should("have.length", 3).and_("contain", "two")
+    assert runner.get("li.item").count() == 3
+
+
+def test_should_retries_until_the_page_catches_up(runner):
+    runner.visit("/index.html")
+    started = time.monotonic()
+    runner.get("#late").should("be.visible").and_("have.text", "late text")
+    assert time.monotonic() - started < 2
+
+
+def test_failure_message_says_expected_found_and_waited(runner):
+    runner.visit("/index.html")
+    with pytest.raises(CommandError) as caught:
+        runner.get("li.item").should("have.length", 5, timeout=300)
+    message = str(caught.value)
+    assert message.startswith("Timed out retrying after 3")
+    assert "length of 5" in message and "got 3" in message
+
+
+def test_not_exist_and_hidden(runner):
+    runner.visit("/index.html")
+    runner.get("#nothing-here").should("not.exist")
+    runner.get("#hidden-box").should("not.be.visible").and_("exist")
+
+
+def test_contains_finds_the_deepest_element(runner):
+    runner.visit("/index.html")
+    runner.contains("three").should("have.class", "special")
+    runner.contains(re.compile(r"^tw")).should("have.text", "two")
+    runner.get("#list").contains("one").should("match", re.compile("one"))
+
+
+def test_traversal_first_last_eq_find_parent(runner):
+    runner.visit("/index.html")
+    runner.get("li.item").first().should("have.text", "one")
+    runner.get("li.item").last().should("have.text", "three")
+    runner.get("li.item").eq(1).should("have.text", "two")
+    runner.get("#list").find(".special").should("have.length", 1)
+    runner.get(".special").parent().should("have.id", "list")
+    runner.get("#list").children().should("have.length", 3)
+
+
+def test_reads_text_attr_and_value(runner):
+    runner.visit("/forms.html")
+    assert runner.get("#send").text() == "Send"
+    assert runner.get("#agree").attr("value") == "yes"
+    runner.get("#name").type("Ada")
+    assert runner.get("#name").value() == "Ada"
+
+
+def test_its_and_invoke(runner):
+    runner.visit("/index.html")
+    runner.get("li.item").its("length").should("eq", 3)
+    runner.get("#title").invoke("text").should("eq", "Welcome")
+    runner.get("#to-forms").invoke("attr", "href").should("eq", "forms.html")
+    assert runner.get("#title").its("tagName").value() == "H1"
+
+
+def test_wrap_its_and_callable_should(runner):
+    value = runner.wrap({"user": {"name": "Ada", "tags": ["a", "b"]}})
+    value.its("user.name").should("eq", "Ada")
+    value.its("user.tags").should("have.length", 2)
+    value.should(lambda v: v["user"]["name"].startswith("A"))
+    with pytest.raises(CommandError):
+        value.its("user.age").should("exist", timeout=100)
+
+
+def test_unknown_assertion_is_a_usage_error_at_once(runner):
+    runner.visit("/index.html")
+    started = time.monotonic()
+    with pytest.raises(UsageError) as caught:
+        runner.get("li").should("have.lenght", 3)
+    assert "have.length" in str(caught.value)
+    assert time.monotonic() - started < 1
+
+
+def test_shadow_dom_is_not_pierced_by_default(runner):
+    runner.visit("/shadow.html")
+    runner.get(".inside").should("not.exist")
+    runner.get(".inside", include_shadow_dom=True).should("have.text", "in the shadow")
+
+
+@pytest.mark.runner(includeShadowDom=True)
+def test_include_shadow_dom_from_the_mark(runner):
+    runner.visit("/shadow.html")
+    runner.get(".inside-btn").click().should("have.text", "pressed")
+
+
+def test_dom_alias(runner):
+    runner.visit("/index.html")
+    runner.get("li.item").as_("items")
+    runner.get("@items").should("have.length", 3)
