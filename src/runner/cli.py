@@ -190,9 +190,9 @@ def _run_command(args: argparse.Namespace) -> int:
 
     cli_config = args.config
     if args.port is not None:
-        extra = parse_cli_values(cli_config, option="--config") if cli_config else {}
-        extra["port"] = args.port
-        cli_config = extra
+        values = parse_cli_values(cli_config, option="--config") if cli_config else {}
+        values["port"] = args.port
+        cli_config = values
     session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
                                 cli_env=args.env, browser=args.browser, headed=args.headed, mode="run")
     config = session.config

@@ -7,6 +7,7 @@ It is registered through the ``pytest11`` entry point, so ``pytest`` on a spec w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ __all__ = ["current_config", "runner"]
 
 _SESSION_KEY = pytest.StashKey["Any"]()
 _TEST_CONFIG_KEY = pytest.StashKey[Config]()
+_ATTEMPT_KEY = pytest.StashKey[int]()
 _EXTRAS_KEY = pytest.StashKey[tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]]()
 _RUNNER_PACKAGE = str(Path(__file__).resolve().parent)
 
@@ -252,9 +254,40 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     if call.when == "call" and report.failed:
         ctx = _state.get("ctx")
-        if ctx is not None and ctx.log:
-            report.sections.append(("runner command log", "\n".join(f"{e.name}: {e.message}" for e in ctx.log[-30:])))
+        if ctx is not None:
+            shot = _failure_screenshot(item, ctx)
+            if shot is not None:
+                report.user_properties.append(("screenshot", str(shot)))
+            if ctx.log:
+                report.sections.append(
+                    ("runner command log", "\n".join(f"{e.name}: {e.message}" for e in ctx.log[-30:])))
     return report
+
+
+def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
+    """``screenshotOnRunFailure``: a full-page PNG at the moment of failure, in headless runs."""
+    session = item.config.stash.get(_SESSION_KEY, None)
+    if session is None or session.headed or not ctx.config.screenshot_on_run_failure:
+        return None
+    folder = ctx.config.path("screenshotsFolder")
+    if folder is None:
+        return None
+    attempt = item.stash.get(_ATTEMPT_KEY, 1)
+    name = f"{ctx.title} (failed)" + (f" (attempt {attempt})" if attempt > 1 else "")
+    path = folder / ctx.spec_relative / f"{_safe_name(name)}.png"
+    browser = ctx.browser
+    if not browser.alive or browser.page is None:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ctx.loop.run(browser.page.screenshot(path=str(path), full_page=True), 30)
+    except Exception:  # noqa: BLE001 - a failed screenshot must not hide the test's own error
+        return None
+    return path
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r'[<>:"/\\|?*\x00-\x1f]', "_", name)[:200]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -275,6 +308,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     earlier = []
     reports = []
     for attempt in range(retries + 1):
+        item.stash[_ATTEMPT_KEY] = attempt + 1
         reports = runtestprotocol(item, nextitem=nextitem, log=False)
         if not any(r.failed for r in reports) or attempt == retries:
             break

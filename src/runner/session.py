@@ -48,6 +48,7 @@ class RunSession:
         self._interceptor: Any = None
         self._current: TestContext | None = None
         self._block_hosts: list[Any] = []
+        self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests
         self.started = time.monotonic()
 
     # -- construction -----------------------------------------------------------------------
@@ -223,7 +224,7 @@ class RunSession:
         )
         self._current = ctx
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
-                              screenshot_dir=screenshot_dir)
+                              screenshot_dir=screenshot_dir, session_cache=self.sessions)
 
     def end_test(self) -> None:
         if self._interceptor is not None:

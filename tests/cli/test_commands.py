@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from jsonschema import Draft4Validator
-
 from tests.cli.conftest import run_runner
 
 

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tests.cli.conftest import run_runner
 from tests.support.servers import serving
 

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tests.support.servers import TestServer
 
 SITE = Path(__file__).parent / "site"

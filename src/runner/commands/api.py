@@ -7,6 +7,7 @@ trailing underscore.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -65,12 +66,14 @@ class RunnerCommands:
     """What the ``runner`` fixture gives a test."""
 
     def __init__(self, ctx: TestContext, *, events: PluginEvents | None = None,
-                 interceptor: Callable[[], Any] | None = None, screenshot_dir: Callable[[], Path] | None = None) -> None:
+                 interceptor: Callable[[], Any] | None = None, screenshot_dir: Callable[[], Path] | None = None,
+                 session_cache: dict[str, Any] | None = None) -> None:
         self._ctx = ctx
         self._events = events
         self._interceptor_getter = interceptor
         self._dom_aliases: dict[str, Subject | Value] = {}
         self._screenshot_dir = screenshot_dir
+        self._session_cache: dict[str, Any] = session_cache if session_cache is not None else {}
 
     def __repr__(self) -> str:
         return f"<runner for {self._ctx.title or 'a test'}>"
@@ -441,6 +444,45 @@ class RunnerCommands:
         context = self._ctx.browser.context
         assert context is not None
         self._ctx.run(context.clear_cookies())
+
+    # -- sessions -----------------------------------------------------------------------------
+    def session(self, id: Any, setup: Callable[[], Any], validate: Callable[[], Any] | None = None) -> None:
+        """Cache and restore cookies and local storage across tests (``experimentalSessionSupport``).
+
+        The first call with ``id`` runs ``setup`` (e.g. a log-in) and remembers the browser's
+        cookies and local storage; later calls (in any test of the run) restore them instead.
+        ``validate`` runs after a restore; if it raises, the session is built again with
+        ``setup``. Session storage is not part of a session. The page is left at ``about:blank``
+        either way, so visit a page next.
+        """
+        __tracebackhide__ = True
+        if not self._ctx.config.experimental_session_support:
+            raise UsageError(
+                "runner.session() needs experimentalSessionSupport: true in runner.json."
+            )
+        if not callable(setup) or (validate is not None and not callable(validate)):
+            raise UsageError(f"runner.session({id!r}, setup, validate=None) needs functions; found {setup!r}, {validate!r}.")
+        key = json.dumps(id, sort_keys=True, default=repr)
+        browser = self._ctx.browser
+        state = self._session_cache.get(key)
+        if state is not None:
+            self._ctx.run(browser.restore_storage(state), self._ctx.config.page_load_timeout)
+            if validate is None:
+                self._ctx.add_log("session", f"{id!r} restored")
+                return
+            try:
+                validate()
+                self._ctx.add_log("session", f"{id!r} restored and validated")
+                return
+            except AssertionError:
+                self._ctx.add_log("session", f"{id!r} failed validation; building it again")
+        self._ctx.run(browser.clear_storage(), self._ctx.config.page_load_timeout)
+        setup()
+        state = self._ctx.run(browser.capture_storage(), self._ctx.config.page_load_timeout)
+        self._session_cache[key] = state
+        # As after a restore: only what the session holds survives (not session storage).
+        self._ctx.run(browser.restore_storage(state), self._ctx.config.page_load_timeout)
+        self._ctx.add_log("session", f"{id!r} created")
 
     # -- artifacts ----------------------------------------------------------------------------
     def screenshot(self, name: str | None = None, *, full_page: bool = True) -> Path:

@@ -255,7 +255,7 @@ class Subject:
         __tracebackhide__ = True
         config = self._ctx.config
         behavior = config.scroll_behavior if scroll_behavior is ... else scroll_behavior
-        scroll = _SCROLL.get(behavior) if behavior else None
+        scroll = _SCROLL.get(str(behavior)) if behavior else None
         threshold = config.animation_distance_threshold if config.wait_for_animations and not force else None
         deadline_ms = self._timeout_ms(timeout)
         snap = self._existing(timeout, f"to {name}")

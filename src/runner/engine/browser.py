@@ -199,6 +199,52 @@ class BrowserSession:
         if not size or (size["width"], size["height"]) != viewport:
             await self.page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
 
+    async def clear_storage(self) -> None:
+        """Cookies and the storage of every visited origin cleared; the page at about:blank."""
+        assert self.context is not None and self.cdp is not None
+        await self._blank()
+        await self.context.clear_cookies()
+        origins, self._touched_origins = self._touched_origins, set()
+        for origin in origins:
+            await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+
+    async def capture_storage(self) -> dict[str, Any]:
+        """Cookies and local storage of the context (Playwright's storage state)."""
+        assert self.context is not None
+        state: dict[str, Any] = dict(await self.context.storage_state())
+        return state
+
+    async def restore_storage(self, state: dict[str, Any]) -> None:
+        """Put back what :meth:`capture_storage` took, leaving the page at about:blank.
+
+        Local storage can only be written from a document of its origin, so each origin is
+        opened on a placeholder page answered by runner itself (nothing reaches the server).
+        """
+        assert self.context is not None and self.page is not None
+        await self.clear_storage()
+        cookies = state.get("cookies") or []
+        if cookies:
+            await self.context.add_cookies(cookies)
+        origins = [o for o in state.get("origins") or [] if o.get("localStorage")]
+        if not origins:
+            return
+        marker = "/__runner_session_restore__"
+
+        async def placeholder(route: Route) -> None:
+            await route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>runner</title>")
+
+        await self.page.route(f"**{marker}", placeholder)
+        try:
+            for origin in origins:
+                await self.page.goto(origin["origin"] + marker)
+                await self.page.evaluate(
+                    "items => { for (const {name, value} of items) localStorage.setItem(name, value); }",
+                    origin["localStorage"],
+                )
+        finally:
+            await self.page.unroute(f"**{marker}", placeholder)
+            await self._blank()
+
     async def _blank(self) -> None:
         """Navigate to about:blank; a late error page of the last test can interrupt it once."""
         assert self.page is not None

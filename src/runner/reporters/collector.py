@@ -164,7 +164,7 @@ class ResultCollector:
         test = TestResult(nodeid=nodeid, title=_title(nodeid), state=final.state,
                           attempts=attempts, duration_ms=duration)
         threshold = self._slow_threshold(nodeid) if self._slow_threshold else None
-        test.slow = bool(threshold) and duration > float(threshold)
+        test.slow = threshold is not None and duration > float(threshold)
         if self._test_extras is not None:
             log, routes, requests = self._test_extras(nodeid)
             test.log, test.routes, test.requests = log, routes, requests
@@ -186,8 +186,10 @@ def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
     error = None
     error_type = None
     duration = 0.0
+    screenshots: list[str] = []
     for report in reports:
         duration += report.duration * 1000
+        screenshots += [str(v) for k, v in report.user_properties if k == "screenshot"]
         if report.failed and state != "failed":
             state = "failed"
             error = _error_text(report)
@@ -197,7 +199,8 @@ def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
                 state = "pending"
             else:
                 state = "pending" if report.when == "setup" else "skipped"
-    return AttemptResult(state=state, duration_ms=duration, error=error, error_type=error_type)
+    return AttemptResult(state=state, duration_ms=duration, error=error, error_type=error_type,
+                         screenshots=screenshots)
 
 
 def _error_text(report: pytest.TestReport) -> str:

@@ -45,7 +45,7 @@ def test_record_answers_to_both_spellings():
     assert r.statusCode == 200 and r.status_code == 200 and r["statusCode"] == 200
     assert "statusCode" in r and r.get("missing") is None
     with pytest.raises(AttributeError) as caught:
-        r.nope
+        _ = r.nope
     assert "status_code" in str(caught.value)
 
 

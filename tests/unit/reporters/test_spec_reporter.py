@@ -6,10 +6,10 @@ import io
 
 import pytest
 
+from runner.errors import ConfigError
 from runner.reporters import make_reporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
 from runner.reporters.spec import SpecReporter, format_ms
-from runner.errors import ConfigError
 
 
 def _run() -> RunResult:
