@@ -7,7 +7,6 @@ It is registered through the ``pytest11`` entry point, so ``pytest`` on a spec w
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 from _pytest.runner import runtestprotocol
 
+from runner.commands.api import safe_file_name
 from runner.config import Config
 from runner.errors import ConfigError, RunnerError
 from runner.reporters.collector import ATTEMPTS_ATTR, ResultCollector, _attempt_from_reports
@@ -274,7 +274,7 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
         return None
     attempt = item.stash.get(_ATTEMPT_KEY, 1)
     name = f"{ctx.title} (failed)" + (f" (attempt {attempt})" if attempt > 1 else "")
-    path = folder / ctx.spec_relative / f"{_safe_name(name)}.png"
+    path = folder / ctx.spec_relative / f"{safe_file_name(name)}.png"
     browser = ctx.browser
     if not browser.alive or browser.page is None:
         return None
@@ -285,9 +285,6 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
         return None
     return path
 
-
-def _safe_name(name: str) -> str:
-    return re.sub(r'[<>:"/\\|?*\x00-\x1f]', "_", name)[:200]
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -26,7 +26,7 @@ from runner.errors import CommandError, UsageError
 if TYPE_CHECKING:
     from runner.pluginsfile import PluginEvents
 
-__all__ = ["RunnerCommands", "VIEWPORT_PRESETS"]
+__all__ = ["RunnerCommands", "VIEWPORT_PRESETS", "safe_file_name"]
 
 VIEWPORT_PRESETS: dict[str, tuple[int, int]] = {
     "macbook-16": (1536, 960), "macbook-15": (1440, 900), "macbook-13": (1280, 800),
@@ -512,10 +512,16 @@ class RunnerCommands:
     def _screenshot_path(self, name: str | None) -> Path:
         folder = self._screenshot_dir() if self._screenshot_dir else Path(self._ctx.config.path("screenshotsFolder") or ".")
         base = name or self._ctx.title or "screenshot"
-        safe = re.sub(r'[<>:"\\|?*\x00-\x1f]', "_", base)
-        path = folder / f"{safe}.png"
+        # "/" in a name makes sub-folders, as in the original; nothing else unsafe survives.
+        path = folder / "/".join(safe_file_name(part) for part in base.split("/") if part not in ("", ".", ".."))
+        path = path.with_name(path.name + ".png")
         path.parent.mkdir(parents=True, exist_ok=True)
         return path
+
+
+def safe_file_name(name: str) -> str:
+    """``name`` usable as a file name on every system (at most 200 characters)."""
+    return re.sub(r'[<>:"/\\|?*\x00-\x1f]', "_", name)[:200] or "_"
 
 
 def _with_query(url: str, qs: Mapping[str, Any] | None) -> str:

@@ -1,0 +1,157 @@
+"""Cost of runner.intercept(), as ratios against fetches with no intercept, measured in one run.
+
+Every figure is the median of many sequential ``fetch()`` calls made by the page (or the load time
+of a page), with the scenarios interleaved round by round so that both sides of each ratio see
+the same machine. Targets (issue 4):
+
+  no intercept defined         <= 1.05x   (define nothing, pay nothing)
+  spy                          <= 1.6x
+  static stub                  <= 1.3x
+  response handler             <= 2.5x
+  1 MiB response modification  <= 3x of the plain 1 MiB fetch
+  50 parallel spied fetches    <= 1.5x of the un-intercepted batch
+  page of 1000 images, spied   <= 1.5x of the plain page
+
+Usage: ``.venv/bin/python bench/intercept.py [--fetches 300] [--rounds 5]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from runner.session import RunSession  # noqa: E402
+from tests.support.servers import TestServer  # noqa: E402
+
+SMALL = b'{"ok": true, "items": [1, 2, 3]}'
+BIG = b'{"pad": "' + b"x" * (1024 * 1024) + b'"}'
+PIXEL = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f"
+         b"\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00"
+         b"\x00\x00IEND\xaeB`\x82")
+
+SEQUENTIAL = """async ([url, n]) => {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const r = await fetch(url + (url.includes('?') ? '&' : '?') + 'i=' + i, {cache: 'no-store'});
+    await r.arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}"""
+
+PARALLEL = """async ([url, n]) => {
+  const t = performance.now();
+  await Promise.all(Array.from({length: n}, (_, i) =>
+    fetch(url + '?p=' + i + '&r=' + Math.random(), {cache: 'no-store'}).then(r => r.arrayBuffer())));
+  return performance.now() - t;
+}"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fetches", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+
+    server = TestServer()
+    server.route("/small", lambda h: h.send(200, SMALL, content_type="application/json"))
+    server.route("/big", lambda h: h.send(200, BIG, content_type="application/json"))
+    server.route("/pixel.png", lambda h: h.send(200, PIXEL, content_type="image/png"))
+    images = "".join(f'<img src="/pixel.png?n={i}" width="1" height="1">' for i in range(1000))
+    server.page("/app", "<html><body>bench</body></html>")
+    server.page("/images", f"<html><body>{images}</body></html>")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        session = RunSession.create(root=tmp, config_file=False, load_plugins=False)
+        try:
+            run(session, server, args)
+        finally:
+            session.close()
+            server.close()
+
+
+def run(session: RunSession, server: TestServer, args: Any) -> None:
+    config = session.config
+    samples: dict[str, list[float]] = {}
+
+    def measure(name: str, setup: Callable[[Any], None], script: str, url: str, n: int) -> None:
+        runner = session.begin_test(config, spec_relative="bench", title=name)
+        try:
+            runner.visit(server.url + "/app")
+            setup(runner)
+            value = runner._ctx.run(runner._ctx.browser.page.evaluate(script, [url, n]), 600_000)
+        finally:
+            session.end_test()
+        samples.setdefault(name, []).append(float(value))
+
+    def page_load(name: str, setup: Callable[[Any], None]) -> None:
+        runner = session.begin_test(config, spec_relative="bench", title=name)
+        try:
+            setup(runner)
+            started = time.perf_counter()
+            runner.visit(server.url + "/images")
+            samples.setdefault(name, []).append((time.perf_counter() - started) * 1000)
+        finally:
+            session.end_test()
+
+    def nothing(runner: Any) -> None:
+        pass
+
+    def modify(req: Any) -> None:
+        def change(res: Any) -> None:
+            res.headers["x-bench"] = "1"
+
+        req.continue_(change)
+
+    def modify_big(req: Any) -> None:
+        def change(res: Any) -> None:
+            res.body = res.body[:-2] + b', "extra": 1}' if isinstance(res.body, bytes) else {**res.body, "extra": 1}
+
+        req.continue_(change)
+
+    small = server.url + "/small"
+    big = server.url + "/big"
+    n = args.fetches
+    for _ in range(args.rounds):
+        measure("plain", nothing, SEQUENTIAL, small, n)
+        measure("nothing defined", nothing, SEQUENTIAL, small, n)
+        measure("spy", lambda r: r.intercept("/small*").as_("s"), SEQUENTIAL, small, n)
+        measure("static stub", lambda r: r.intercept("/small*", {"body": {"ok": True}}), SEQUENTIAL, small, n)
+        measure("response handler", lambda r: r.intercept("/small*", modify), SEQUENTIAL, small, n)
+        measure("1 MiB plain", nothing, SEQUENTIAL, big, max(10, n // 20))
+        measure("1 MiB modified", lambda r: r.intercept("/big*", modify_big), SEQUENTIAL, big, max(10, n // 20))
+        measure("50 parallel plain", nothing, PARALLEL, small, 50)
+        measure("50 parallel spied", lambda r: r.intercept("/small*").as_("s"), PARALLEL, small, 50)
+        page_load("1000 images plain", nothing)
+        page_load("1000 images spied", lambda r: r.intercept("/pixel.png*").as_("img"))
+
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    rows = [
+        ("no intercept defined", "nothing defined", "plain", 1.05),
+        ("spy", "spy", "plain", 1.6),
+        ("static stub", "static stub", "plain", 1.3),
+        ("response handler", "response handler", "plain", 2.5),
+        ("1 MiB response modification", "1 MiB modified", "1 MiB plain", 3.0),
+        ("50 parallel spied fetches", "50 parallel spied", "50 parallel plain", 1.5),
+        ("page of 1000 images, spied", "1000 images spied", "1000 images plain", 1.5),
+    ]
+    print(f"runner.intercept() cost, medians over {args.rounds} interleaved rounds ({n} fetches each)")
+    print(f"  {'scenario':32}{'ms':>9}{'baseline ms':>13}{'ratio':>8}{'target':>8}  verdict")
+    for label, name, base, target in rows:
+        ratio = med[name] / med[base]
+        verdict = "met" if ratio <= target else "NOT met"
+        print(f"  {label:32}{med[name]:9.2f}{med[base]:13.2f}{ratio:8.2f}{target:8.2f}  {verdict}")
+
+
+if __name__ == "__main__":
+    main()

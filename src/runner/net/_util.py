@@ -1,0 +1,183 @@
+"""Small helpers shared by the interception modules: showing values, (de)coding bodies."""
+
+from __future__ import annotations
+
+import json
+import math
+import mimetypes
+import re
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import Any
+
+MISSING: Any = object()  # "key not given", distinct from an explicit None (JSON null)
+
+_JSON_TYPE = re.compile(r"^application/(?:[\w.+-]+\+)?json\b|^text/json\b", re.I)
+_HTML_LOOKING = re.compile(r"^\s*<(?:!doctype\s+html|html|head|body|[a-z][a-z0-9-]*(?:\s[^>]*)?/?>)", re.I)
+
+
+def show(value: Any) -> str:
+    """A value as compact JSON for messages (regexes as ``/src/flags``, callables by name)."""
+
+    def default(obj: Any) -> Any:
+        if isinstance(obj, re.Pattern):
+            return regex_text(obj)
+        if isinstance(obj, (bytes, bytearray, memoryview)):
+            return f"<{len(bytes(obj))} bytes>"
+        if callable(obj):
+            return f"<function {getattr(obj, '__name__', type(obj).__name__)}>"
+        if isinstance(obj, (set, frozenset, tuple)):
+            return list(obj)
+        return repr(obj)
+
+    try:
+        return json.dumps(value, default=default, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def regex_text(pattern: re.Pattern[Any]) -> str:
+    flags = ""
+    if pattern.flags & re.IGNORECASE:
+        flags += "i"
+    if pattern.flags & re.MULTILINE:
+        flags += "m"
+    if pattern.flags & re.DOTALL:
+        flags += "s"
+    return f"/{pattern.pattern}/{flags}"
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_finite_non_negative(value: Any) -> bool:
+    return is_number(value) and math.isfinite(value) and value >= 0
+
+
+def header_get(headers: Mapping[str, str], name: str) -> str | None:
+    """Case-insensitive header lookup."""
+    lname = name.lower()
+    for key, value in headers.items():
+        if key.lower() == lname:
+            return value
+    return None
+
+
+def header_has(headers: Mapping[str, str], name: str) -> bool:
+    return header_get(headers, name) is not None
+
+
+def header_set(headers: dict[str, str], name: str, value: str) -> None:
+    """Set ``name`` replacing any spelling of it already present."""
+    lname = name.lower()
+    for key in [k for k in headers if k.lower() == lname]:
+        del headers[key]
+    headers[name] = value
+
+
+def merge_headers(base: Mapping[str, str], override: Mapping[str, str]) -> dict[str, str]:
+    """``base`` updated by ``override``; names compared case-insensitively, override wins."""
+    out = dict(base)
+    for key, value in override.items():
+        header_set(out, key, value)
+    return out
+
+
+def is_json_type(content_type: str | None) -> bool:
+    return bool(content_type) and bool(_JSON_TYPE.match(content_type.strip()))  # type: ignore[union-attr]
+
+
+def looks_like_html(text: str) -> bool:
+    return bool(_HTML_LOOKING.match(text))
+
+
+def is_binary(data: bytes, content_type: str | None) -> bool:
+    """Whether a body should be handed to user code as bytes rather than text."""
+    ctype = (content_type or "").lower()
+    if ctype.startswith("multipart/"):
+        return True  # files inside form data would be corrupted as text
+    if "charset=utf-8" in ctype.replace('"', "").replace(" ", ""):
+        return False
+    if b"\x00" in data:
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def decode_body(data: bytes | None, content_type: str | None, *, parse_json: bool = True) -> tuple[Any, bool]:
+    """The body as user code sees it, and whether it was JSON-parsed.
+
+    bytes if binary, else text; JSON-parsed when the content type is JSON-like and the text is
+    valid JSON. No body gives ``""``.
+    """
+    if not data:
+        return "", False
+    if is_binary(data, content_type):
+        return bytes(data), False
+    text = data.decode("utf-8", errors="replace")
+    if parse_json and is_json_type(content_type):
+        try:
+            return json.loads(text), True
+        except ValueError:
+            return text, False
+    return text, False
+
+
+def to_json_bytes(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def encode_body(value: Any) -> tuple[bytes, bool]:
+    """Bytes of a user body, and whether it was JSON-encoded (objects, numbers, booleans, None)."""
+    if isinstance(value, str):
+        return value.encode("utf-8"), False
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value), False
+    return to_json_bytes(value), True
+
+
+def guess_content_type(path: str, data: bytes) -> str:
+    """The content type of a fixture: from its extension, else from its content."""
+    guessed, _ = mimetypes.guess_type(path)
+    if guessed:
+        return guessed
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "application/octet-stream"
+    try:
+        json.loads(text)
+        return "application/json"
+    except ValueError:
+        pass
+    if looks_like_html(text):
+        return "text/html"
+    return "text/plain"
+
+
+def reason_phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
+
+
+def camel_to_snake(name: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def snake_to_camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

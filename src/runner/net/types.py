@@ -1,0 +1,177 @@
+"""The boundary between the interception engine and the browser adapter.
+
+The adapter builds a :class:`RawRequest` for every request the page makes while any route exists
+and calls ``await interceptor.handle(raw, exchange)``; ``exchange`` (an :class:`Exchange`) is the
+adapter's narrow seam: the only four moves the engine can make with a request. Nothing here
+imports Playwright.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = [
+    "RawRequest",
+    "OutgoingRequest",
+    "UpstreamResponse",
+    "ObservedResponse",
+    "OutgoingResponse",
+    "UpstreamError",
+    "Exchange",
+    "InterceptionState",
+    "RunnerDeprecationWarning",
+]
+
+
+@dataclass
+class RawRequest:
+    """A request of the page as the browser made it (before any handler ran).
+
+    ``id``: the browser's own request id (becomes ``Interception.browser_request_id``).
+    ``method``: the HTTP method as sent (``"GET"``). ``url``: the absolute URL.
+    ``headers``: request headers, names lower-cased. ``body``: the raw body, or None when the
+    request has none. ``resource_type``: the browser's classification (``document``, ``fetch``,
+    ``xhr``, ``script``, ``image``, ...). ``http_version``: ``"1.1"`` unless known otherwise.
+    ``page_url``: the URL of the page (frame) that made the request, used to resolve a relative
+    ``req.url`` assigned by a handler; None when unknown (the request URL is used instead).
+    """
+
+    id: str
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes | None
+    resource_type: str
+    http_version: str = "1.1"
+    page_url: str | None = None
+
+
+@dataclass
+class OutgoingRequest:
+    """The request to send upstream, after the handlers' changes were merged.
+
+    ``headers`` is the complete header set (a header deleted by a handler is absent);
+    ``body`` the bytes to send, or None for no body.
+    """
+
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes | None
+
+
+@dataclass
+class UpstreamResponse:
+    """A response read completely from the server by :meth:`Exchange.fetch`.
+
+    ``body`` is decoded from any content-encoding (gzip, br, ...); ``url`` is the final URL
+    (after redirects when they were followed).
+    """
+
+    status: int
+    status_text: str
+    headers: dict[str, str]
+    body: bytes
+    url: str
+
+
+@dataclass
+class ObservedResponse:
+    """The response of a request sent with :meth:`Exchange.pass_through` (body not moved).
+
+    ``load_body``, when not None, reads the body on demand (a coroutine function to run on the
+    engine's loop); the engine calls it at most once, only when a test reads ``response.body``.
+    """
+
+    status: int
+    status_text: str
+    headers: dict[str, str]
+    url: str
+    load_body: Callable[[], Awaitable[bytes]] | None = None
+
+
+@dataclass
+class OutgoingResponse:
+    """The response the page receives when the engine answers a request itself."""
+
+    status: int
+    status_text: str
+    headers: dict[str, str]
+    body: bytes
+
+
+class UpstreamError(Exception):
+    """The request could not be completed upstream.
+
+    ``message``: what happened (first line of the transport error); ``timed_out``: True when the
+    server did not answer within the request's ``response_timeout``.
+    """
+
+    def __init__(self, message: str, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.timed_out = timed_out
+
+
+class Exchange(Protocol):
+    """The four moves the engine can make with one routed request (implemented by the adapter).
+
+    Exactly one of ``pass_through``, ``fulfill`` or ``fail`` answers the request; ``fetch``
+    may come before ``fulfill`` (or ``fail``) when the response must be read or modified.
+    """
+
+    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+        """Let the request go to the server, modified as given (None: unchanged), without moving
+        the body through the engine; return the response's head, or the error it ended with."""
+        ...
+
+    async def fetch(
+        self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float
+    ) -> UpstreamResponse:
+        """Send ``request`` to the server and read the whole response (the page does not see it
+        yet). Redirects are followed only when ``follow_redirect``. Raises :class:`UpstreamError`."""
+        ...
+
+    async def fulfill(self, response: OutgoingResponse) -> None:
+        """Answer the page's request with ``response``."""
+        ...
+
+    async def fail(self, reason: str) -> None:
+        """Answer the page's request with a network error."""
+        ...
+
+
+class InterceptionState(str, enum.Enum):
+    """The explicit state machine of one intercepted request.
+
+    ``Received`` -> ``Intercepted`` (request handlers done, or a stub was sent) ->
+    ``ResponseReceived`` -> ``ResponseIntercepted`` (response handlers done) -> ``Complete``;
+    or ``Errored`` from any state.
+    """
+
+    RECEIVED = "Received"
+    INTERCEPTED = "Intercepted"
+    RESPONSE_RECEIVED = "ResponseReceived"
+    RESPONSE_INTERCEPTED = "ResponseIntercepted"
+    COMPLETE = "Complete"
+    ERRORED = "Errored"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def done(self) -> bool:
+        """Whether a ``wait`` for the response may yield the interception in this state."""
+        return self in (
+            InterceptionState.RESPONSE_INTERCEPTED,
+            InterceptionState.COMPLETE,
+            InterceptionState.ERRORED,
+        )
+
+
+class RunnerDeprecationWarning(UserWarning):
+    """A deprecated interception feature was used (it still works)."""
+

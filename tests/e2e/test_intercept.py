@@ -1,0 +1,260 @@
+"""runner.intercept() end to end: real Chromium, real servers on 127.0.0.1, the Playwright adapter."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+
+import pytest
+
+from runner import CommandError, InterceptError, UsageError
+
+
+def fetch(runner, url, init=None):
+    """fetch() from the page; returns {status, text, headers} or {error}."""
+    return runner._ctx.run(runner._ctx.browser.page.evaluate(
+        """async ([url, init]) => {
+            try {
+                const r = await fetch(url, init || {});
+                return {status: r.status, text: await r.text(), headers: Object.fromEntries(r.headers)};
+            } catch (e) { return {error: String(e)}; }
+        }""", [url, init]))
+
+
+def open_page(runner, server):
+    runner.visit(server.page("/app", "<html><body><h1>app</h1></body></html>"))
+
+
+def test_spy_records_request_and_response(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo*").as_("echo")
+    result = fetch(runner, "/echo?x=1", {"method": "POST", "body": json.dumps({"a": 1}),
+                                         "headers": {"content-type": "application/json"}})
+    assert result["status"] == 200
+    interception = runner.wait("@echo")
+    assert interception.request.method == "POST"
+    assert interception.request.body == {"a": 1}
+    assert interception.request.query == {"x": "1"}
+    assert interception.response.status_code == 200
+    assert interception.response.body["path"] == "/echo?x=1"
+    interception.its("response.statusCode").should("eq", 200) if hasattr(interception, "its") else None
+    assert len(server.received) == 2  # the page and the spied request: it went to the server
+
+
+def test_static_stub_never_reaches_the_server(runner, server):
+    open_page(runner, server)
+    before = len(server.received)
+    runner.intercept("GET", "**/api/users", {"fixture": "data.json"}).as_("users")
+    result = fetch(runner, "/api/users")
+    assert json.loads(result["text"]) == {"name": "fixture data", "items": [1, 2, 3]}
+    assert result["headers"]["content-type"].startswith("application/json")
+    assert runner.wait("@users").response.body == {"name": "fixture data", "items": [1, 2, 3]}
+    assert len(server.received) == before
+
+
+def test_stub_status_body_and_headers(runner, server):
+    open_page(runner, server)
+    runner.intercept("/api/fail", {"statusCode": 500, "body": "boom", "headers": {"x-why": "test"}})
+    result = fetch(runner, "/api/fail")
+    assert (result["status"], result["text"], result["headers"]["x-why"]) == (500, "boom", "test")
+
+
+def test_string_and_object_bodies(runner, server):
+    open_page(runner, server)
+    runner.intercept("/a", "plain text")
+    runner.intercept("/b", {"list": [1, 2]} if False else [1, 2])
+    assert fetch(runner, "/a")["text"] == "plain text"
+    b = fetch(runner, "/b")
+    assert json.loads(b["text"]) == [1, 2] and b["headers"]["content-type"].startswith("application/json")
+
+
+def test_handler_modifies_the_outgoing_request(runner, server):
+    open_page(runner, server)
+
+    def handler(req):
+        req.headers["x-added"] = "yes"
+        req.query["extra"] = "1"
+
+    runner.intercept("/echo*", handler).as_("echo")
+    result = json.loads(fetch(runner, "/echo?x=1")["text"])
+    assert result["headers"]["x-added"] == "yes"
+    assert result["path"] == "/echo?x=1&extra=1"
+
+
+def test_reply_from_a_handler_and_redirect(runner, server):
+    open_page(runner, server)
+    runner.intercept("/r1", lambda req: req.reply(201, {"ok": True}, {"x-h": "1"}))
+    r1 = fetch(runner, "/r1")
+    assert r1["status"] == 201 and json.loads(r1["text"]) == {"ok": True}
+    runner.intercept("/r2", lambda req: req.redirect("/echo"))
+    assert json.loads(fetch(runner, "/r2")["text"])["path"] == "/echo"
+
+
+def test_response_modification_through_continue_callback(runner, server):
+    open_page(runner, server)
+
+    def handler(req):
+        def change(res):
+            res.body["injected"] = True
+            res.headers["x-modified"] = "1"
+        req.continue_(change)
+
+    runner.intercept("/echo", handler).as_("echo")
+    result = fetch(runner, "/echo")
+    assert json.loads(result["text"])["injected"] is True
+    assert result["headers"]["x-modified"] == "1"
+    assert runner.wait("@echo").response.body["injected"] is True
+
+
+def test_res_send_shorthand_and_event_order(runner, server):
+    open_page(runner, server)
+    order = []
+
+    def handler(req):
+        req.on("before:response", lambda res: order.append("before:response"))
+        req.on("response", lambda res: (order.append("response"), res.send(418, "teapot")))
+        req.on("after:response", lambda res: order.append("after:response"))
+
+    runner.intercept("/echo", handler)
+    result = fetch(runner, "/echo")
+    assert (result["status"], result["text"]) == (418, "teapot")
+    deadline = time.monotonic() + 2
+    while len(order) < 3 and time.monotonic() < deadline:
+        runner.wait(10)
+    assert order == ["before:response", "response", "after:response"]
+
+
+def test_force_network_error_and_destroy(runner, server):
+    open_page(runner, server)
+    runner.intercept("/down", {"forceNetworkError": True}).as_("down")
+    assert "Failed to fetch" in fetch(runner, "/down")["error"]
+    interception = runner.wait("@down")
+    assert interception.error is not None and interception.response is None
+    runner.intercept("/gone", lambda req: req.destroy())
+    assert "error" in fetch(runner, "/gone")
+
+
+def test_delay_and_throttle(runner, server):
+    open_page(runner, server)
+    runner.intercept("/slow", {"body": "x", "delay": 300})
+    started = time.monotonic()
+    fetch(runner, "/slow")
+    assert time.monotonic() - started >= 0.3
+    runner.intercept("/throttled", {"body": "y" * 4000, "throttleKbps": 100})  # 32 kbit at 100 kbps
+    started = time.monotonic()
+    fetch(runner, "/throttled")
+    assert time.monotonic() - started >= 0.3
+
+
+def test_dynamic_alias_and_waiting_on_several(runner, server):
+    open_page(runner, server)
+
+    def handler(req):
+        req.alias = "first" if "1" in req.url else "second"
+
+    runner.intercept("/echo*", handler)
+    fetch(runner, "/echo?n=1")
+    fetch(runner, "/echo?n=2")
+    first, second = runner.wait(["@first", "@second"])
+    assert first.request.url.endswith("n=1") and second.request.url.endswith("n=2")
+
+
+def test_request_from_the_test_is_never_intercepted(runner, server):
+    runner.intercept("**/echo*", {"body": "stubbed"}).as_("echo")
+    assert runner.request(server.url + "/echo").body["path"] == "/echo"
+    assert runner.get("@echo.all") == []
+
+
+def test_cross_origin_stub_gets_cors_headers_and_preflight(runner, server):
+    open_page(runner, server)
+    other = f"http://localhost:{server.port}"  # another origin than 127.0.0.1
+    runner.intercept("PUT", other + "/api/thing", {"body": {"ok": 1}}).as_("thing")
+    result = fetch(runner, other + "/api/thing", {"method": "PUT", "headers": {"x-custom": "1",
+                                                                                "content-type": "application/json"},
+                                                  "body": "{}"})
+    assert result.get("status") == 200, result
+    assert runner.wait("@thing").response.body == {"ok": 1}
+
+
+def test_handler_exception_fails_the_test_and_answers_the_request(runner, server):
+    open_page(runner, server)
+
+    def broken(req):
+        raise ValueError("handler bug")
+
+    runner.intercept("/echo", broken).as_("echo")
+    result = fetch(runner, "/echo")
+    assert "error" in result  # answered with a network error, never left hanging
+    with pytest.raises(InterceptError) as caught:
+        runner.wait("@echo")
+    assert "handler bug" in str(caught.value) and "/echo" in str(caught.value)
+
+
+def test_times_limits_a_route(runner, server):
+    open_page(runner, server)
+    runner.intercept({"url": "/echo", "times": 1}, "once")
+    assert fetch(runner, "/echo")["text"] == "once"
+    assert json.loads(fetch(runner, "/echo")["text"])["path"] == "/echo"
+
+
+def test_newer_route_overrides_older(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo", "old")
+    runner.intercept("/echo", "new")
+    assert fetch(runner, "/echo")["text"] == "new"
+
+
+def test_intercepts_do_not_leak_first(runner, server):
+    runner.intercept("**/echo", "stubbed")
+    open_page(runner, server)
+    assert fetch(runner, "/echo")["text"] == "stubbed"
+
+
+def test_intercepts_do_not_leak_second(runner, server):
+    open_page(runner, server)
+    assert json.loads(fetch(runner, "/echo")["text"])["path"] == "/echo"
+
+
+def test_wait_timeout_message_has_the_ordinal(runner, server):
+    open_page(runner, server)
+    runner.intercept("/never").as_("never")
+    with pytest.raises(CommandError) as caught:
+        runner.wait("@never", timeout=200)
+    assert "1st request" in str(caught.value) and "never" in str(caught.value)
+
+
+def test_get_alias_all_and_index(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo*").as_("echo")
+    for n in range(3):
+        fetch(runner, f"/echo?n={n}")
+    runner.wait("@echo")
+    assert len(runner.get("@echo.all")) == 3
+    assert runner.get("@echo.2").request.url.endswith("n=1")
+    with pytest.raises(UsageError):
+        runner.get("@echo.0")
+
+
+def test_blocking_sync_handler_does_not_stall_other_requests(runner, server):
+    open_page(runner, server)
+    gate = threading.Event()
+
+    def blocking(req):
+        gate.wait(5)
+
+    runner.intercept("/blocked", blocking)
+    runner.intercept("/free", "free")
+    runner._ctx.run(runner._ctx.browser.page.evaluate("() => { window.p = fetch('/blocked'); }"))
+    started = time.monotonic()
+    assert fetch(runner, "/free")["text"] == "free"
+    assert time.monotonic() - started < 1
+    gate.set()
+
+
+def test_regex_url_and_method_glob(runner, server):
+    open_page(runner, server)
+    runner.intercept({"method": "P*", "url": re.compile(r"/api/\d+$")}, "matched")
+    assert fetch(runner, "/api/42", {"method": "POST"})["text"] == "matched"
+    assert fetch(runner, "/api/42")["status"] == 404
