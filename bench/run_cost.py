@@ -34,7 +34,7 @@ PAGE = "<html><head><title>Bench</title></head><body><h1 id='t'>Hello</h1></body
 def runner_project(root: Path, url: str, n: int, stamp: Path) -> Path:
     (root / "runner" / "integration").mkdir(parents=True)
     (root / "runner.json").write_text(json.dumps({"baseUrl": url, "video": False,
-                                                   "screenshotOnRunFailure": False}))
+                                                   "screenshotOnRunFailure": False, "trashAssetsBeforeRuns": False}))
     tests = [textwrap.dedent(f"""
         def test_{i}(runner):
             {'_stamp()' if i == 0 else ''}

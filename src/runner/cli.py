@@ -181,6 +181,12 @@ def _as_list(value: Any) -> list[str]:
 
 
 def _run_command(args: argparse.Namespace) -> int:
+    from runner.engine.browser import start_driver_early
+    from runner.engine.loop import EngineLoop
+
+    loop = EngineLoop()
+    start_driver_early(loop.submit)  # overlaps the driver's start-up with everything below
+
     import pytest
 
     from runner import plugin
@@ -193,8 +199,13 @@ def _run_command(args: argparse.Namespace) -> int:
         values = parse_cli_values(cli_config, option="--config") if cli_config else {}
         values["port"] = args.port
         cli_config = values
-    session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
-                                cli_env=args.env, browser=args.browser, headed=args.headed, mode="run")
+    try:
+        session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
+                                    cli_env=args.env, browser=args.browser, headed=args.headed, mode="run",
+                                    loop=loop)
+    except BaseException:
+        loop.close()
+        raise
     config = session.config
     for warning in config.warnings:
         print(f"runner: warning: {warning}", file=sys.stderr)
@@ -209,11 +220,15 @@ def _run_command(args: argparse.Namespace) -> int:
             f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
             "Check integrationFolder, testFiles and ignoreTestFiles in runner.json."
         )
-    session.browser_spec  # noqa: B018 - fail early and clearly when there is no browser
+    session.prelaunch()  # fails early and clearly when there is no browser
     if config.base_url:
         problem = check_base_url(str(config.base_url))
         if problem:
             return _fail(problem)
+    if config.trash_assets_before_runs and not args.headed:
+        from runner.artifacts.trash import plan_trash, trash_assets
+
+        trash_assets(plan_trash(config))  # refuses (ConfigError) to touch anything it must not
     reporter_name = args.reporter or config.reporter
     reporter_options = dict(config.reporter_options or {})
     if args.reporter_options:
@@ -223,9 +238,9 @@ def _run_command(args: argparse.Namespace) -> int:
         "config": config.as_dict(), "specs": [s.as_posix() for s in specs],
         "browser": {"name": session.browser_spec.name, "path": session.browser_spec.path},
     })
-    pytest_args = [str(s) for s in specs] + [
+    pytest_args = [str(s) for s in specs] + _ini_args(config.project_root) + [
         "--rootdir", str(config.project_root), "-p", "no:cacheprovider", "-p", "no:terminal",
-        "--tb=short", "--import-mode=importlib", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        "--import-mode=importlib", "-W", "ignore::pytest.PytestAssertRewriteWarning",
     ]
     extra = list(args.pytest_args or [])
     if extra and extra[0] == "--":
@@ -248,6 +263,22 @@ def _run_command(args: argparse.Namespace) -> int:
     if failures is None:
         failures = 0 if code == pytest.ExitCode.OK else 1
     return min(failures, 255)
+
+
+def _ini_args(project_root: Path) -> list[str]:
+    """Use the project's own pytest configuration, and never one of a folder above it."""
+    for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
+        candidate = project_root / name
+        if candidate.is_file():
+            text = candidate.read_text(encoding="utf-8", errors="replace")
+            if name.endswith("pytest.ini") or "[pytest]" in text or "[tool.pytest" in text \
+                    or "[tool:pytest]" in text:
+                return ["-c", str(candidate)]
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="runner-ini-"))
+    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    return ["-c", str(folder / "pytest.ini")]
 
 
 def _failures_from(run: Any) -> int | None:

@@ -109,7 +109,7 @@ def _install(config: pytest.Config, session: Any) -> None:
         events=session.events, emit_events=emit, browser=_browser_label(session),
         version=__version__, config=session.config.as_dict(),
         slow_threshold=lambda nodeid: _slow_threshold(session, nodeid),
-        test_extras=_take_extras,
+        test_extras=_take_extras, finish_spec=session.finish_spec,
     )
     config.stash[_COLLECTOR_KEY] = collector
     _state["collector"] = collector

@@ -26,6 +26,7 @@ from runner.engine.loop import EngineLoop
 from runner.errors import ConfigError
 from runner.fileserver import FileServer
 from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
+from runner.spec_videos import SpecVideos
 
 __all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright", "emit_json_safe"]
 
@@ -34,21 +35,23 @@ class RunSession:
     """Everything one pytest process shares between its tests."""
 
     def __init__(self, config: Config, *, browser: str | None = None, headed: bool = False,
-                 mode: str = "run") -> None:
+                 mode: str = "run", loop: EngineLoop | None = None) -> None:
         self.config = config
         self.browser_choice = browser
         self.headed = headed
         self.mode = mode  # "run" (runner run), "open" (interactive), "pytest" (plain pytest)
         self.events = PluginEvents()
         self.support_module: ModuleType | None = None
-        self._loop: EngineLoop | None = None
+        self._loop: EngineLoop | None = loop
         self._browser: BrowserSession | None = None
+        self._launching: tuple[BrowserSession, Any] | None = None
         self._browser_spec: BrowserSpec | None = None
         self._file_server: FileServer | None = None
         self._interceptor: Any = None
         self._current: TestContext | None = None
         self._block_hosts: list[Any] = []
         self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests
+        self._videos: SpecVideos | None = None
         self.started = time.monotonic()
 
     # -- construction -----------------------------------------------------------------------
@@ -56,14 +59,14 @@ class RunSession:
     def create(cls, *, root: Path | str | None = None, config_file: Any = None,
                cli_config: Any = None, cli_env: Any = None, browser: str | None = None,
                headed: bool = False, mode: str = "run", testing_type: str = "e2e",
-               load_plugins: bool = True) -> RunSession:
+               load_plugins: bool = True, loop: EngineLoop | None = None) -> RunSession:
         """Load and validate the configuration, then run the plugins file's ``setup``.
 
         Raises ``ConfigError`` (bad configuration or plugins file).
         """
         config = load_config(root, config_file=config_file, testing_type=testing_type,
                              cli_config=cli_config, cli_env=cli_env)
-        session = cls(config, browser=browser, headed=headed, mode=mode)
+        session = cls(config, browser=browser, headed=headed, mode=mode, loop=loop)
         if load_plugins:
             session._load_plugins_file()
         return session
@@ -127,12 +130,21 @@ class RunSession:
             client_certificates=client_certificates_for_playwright(c),
         )
 
+    def prelaunch(self) -> None:
+        """Start launching the browser in the background (while pytest starts up)."""
+        if self._browser is None and self._launching is None:
+            session = BrowserSession(self.launch_options())
+            session.set_route_callback(self._route)
+            self._launching = (session, self.loop.submit(session.start()))
+
     def browser(self) -> BrowserSession:
         """The running browser, launched on first use. Raises ``BrowserNotFoundError``."""
         if self._browser is None:
-            session = BrowserSession(self.launch_options())
-            self.loop.run(session.start(), 120)
-            session.set_route_callback(self._route)
+            self.prelaunch()
+            assert self._launching is not None
+            session, future = self._launching
+            self._launching = None
+            future.result(120)
             self._browser = session
         return self._browser
 
@@ -218,6 +230,7 @@ class RunSession:
         self.loop.run(browser.reset((int(config.viewport_width), int(config.viewport_height))), 60)
         if self._block_hosts:
             self.loop.run(browser.set_routing(True), 30)
+        self.videos.ensure(spec_relative, browser)
         ctx = TestContext(
             config=config, loop=self.loop, browser_getter=self.browser, base_url=self.base_url,
             spec_relative=spec_relative, title=title, project_root=config.project_root,
@@ -225,6 +238,18 @@ class RunSession:
         self._current = ctx
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
                               screenshot_dir=screenshot_dir, session_cache=self.sessions)
+
+    @property
+    def videos(self) -> SpecVideos:
+        if self._videos is None:
+            self._videos = SpecVideos(self.config, self.loop, enabled=self.mode == "run" and not self.headed)
+        return self._videos
+
+    def finish_spec(self, passed: bool) -> str | None:
+        """The spec ended: finish its video. Returns the video's path when one is kept."""
+        if self._videos is None:
+            return None
+        return self._videos.finish(passed=passed)
 
     def end_test(self) -> None:
         if self._interceptor is not None:
@@ -240,6 +265,13 @@ class RunSession:
 
     def close(self) -> None:
         """Close the browser, the loop and the file server. Safe to call twice."""
+        if self._launching is not None:
+            try:
+                self.browser()
+            except Exception:  # noqa: BLE001 - it is closed below either way
+                pass
+        if self._videos is not None:
+            self._videos.finish(passed=None)
         if self._browser is not None and self._loop is not None:
             try:
                 self._loop.run(self._browser.close(), 30)

@@ -54,6 +54,28 @@ DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
 
 RouteCallback = Callable[[Route, Request], Awaitable[None]]
 
+# Playwright's driver (a node process) takes most of a second to start and needs no
+# configuration, so `runner run` starts it first thing, while the rest of runner loads.
+_early_driver: Any = None
+
+
+def start_driver_early(submit: Callable[[Any], Any]) -> None:
+    """Start Playwright's driver now on the engine loop (``submit`` = ``EngineLoop.submit``)."""
+    global _early_driver
+    if _early_driver is None:
+        _early_driver = submit(async_playwright().start())
+
+
+async def _driver() -> Playwright:
+    global _early_driver
+    early, _early_driver = _early_driver, None
+    if early is not None:
+        try:
+            return await asyncio.wrap_future(early)
+        except Exception:  # noqa: BLE001 - start one the usual way below
+            pass
+    return await async_playwright().start()
+
 
 @dataclass
 class LaunchOptions:
@@ -84,12 +106,13 @@ class BrowserSession:
         self._route_callback: RouteCallback | None = None
         self._routed = False
         self._downloads: list[asyncio.Task[None]] = []
+        self._fresh = False
         self.launches = 0
 
     # -- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
         if self._pw is None:
-            self._pw = await async_playwright().start()
+            self._pw = await _driver()
         args = list(QUIET_FLAGS) + list(self.options.extra_args)
         if not self.options.chrome_web_security:
             args += ["--disable-web-security", "--disable-site-isolation-trials"]
@@ -123,6 +146,7 @@ class BrowserSession:
         self.page.on("download", self._on_download)
         self._routed = False
         self.crash_message = None
+        self._fresh = True  # a new page is clean: the first reset can skip most of its work
 
     def _on_disconnected(self, _browser: Browser) -> None:
         if self.crash_message is None:
@@ -187,6 +211,10 @@ class BrowserSession:
         """Make the page as clean as a new one, cheaply."""
         await self.ensure_alive()
         assert self.page is not None and self.context is not None and self.cdp is not None
+        if self._fresh:
+            self._fresh = False
+            await self._set_viewport(viewport)
+            return
         await self._set_routing(False)
         await self._blank()
         await self.context.clear_cookies()
@@ -195,6 +223,10 @@ class BrowserSession:
         for origin in origins:
             await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         await self.cdp.send("Network.clearBrowserCache")
+        await self._set_viewport(viewport)
+
+    async def _set_viewport(self, viewport: tuple[int, int]) -> None:
+        assert self.page is not None
         size = self.page.viewport_size
         if not size or (size["width"], size["height"]) != viewport:
             await self.page.set_viewport_size({"width": viewport[0], "height": viewport[1]})

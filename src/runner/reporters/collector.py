@@ -33,7 +33,8 @@ class ResultCollector:
     def __init__(self, *, project_root: Path, spec_root: Path | None, reporters: list[Reporter],
                  events: Any = None, emit_events: bool = True, browser: str = "",
                  version: str = "", config: dict[str, Any] | None = None,
-                 slow_threshold: Any = None, test_extras: Any = None) -> None:
+                 slow_threshold: Any = None, test_extras: Any = None,
+                 finish_spec: Any = None) -> None:
         self.project_root = project_root
         self.spec_root = spec_root
         self.reporters = reporters
@@ -42,6 +43,7 @@ class ResultCollector:
         self.run = RunResult(browser=browser, runner_version=version, config=config or {})
         self._slow_threshold = slow_threshold  # callable(nodeid) -> ms
         self._test_extras = test_extras  # callable(nodeid) -> (log, routes, requests)
+        self._finish_spec = finish_spec  # callable(passed) -> video path or None
         self._started = time.monotonic()
         self._specs: dict[str, SpecResult] = {}
         self._order: list[str] = []
@@ -120,6 +122,8 @@ class ResultCollector:
 
     def _finish(self, spec: SpecResult) -> None:
         spec.duration_ms = (time.monotonic() - self._spec_started) * 1000
+        if self._finish_spec is not None:
+            spec.video = self._finish_spec(spec.ok)
         self._call("on_spec_end", spec)
         self._emit("after:spec", self._spec_payload(spec), _spec_summary(spec))
         self._current = None
@@ -213,7 +217,7 @@ def _error_text(report: pytest.TestReport) -> str:
 def _spec_summary(spec: SpecResult) -> dict[str, Any]:
     return {"tests": len(spec.tests), "passes": spec.count("passed"), "failures": spec.failures,
             "pending": spec.count("pending"), "skipped": spec.count("skipped"),
-            "duration": round(spec.duration_ms), "error": spec.error}
+            "duration": round(spec.duration_ms), "error": spec.error, "video": spec.video}
 
 
 def _run_summary(run: RunResult) -> dict[str, Any]:
