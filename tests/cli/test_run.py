@@ -297,3 +297,36 @@ def test_the_example_project_runs_green():
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
     assert "All specs passed!" in result.out
+
+
+def test_failing_test_shows_its_routes_and_requests(project):
+    root = project(base_project({
+        "runner/integration/net_spec.py": """
+            def test_route_table_on_failure(runner):
+                runner.intercept("GET", "/api/*", {"body": {"ok": True}}).as_("api")
+                runner.visit("/")
+                runner.get("#missing").should("exist", timeout=100)
+        """,
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    assert "Routes (1)" in result.out and "/api/*" in result.out and "api" in result.out
+
+
+def test_invalid_runner_mark_fails_that_test_with_the_property_named(project):
+    root = project(base_project({
+        "runner/integration/mark_spec.py": """
+            import pytest
+
+            @pytest.mark.runner(viewportWidht=300)
+            def test_bad_mark(runner):
+                pass
+
+            def test_fine(runner):
+                pass
+        """,
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    assert "viewportWidht" in result.out and "viewportWidth" in result.out
+    assert "✓ test_fine" in result.out

@@ -293,10 +293,35 @@ class Subject:
         until it is visible, enabled, not moving and not covered)."""
         __tracebackhide__ = True
         spots = self._prepare("click", force=force, multiple=multiple, timeout=timeout)
-        for spot in spots:
-            self._ctx.run(_mouse_click(self._ctx, spot, button, click_count, list(modifiers)))
+        for index, _spot in enumerate(spots):
+            self._press(index, button, click_count, list(modifiers), force, timeout)
         self._ctx.add_log("click", self._label)
         return self
+
+    def _press(self, index: int, button: str, count: int, modifiers: list[str], force: bool,
+               timeout: float | None) -> None:
+        """Click element ``index`` through Playwright, which checks, right as the event is
+        dispatched, that it lands on the element (a layout shift in between is retried)."""
+        __tracebackhide__ = True
+        limit = self._timeout_ms(timeout)
+
+        async def press() -> str | None:
+            handle = await self._ctx.browser.dom_handle(self._query_arg())
+            try:
+                element = (await handle.evaluate_handle("(els, i) => els[i]", index)).as_element()
+                if element is None:
+                    return "the element left the page"
+                await element.click(button=button, click_count=count, modifiers=modifiers,  # type: ignore[arg-type]
+                                    force=force, timeout=limit)
+                return None
+            except Exception as err:  # Playwright's TimeoutError / Error: reported below
+                return str(err).splitlines()[0]
+            finally:
+                await handle.dispose()
+
+        problem = self._ctx.run(press(), limit)
+        if problem is not None:
+            raise CommandError(f"{self._label}: the click did not happen within {int(limit)}ms: {problem}")
 
     def dblclick(self, **options: Any) -> Subject:
         return self.click(click_count=2, **options)
@@ -331,11 +356,11 @@ class Subject:
                 f"{self._label}.type() needs a non-empty string; found {text!r}.\n"
                 "To clear a field use .clear()."
             )
-        spot = self._prepare("type", force=force, timeout=timeout)[0]
+        self._prepare("type", force=force, timeout=timeout)
         focused = self._ctx.run(self._eval_first(
             "el => { const r = el.getRootNode(); return (r.activeElement || document.activeElement) === el; }"))
         if not focused:
-            self._ctx.run(_mouse_click(self._ctx, spot, "left", 1, []))
+            self._press(0, "left", 1, [], force, timeout)
             self._ctx.run(self._eval_first("el => { if (document.activeElement !== el) el.focus(); }"))
         self._ctx.run(type_sequence(self._ctx.browser, text, delay, parse_special_char_sequences))
         self._ctx.add_log("type", f"{self._label} {text!r}")
@@ -364,8 +389,9 @@ class Subject:
                 continue
             if element.checked == want:
                 continue
-            spot = self._derive({"op": "eq", "index": i}, f"eq({i})")._prepare(name, force=force, timeout=timeout)[0]
-            self._ctx.run(_mouse_click(self._ctx, spot, "left", 1, []))
+            one = self._derive({"op": "eq", "index": i}, f"eq({i})")
+            one._prepare(name, force=force, timeout=timeout)
+            one._press(0, "left", 1, [], force, timeout)
         return self
 
     def select(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
@@ -588,16 +614,3 @@ def _not_actionable(spot: Mapping[str, Any]) -> str:
     if reason == "animating":
         return f"{what} is still animating (waitForAnimations)"
     return "the element left the page"
-
-
-async def _mouse_click(ctx: TestContext, spot: Mapping[str, Any], button: str, count: int,
-                       modifiers: list[str]) -> None:
-    page = ctx.browser.page
-    assert page is not None
-    for key in modifiers:
-        await page.keyboard.down(key)
-    try:
-        await page.mouse.click(spot["x"], spot["y"], button=button, click_count=count)  # type: ignore[arg-type]
-    finally:
-        for key in modifiers:
-            await page.keyboard.up(key)
