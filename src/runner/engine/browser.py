@@ -132,6 +132,9 @@ class BrowserSession:
         kwargs: dict[str, Any] = {
             "viewport": {"width": width, "height": height},
             "accept_downloads": True,
+            # Like the original, certificate errors of the app's servers (self-signed local
+            # HTTPS) do not stop a test.
+            "ignore_https_errors": True,
             "bypass_csp": not self.options.chrome_web_security,
         }
         if self.options.user_agent:
