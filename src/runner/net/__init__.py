@@ -1,1 +1,47 @@
+"""runner's network interception engine: pure Python on asyncio, no Playwright.
 
+The browser adapter hands every routed request of the page to :meth:`Interceptor.handle` with an
+:class:`Exchange` (its four moves: ``pass_through``, ``fetch``, ``fulfill``, ``fail``). Tests
+define routes with ``runner.intercept(...)`` (:meth:`Interceptor.intercept`) and read them with
+``runner.wait("@alias")`` / ``runner.get("@alias")``. See docs/interception.md.
+"""
+
+from __future__ import annotations
+
+from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
+from .interceptor import Interceptor
+from .req import Req
+from .res import Res
+from .route import HTTP_METHODS, RouteHandle
+from .types import (
+    Exchange,
+    InterceptionState,
+    ObservedResponse,
+    OutgoingRequest,
+    OutgoingResponse,
+    RawRequest,
+    RunnerDeprecationWarning,
+    UpstreamError,
+    UpstreamResponse,
+)
+
+__all__ = [
+    "Interceptor",
+    "RouteHandle",
+    "Interception",
+    "InterceptionState",
+    "RequestSnapshot",
+    "ResponseSnapshot",
+    "RequestError",
+    "Req",
+    "Res",
+    "HTTP_METHODS",
+    "RawRequest",
+    "OutgoingRequest",
+    "UpstreamResponse",
+    "ObservedResponse",
+    "OutgoingResponse",
+    "UpstreamError",
+    "Exchange",
+    "RunnerDeprecationWarning",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import mimetypes
@@ -166,7 +167,10 @@ def reason_phrase(status: int) -> str:
         return "Unknown"
 
 
+@functools.lru_cache(maxsize=512)
 def camel_to_snake(name: str) -> str:
+    if name.islower() or name.startswith("_"):
+        return name
     return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
 
 

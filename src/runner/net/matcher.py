@@ -160,7 +160,7 @@ def validate_route_matcher(matcher: Any, shown: Any = None) -> dict[str, Any]:
             "The RouteMatcher property `resourceType` is deprecated (it still works). Match on the "
             "URL instead, or read `req.resource_type` in a handler.",
             RunnerDeprecationWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
     return out
 
@@ -252,8 +252,10 @@ class _StringMatcher:
         self.getter = getter
         self.lower = lower
         self.regex: re.Pattern[str] | None = value if isinstance(value, re.Pattern) else None
-        self.pattern = "" if self.regex is not None else (value.lower() if lower else value)  # type: ignore[union-attr]
-        self._glob: Callable[[str], bool] | None = None
+        text = "" if isinstance(value, re.Pattern) else value
+        self.pattern: str = text.lower() if lower else text
+        # compiled once, when the route is defined (the leading-slash variant only if needed)
+        self._glob: Callable[[str], bool] | None = _glob(self.pattern) if self.regex is None else None
         self._slash_glob: Callable[[str], bool] | None = None
 
     def test(self, value: str) -> bool:

@@ -7,7 +7,6 @@ with canonical fields; the bytes sent to the page are produced by :func:`render`
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +17,6 @@ from ._util import (
     MISSING,
     encode_body,
     guess_content_type,
-    header_get,
     header_has,
     header_set,
     is_finite_non_negative,
@@ -171,6 +169,11 @@ def parse_shorthand(args: tuple[Any, ...], kwargs: Mapping[str, Any], cmd: str) 
                 f"`(status_code, body?, headers?)`. You passed: {show(list(args))}"
             )
     spec.update(kwargs)
+    if "log" in spec:
+        raise UsageError(
+            f"{_prefix(cmd)} `log` can only be given when defining the route with "
+            f"`runner.intercept()`, not in `{cmd}()`. You passed: {show(spec)}"
+        )
     return parse_static(spec, cmd)
 
 
@@ -231,8 +234,6 @@ def render(static: StaticResponse, load: Callable[[str], bytes]) -> Rendered:
 def throttle_seconds(size: int, kbps: float | None) -> float:
     """Seconds the body of ``size`` bytes takes at ``kbps`` kilobits per second (1 kbps = 1000 bit/s)."""
     if not kbps or size <= 0:
-        return 0.0 if kbps != 0 or size <= 0 else math.inf
+        return 0.0  # 0 means "no throttle"
     return size * 8 / (kbps * 1000)
 
-
-_unused = header_get

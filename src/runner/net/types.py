@@ -144,7 +144,7 @@ class Exchange(Protocol):
         ...
 
 
-class InterceptionState(str, enum.Enum):
+class InterceptionState(enum.StrEnum):
     """The explicit state machine of one intercepted request.
 
     ``Received`` -> ``Intercepted`` (request handlers done, or a stub was sent) ->
@@ -158,9 +158,6 @@ class InterceptionState(str, enum.Enum):
     RESPONSE_INTERCEPTED = "ResponseIntercepted"
     COMPLETE = "Complete"
     ERRORED = "Errored"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def done(self) -> bool:

@@ -1,0 +1,301 @@
+"""The interception record: what ``runner.wait("@alias")`` and ``runner.get("@alias")`` return."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from runner.errors import CommandError, UsageError
+
+from ._util import camel_to_snake, show
+from .types import InterceptionState
+
+__all__ = ["Interception", "Its", "RequestSnapshot", "ResponseSnapshot", "RequestError"]
+
+
+class _CamelAttrs:
+    """Answer to the camelCase spelling of every snake_case attribute (``statusCode``)."""
+
+    def __getattr__(self, name: str) -> Any:
+        snake = camel_to_snake(name)
+        if snake != name:
+            return getattr(self, snake)
+        raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name if name.islower() else camel_to_snake(name), value)
+
+
+class RequestError(_CamelAttrs):
+    """Why an interception ended ``Errored``: ``name`` and ``message`` (and the ``cause``)."""
+
+    def __init__(self, message: str, name: str = "Error", cause: BaseException | None = None) -> None:
+        self.name = name
+        self.message = message
+        self.cause = cause
+
+    def __repr__(self) -> str:
+        return f"RequestError(name={self.name!r}, message={self.message!r})"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RequestSnapshot(_CamelAttrs):
+    """The request as it finally went out (after every handler's changes)."""
+
+    def __init__(self, *, method: str, url: str, headers: dict[str, str], body: Any, query: dict[str, Any],
+                 http_version: str, resource_type: str, response_timeout: float, follow_redirect: bool,
+                 alias: str | None = None) -> None:
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.query = query
+        self.http_version = http_version
+        self.resource_type = resource_type
+        self.response_timeout = response_timeout
+        self.follow_redirect = follow_redirect
+        self.alias = alias
+
+    def __repr__(self) -> str:
+        return f"<request {self.method} {self.url}>"
+
+
+class ResponseSnapshot(_CamelAttrs):
+    """The response the page received. ``body`` of a passed-through response loads on first read."""
+
+    def __init__(self, *, status_code: int, status_message: str, headers: dict[str, str], url: str,
+                 body: Any = None, delay: float | None = None, throttle_kbps: float | None = None,
+                 loader: Callable[[], Any] | None = None) -> None:
+        self.status_code = status_code
+        self.status_message = status_message
+        self.headers = headers
+        self.url = url
+        self.delay = delay
+        self.throttle_kbps = throttle_kbps
+        self._body = body
+        self._loader = loader
+        self._lock = threading.Lock()
+
+    @property
+    def body(self) -> Any:
+        """The final body: parsed JSON for JSON content, bytes if binary, else text.
+
+        For a response that went straight to the page the body is read from the browser the
+        first time (bounded by ``responseTimeout``) and then cached. Raises CommandError when
+        it cannot be read.
+        """
+        with self._lock:
+            if self._loader is not None:
+                loader, self._loader = self._loader, None
+                self._body = loader()
+            return self._body
+
+    @body.setter
+    def body(self, value: Any) -> None:
+        with self._lock:
+            self._loader = None
+            self._body = value
+
+    def __repr__(self) -> str:
+        return f"<response {self.status_code} {self.url}>"
+
+
+class Interception(_CamelAttrs):
+    """One request/response cycle of an intercepted request.
+
+    ``id`` (unique per request), ``browser_request_id``, ``route_id`` (first route reached),
+    ``route_ids`` (every route the chain reached), ``request`` (:class:`RequestSnapshot`, final
+    values), ``response`` (:class:`ResponseSnapshot`, or None for a network error or a stub not
+    sent yet), ``error`` (:class:`RequestError` when ``Errored``), ``state``
+    (:class:`InterceptionState`), ``request_waited`` / ``response_waited`` (consumed by a wait),
+    ``alias`` (the alias the last wait used), ``stubbed`` (answered by the engine, not the server).
+    CamelCase spellings work too (``browserRequestId``, ``routeId``).
+    """
+
+    def __init__(self, *, id: str, browser_request_id: str, request: RequestSnapshot) -> None:
+        self.id = id
+        self.browser_request_id = browser_request_id
+        self.route_id: str | None = None
+        self.route_ids: list[str] = []
+        self.request = request
+        self.response: ResponseSnapshot | None = None
+        self.error: RequestError | None = None
+        self.state = InterceptionState.RECEIVED
+        self.request_waited = False
+        self.response_waited = False
+        self.alias: str | None = None
+        self.dynamic_aliases: list[str] = []
+        self.stubbed = False
+        self.started = 0.0
+        self.duration_ms: float | None = None
+
+    def __repr__(self) -> str:
+        return f"<Interception {self.id} {self.request.method} {self.request.url} {self.state.value}>"
+
+    def its(self, path: str) -> Its:
+        """The value at a dotted path (``"response.statusCode"``, ``"request.body.name"``), as a
+        chainable :class:`Its` that compares equal to the value: ``its("response.statusCode")
+        == 200`` and ``its("response.statusCode").should("eq", 200)`` both work; ``.value`` is the
+        plain value. Segments may be camelCase or snake_case; dict keys and list indexes work too.
+        Raises CommandError naming the missing segment.
+        """
+        __tracebackhide__ = True
+        return Its(_walk(self, path), path)
+
+    def should(self, chainer: str, *args: Any) -> Interception:
+        """Assert on the interception (``should("have.property", "error")``); returns self.
+
+        Raises CommandError with the assertion's message when it does not hold.
+        """
+        __tracebackhide__ = True
+        _should(self, chainer, args)
+        return self
+
+
+def _should(subject: Any, chainer: str, args: tuple[Any, ...]) -> None:
+    __tracebackhide__ = True
+    from runner.commands.assertions import check
+
+    outcome = check(subject, chainer, *args)
+    if not outcome.ok:
+        raise CommandError(outcome.message)
+
+
+def _walk(current: Any, path: str) -> Any:
+    __tracebackhide__ = True
+    if not isinstance(path, str) or not path:
+        raise UsageError(f"its() needs a dotted path string; found {path!r}.")
+    walked = []
+    for part in path.split("."):
+        walked.append(part)
+        current = _step(current, part, ".".join(walked))
+    return current
+
+
+class Its:
+    """A value read with ``its(path)``: equal to the value, with ``should``/``its`` to chain."""
+
+    __slots__ = ("value", "path")
+
+    def __init__(self, value: Any, path: str) -> None:
+        self.value = value
+        self.path = path
+
+    def should(self, chainer: str, *args: Any) -> Its:
+        """Assert on the value (chai-style); returns self. Raises CommandError when it fails."""
+        __tracebackhide__ = True
+        _should(self.value, chainer, args)
+        return self
+
+    and_ = should
+
+    def its(self, path: str) -> Its:
+        __tracebackhide__ = True
+        return Its(_walk(self.value, path), f"{self.path}.{path}")
+
+    def __eq__(self, other: object) -> bool:
+        return bool(self.value == (other.value if isinstance(other, Its) else other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def __iter__(self) -> Any:
+        return iter(self.value)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.value
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.value[key]
+
+    def __int__(self) -> int:
+        return int(self.value)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __lt__(self, other: Any) -> bool:
+        return bool(self.value < other)
+
+    def __le__(self, other: Any) -> bool:
+        return bool(self.value <= other)
+
+    def __gt__(self, other: Any) -> bool:
+        return bool(self.value > other)
+
+    def __ge__(self, other: Any) -> bool:
+        return bool(self.value >= other)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.value, name)
+
+
+_NOTHING = object()
+
+
+def _step(current: Any, part: str, walked: str) -> Any:
+    if isinstance(current, dict):
+        if part in current:
+            return current[part]
+        raise CommandError(f"its({walked!r}): the key {part!r} does not exist in {show(current)[:200]}.")
+    if isinstance(current, (list, tuple)):
+        if part == "length":
+            return len(current)
+        try:
+            return current[int(part)]
+        except (ValueError, IndexError) as err:
+            raise CommandError(f"its({walked!r}): no item {part!r} in a list of {len(current)}.") from err
+    if current is None:
+        raise CommandError(f"its({walked!r}): cannot read {part!r} of None.")
+    value = getattr(current, part, _NOTHING)
+    if value is _NOTHING:
+        raise CommandError(f"its({walked!r}): {type(current).__name__} has no property {part!r}.")
+    return value
+
+
+def lazy_loader(load: Callable[[], Any], loop: asyncio.AbstractEventLoop, timeout_s: float,
+                decode: Callable[[bytes], Any]) -> Callable[[], Any]:
+    """A loader that runs the coroutine function ``load`` on ``loop`` from another thread."""
+
+    def run() -> Any:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            raise UsageError(
+                "The body of a response that went straight to the page can only be read from the "
+                "test, not from a handler on the engine's loop. Use req.on('response', ...) to read it there."
+            )
+        future = asyncio.run_coroutine_threadsafe(load(), loop)
+        try:
+            data = future.result(timeout_s)
+        except TimeoutError as err:
+            future.cancel()
+            raise CommandError(
+                f"Reading the response body timed out after the `responseTimeout` of {timeout_s * 1000:g}ms."
+            ) from err
+        except Exception as err:  # noqa: BLE001 - the page or browser went away
+            raise CommandError(f"The response body could not be read: {err}") from err
+        return decode(data)
+
+    return run

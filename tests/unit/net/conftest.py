@@ -1,0 +1,222 @@
+"""Helpers for the interception engine tests: a real event loop in a background thread (as the
+engine runs it), a scripted fake of the adapter's Exchange, and an Interceptor wired to both."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+
+from runner.net import (
+    Interceptor,
+    ObservedResponse,
+    OutgoingRequest,
+    OutgoingResponse,
+    RawRequest,
+    UpstreamError,
+    UpstreamResponse,
+)
+
+BOUND = 5.0  # seconds: the upper bound of every wait in these tests
+
+
+class LoopThread:
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def submit(self, coro: Coroutine[Any, Any, Any]) -> Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def run(self, coro: Coroutine[Any, Any, Any], timeout: float = BOUND) -> Any:
+        return self.submit(coro).result(timeout)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(BOUND)
+        self.loop.close()
+
+
+def upstream_response(status: int = 200, body: bytes | str = b"", headers: dict[str, str] | None = None,
+                      url: str = "", status_text: str = "OK") -> UpstreamResponse:
+    data = body.encode() if isinstance(body, str) else body
+    return UpstreamResponse(status=status, status_text=status_text, headers=dict(headers or {}), body=data, url=url)
+
+
+def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> UpstreamResponse:
+    return upstream_response(status, json.dumps(value), {"content-type": "application/json", **(headers or {})})
+
+
+class Upstream:
+    """The server: records what it received; answers with a scripted response or error."""
+
+    def __init__(self) -> None:
+        self.received: list[OutgoingRequest] = []
+        self.script: Callable[[OutgoingRequest], UpstreamResponse | UpstreamError] = (
+            lambda req: upstream_response(200, "from server", {"content-type": "text/plain"}, req.url)
+        )
+
+    def answer(self, request: OutgoingRequest) -> UpstreamResponse | UpstreamError:
+        self.received.append(request)
+        result = self.script(request)
+        if isinstance(result, UpstreamResponse) and not result.url:
+            result.url = request.url
+        return result
+
+
+class FakeExchange:
+    """Records every move of the engine; ``answered`` is set when the page got its answer."""
+
+    def __init__(self, raw: RawRequest, upstream: Upstream) -> None:
+        self.raw = raw
+        self.upstream = upstream
+        self.calls: list[str] = []
+        self.passed: list[OutgoingRequest | None] = []
+        self.fetched: list[tuple[OutgoingRequest, bool, float]] = []
+        self.fulfilled: list[OutgoingResponse] = []
+        self.failed: list[str] = []
+        self.answered = threading.Event()
+        self.body_loads = 0
+
+    def _as_outgoing(self, request: OutgoingRequest | None) -> OutgoingRequest:
+        if request is not None:
+            return request
+        r = self.raw
+        return OutgoingRequest(method=r.method, url=r.url, headers=dict(r.headers), body=r.body)
+
+    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+        self.calls.append("pass_through")
+        self.passed.append(request)
+        result = self.upstream.answer(self._as_outgoing(request))
+        self.answered.set()
+        if isinstance(result, UpstreamError):
+            return result
+
+        async def load_body() -> bytes:
+            self.body_loads += 1
+            return result.body
+
+        return ObservedResponse(status=result.status, status_text=result.status_text,
+                                headers=result.headers, url=result.url, load_body=load_body)
+
+    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+        self.calls.append("fetch")
+        self.fetched.append((request, follow_redirect, timeout_ms))
+        result = self.upstream.answer(request)
+        if isinstance(result, UpstreamError):
+            raise result
+        return result
+
+    async def fulfill(self, response: OutgoingResponse) -> None:
+        self.calls.append("fulfill")
+        self.fulfilled.append(response)
+        self.answered.set()
+
+    async def fail(self, reason: str) -> None:
+        self.calls.append("fail")
+        self.failed.append(reason)
+        self.answered.set()
+
+    @property
+    def response(self) -> OutgoingResponse:
+        assert self.fulfilled, f"the page got no fulfilled response; calls: {self.calls}"
+        return self.fulfilled[-1]
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.response.body)
+
+
+def raw_request(url: str = "http://localhost:3000/api/users", method: str = "GET",
+                headers: dict[str, str] | None = None, body: bytes | str | None = None,
+                resource_type: str = "xhr", id: str | None = None, page_url: str | None = None) -> RawRequest:
+    data = body.encode() if isinstance(body, str) else body
+    return RawRequest(id=id or "browser-1", method=method, url=url, headers=dict(headers or {}),
+                      body=data, resource_type=resource_type, page_url=page_url)
+
+
+class Env:
+    """An Interceptor on a real background loop, with config, fixtures and reported errors."""
+
+    def __init__(self, lt: LoopThread) -> None:
+        self.lt = lt
+        self.config: dict[str, Any] = {
+            "defaultCommandTimeout": 2000, "requestTimeout": 1000, "responseTimeout": 3000,
+        }
+        self.fixtures: dict[str, bytes] = {}
+        self.errors: list[BaseException] = []
+        self.error_event = threading.Event()
+        self.changes = 0
+        self.upstream = Upstream()
+        self.interceptor = Interceptor(
+            loop=lt.loop, config=self.config.__getitem__, load_fixture=self._fixture,
+            report_error=self._report, on_change=self._changed,
+        )
+        self.intercept = self.interceptor.intercept
+        self.wait = self.interceptor.wait
+        self.get = self.interceptor.get
+        self._count = 0
+
+    def server(self, status: int = 200, body: Any = b"", headers: dict[str, str] | None = None, *,
+               error: UpstreamError | None = None, status_text: str = "OK") -> None:
+        """Script the server's answer (a dict or list body is sent as JSON)."""
+        if error is not None:
+            self.upstream.script = lambda req: error
+            return
+        if isinstance(body, (dict, list)):
+            response = json_response(body, status, headers)
+        else:
+            response = upstream_response(status, body, headers, status_text=status_text)
+        self.upstream.script = lambda req: UpstreamResponse(
+            response.status, response.status_text, dict(response.headers), response.body, req.url)
+
+    def _fixture(self, spec: str) -> bytes:
+        path = spec.split(",", 1)[0]
+        if path not in self.fixtures:
+            raise FileNotFoundError(f"no fixture {path!r}")
+        return self.fixtures[path]
+
+    def _report(self, err: BaseException) -> None:
+        self.errors.append(err)
+        self.error_event.set()
+
+    def _changed(self) -> None:
+        self.changes += 1
+
+    def start(self, url: str = "http://localhost:3000/api/users", **kwargs: Any) -> tuple[FakeExchange, Future[Any]]:
+        """Hand one request to the engine without waiting for it."""
+        self._count += 1
+        kwargs.setdefault("id", f"browser-{self._count}")
+        raw = raw_request(url, **kwargs)
+        ex = FakeExchange(raw, self.upstream)
+        return ex, self.lt.submit(self.interceptor.handle(raw, ex))
+
+    def send(self, url: str = "http://localhost:3000/api/users", **kwargs: Any) -> FakeExchange:
+        """Hand one request to the engine and wait until it was handled completely."""
+        ex, future = self.start(url, **kwargs)
+        future.result(BOUND)
+        return ex
+
+    @property
+    def messages(self) -> list[str]:
+        return [str(e) for e in self.errors]
+
+
+@pytest.fixture(scope="session")
+def loop_thread() -> Any:
+    lt = LoopThread()
+    yield lt
+    lt.stop()
+
+
+@pytest.fixture
+def env(loop_thread: LoopThread) -> Any:
+    e = Env(loop_thread)
+    yield e
+    e.interceptor.clear()
