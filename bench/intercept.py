@@ -72,7 +72,7 @@ def main() -> None:
     server.page("/images", f"<html><body>{images}</body></html>")
 
     with tempfile.TemporaryDirectory() as tmp:
-        session = RunSession.create(root=tmp, config_file=False, load_plugins=False)
+        session = RunSession.create(root=tmp, config_file=False, load_plugins=False, mode="pytest")
         try:
             run(session, server, args)
         finally:

@@ -194,11 +194,21 @@ class RunSession:
         browser = self._browser
         if browser is None:
             return
-        want = bool(self._block_hosts) or bool(self._interceptor and self._interceptor.has_routes())
+        interceptor = self._interceptor
+        route = bool(self._block_hosts) or bool(interceptor and interceptor.needs_routing())
+        observe = not route and bool(interceptor and interceptor.has_routes())
+
+        async def apply() -> None:
+            from runner.engine.exchange import observe_request
+
+            # Spies only watch (no interception, HTTP cache kept); anything else routes.
+            browser.set_observer((lambda request: observe_request(self, request)) if observe else None)
+            await browser.set_routing(route)
+
         if self.loop.in_loop_thread:
-            self.loop.loop.create_task(browser.set_routing(want))
+            self.loop.loop.create_task(apply())
         else:
-            self.loop.run(browser.set_routing(want), 30)
+            self.loop.run(apply(), 30)
 
     async def _route(self, route: Any, request: Any) -> None:
         from runner.engine.exchange import handle_route

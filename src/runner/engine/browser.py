@@ -104,6 +104,7 @@ class BrowserSession:
         self.crash_message: str | None = None
         self._touched_origins: set[str] = set()
         self._route_callback: RouteCallback | None = None
+        self._observer: Callable[[Request], None] | None = None
         self._routed = False
         self._downloads: list[asyncio.Task[None]] = []
         self._fresh = False
@@ -148,6 +149,7 @@ class BrowserSession:
         self.page.on("framenavigated", self._on_navigated)
         self.page.on("download", self._on_download)
         self._routed = False
+        self._observer = None
         self.crash_message = None
         self._fresh = True  # a new page is clean: the first reset can skip most of its work
 
@@ -219,6 +221,7 @@ class BrowserSession:
             await self._set_viewport(viewport)
             return
         await self._set_routing(False)
+        self.set_observer(None)
         await self._blank()
         await self.context.clear_cookies()
         await self.context.clear_permissions()
@@ -313,6 +316,20 @@ class BrowserSession:
     # -- routing ----------------------------------------------------------------------------
     def set_route_callback(self, callback: RouteCallback | None) -> None:
         self._route_callback = callback
+
+    def set_observer(self, callback: Callable[[Request], None] | None) -> None:
+        """Call ``callback`` for every request the page makes, without intercepting it.
+
+        Watching costs next to nothing, unlike routing: spies use it (see net's cost rule).
+        """
+        page = self.page
+        if page is None:
+            return
+        if self._observer is not None:
+            page.remove_listener("request", self._observer)
+        self._observer = callback
+        if callback is not None:
+            page.on("request", callback)
 
     async def _on_route(self, route: Route, request: Request) -> None:
         callback = self._route_callback

@@ -7,6 +7,7 @@ is the only code that turns the engine's decisions into Playwright calls.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -25,7 +26,7 @@ from runner.net import (
 if TYPE_CHECKING:
     from runner.session import RunSession
 
-__all__ = ["handle_route", "PlaywrightExchange"]
+__all__ = ["handle_route", "observe_request", "PlaywrightExchange", "WatchingExchange"]
 
 BLOCKED_HEADER = "x-runner-matched-blocked-host"
 
@@ -102,6 +103,69 @@ class PlaywrightExchange:
             pass
 
 
+class WatchingExchange:
+    """An exchange for a request that is only watched (every matching route is a spy).
+
+    The request is not held: it goes to the server as the page sent it, and ``pass_through``
+    reports the response Playwright saw. The moves that would change the request cannot happen
+    here; should a route that needs them appear mid-flight, they do nothing and the request
+    carries on unchanged.
+    """
+
+    def __init__(self, request: Request) -> None:
+        self._request = request
+
+    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+        try:
+            response = await self._request.response()
+        except PlaywrightError as err:
+            return UpstreamError(_first_line(err), timed_out=False)
+        if response is None:
+            failure = self._request.failure or "the request failed"
+            return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
+
+        async def load_body() -> bytes:
+            return await response.body()
+
+        return ObservedResponse(status=response.status, status_text=response.status_text,
+                                headers=dict(response.headers), url=response.url, load_body=load_body)
+
+    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+        raise UpstreamError("this request was only watched, not intercepted", timed_out=False)
+
+    async def fulfill(self, response: OutgoingResponse) -> None:
+        pass
+
+    async def fail(self, reason: str) -> None:
+        pass
+
+
+def observe_request(session: RunSession, request: Request) -> None:
+    """The page's request listener while every route is a spy (runs on the engine loop)."""
+    interceptor = session._interceptor
+    if interceptor is None or not interceptor.has_routes():
+        return
+    try:
+        raw = _raw_request(session, request)
+    except PlaywrightError:
+        return
+    asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request)))
+
+
+def _raw_request(session: RunSession, request: Request) -> RawRequest:
+    browser = session._browser
+    page_url = browser.page.url if browser is not None and browser.page is not None else None
+    return RawRequest(
+        id=str(id(request)),
+        method=request.method,
+        url=request.url,
+        headers={k.lower(): v for k, v in request.headers.items()},
+        body=request.post_data_buffer,
+        resource_type=request.resource_type,
+        page_url=page_url,
+    )
+
+
 def _first_line(err: BaseException) -> str:
     text = str(err).strip()
     return text.splitlines()[0] if text else type(err).__name__
@@ -118,16 +182,7 @@ async def handle_route(session: RunSession, route: Route, request: Request) -> N
         if interceptor is None or not interceptor.has_routes():
             await route.fallback()
             return
-        frame = request.frame if request.resource_type == "document" else None
-        raw = RawRequest(
-            id=str(id(request)),
-            method=request.method,
-            url=url,
-            headers={k.lower(): v for k, v in request.headers.items()},
-            body=request.post_data_buffer,
-            resource_type=request.resource_type,
-            page_url=(frame.url if frame is not None else None) or (session._browser.page.url if session._browser and session._browser.page else None),
-        )
+        raw = _raw_request(session, request)
     except PlaywrightError:
         return  # the request is gone (the page navigated away)
     await interceptor.handle(raw, PlaywrightExchange(route, request))

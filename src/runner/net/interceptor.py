@@ -152,6 +152,16 @@ class Interceptor:
     def has_routes(self) -> bool:
         return bool(self._routes)
 
+    def needs_routing(self) -> bool:
+        """True when some route may change a request (a handler or a static response).
+
+        While every route is a spy, the adapter need not intercept at all: it can hand the
+        requests it observes to :meth:`handle` with an exchange that only watches, because a
+        chain of spies only ever calls ``pass_through(None)`` (the cost rule).
+        """
+        with self._lock:
+            return any(r.handler is not None or r.static is not None for r in self._routes)
+
     def clear(self) -> None:
         """Drop routes, aliases and records for a new test. Requests still in flight finish
         quietly: no more old handlers run, nothing fails the new test or is recorded in it."""
