@@ -328,3 +328,15 @@ def test_completing_twice_is_an_error(runner, server):
     with pytest.raises(InterceptError) as caught:
         runner.wait(50)
     assert "multiple times" in str(caught.value)
+
+
+def test_spies_watch_and_only_stubs_route(runner, server):
+    browser = runner._ctx.browser
+    open_page(runner, server)
+    assert not browser._routed and browser._observer is None  # nothing defined, nothing paid
+    runner.intercept("/echo*").as_("spy")
+    assert not browser._routed and browser._observer is not None
+    runner.intercept("/other", "stub")
+    assert browser._routed and browser._observer is None
+    fetch(runner, "/echo")
+    assert runner.wait("@spy").response.status_code == 200
