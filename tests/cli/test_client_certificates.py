@@ -11,7 +11,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from tests.cli.conftest import run_runner
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
