@@ -240,7 +240,8 @@ def _run_command(args: argparse.Namespace) -> int:
     })
     pytest_args = [str(s) for s in specs] + _ini_args(config.project_root) + [
         "--rootdir", str(config.project_root), "-p", "no:cacheprovider", "-p", "no:terminal",
-        "--import-mode=importlib", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        "--import-mode=importlib", "--continue-on-collection-errors",
+        "-W", "ignore::pytest.PytestAssertRewriteWarning",
     ]
     extra = list(args.pytest_args or [])
     if extra and extra[0] == "--":

@@ -9,13 +9,27 @@ from typing import Any
 
 from runner.errors import ConfigError
 from runner.reporters.base import Reporter
+from runner.reporters.dot import DotReporter
+from runner.reporters.json_report import JsonReporter
+from runner.reporters.junit import JunitReporter
+from runner.reporters.listing import ListReporter
+from runner.reporters.minimal import MinReporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
 from runner.reporters.spec import SpecReporter
+from runner.reporters.tap import TapReporter
 
 __all__ = ["Reporter", "RunResult", "SpecResult", "TestResult", "AttemptResult", "make_reporter",
            "BUILTIN"]
 
-BUILTIN: dict[str, type[Reporter]] = {"spec": SpecReporter}
+BUILTIN: dict[str, type[Reporter]] = {
+    "spec": SpecReporter,
+    "dot": DotReporter,
+    "list": ListReporter,
+    "min": MinReporter,
+    "tap": TapReporter,
+    "json": JsonReporter,
+    "junit": JunitReporter,
+}
 
 
 def _load_custom(name: str, project_root: Path) -> type[Reporter]:
@@ -55,6 +69,7 @@ def make_reporter(name: str, options: dict[str, Any], project_root: Path) -> Any
     """Build the reporter ``name`` with ``options`` (``reporterOptions``)."""
     cls = BUILTIN.get(name) or _load_custom(name, project_root)
     try:
-        return cls(options)
+        # projectRoot lets reporters resolve relative output paths (mochaFile, output).
+        return cls({"projectRoot": str(project_root), **options})
     except TypeError as err:
         raise ConfigError(f"reporter {name!r} could not be created with reporterOptions {options!r}: {err}") from err

@@ -82,7 +82,7 @@ def test_make_reporter_builtin_custom_and_errors(tmp_path):
     (tmp_path / "mine.py").write_text(
         "from runner.reporters import Reporter\nclass Reporter(Reporter):\n    pass\n")
     custom = make_reporter("mine.py", {"x": 1}, tmp_path)
-    assert custom.options == {"x": 1}
+    assert custom.options == {"projectRoot": str(tmp_path), "x": 1}
     with pytest.raises(ConfigError, match="Did you mean 'spec'"):
         make_reporter("spek", {}, tmp_path)
     with pytest.raises(ConfigError, match="does not exist"):

@@ -1,0 +1,98 @@
+"""The ``dot`` reporter: one character per test as it ends, then failures and a one-line summary."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from runner.reporters.base import Reporter
+from runner.reporters.model import RunResult, SpecResult, TestResult
+from runner.reporters.spec import Colors, format_ms
+
+__all__ = ["DotReporter", "print_failures", "summary_line"]
+
+
+def summary_line(run: RunResult, c: Colors) -> str:
+    parts = [c.green(f"{run.total('passed')} passing")]
+    if run.failures:
+        parts.append(c.red(f"{run.failures} failing"))
+    if run.total("pending"):
+        parts.append(c.cyan(f"{run.total('pending')} pending"))
+    if run.total("skipped"):
+        parts.append(c.gray(f"{run.total('skipped')} skipped"))
+    return "  " + ", ".join(parts) + c.gray(f" ({format_ms(run.duration_ms)})")
+
+
+def print_failures(run: RunResult, c: Colors, write: Any) -> None:
+    """Numbered failures: specs that did not load, then failed tests with every attempt's error."""
+    n = 0
+    for spec in run.specs:
+        if spec.error:
+            n += 1
+            write("")
+            write(f"  {n}) {spec.relative} could not be loaded:")
+            write(c.red(_indent(spec.error, "     ")))
+        for test in spec.tests:
+            if test.state != "failed":
+                continue
+            n += 1
+            write("")
+            write(f"  {n}) {spec.relative} {test.full_title}")
+            for i, attempt in enumerate(test.attempts, 1):
+                if attempt.error:
+                    label = f"attempt {i}: " if len(test.attempts) > 1 else ""
+                    write(c.red(_indent(f"{label}{attempt.error}", "     ")))
+            for shot in test.attempts[-1].screenshots if test.attempts else []:
+                write(c.gray(f"     screenshot: {shot}"))
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+class DotReporter(Reporter):
+    """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``,`` pending, ``-`` skipped."""
+
+    def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
+        super().__init__(options, stream or sys.stdout)
+        assert self.stream is not None
+        self.out: TextIO = self.stream
+        self.c = Colors(self.out)
+        self._count = 0
+
+    def _print(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _char(self, text: str) -> None:
+        if self._count and self._count % 80 == 0:
+            self.out.write("\n  ")
+        self._count += 1
+        self.out.write(text)
+        self.out.flush()
+
+    def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
+        self.out.write("\n  ")
+        self.out.flush()
+
+    def on_test_end(self, spec: SpecResult, test: TestResult) -> None:
+        c = self.c
+        if test.state == "passed":
+            self._char(c.yellow("!") if test.flaky else c.gray("."))
+        elif test.state == "failed":
+            self._char(c.red("F"))
+        elif test.state == "pending":
+            self._char(c.cyan(","))
+        else:
+            self._char(c.gray("-"))
+
+    def on_spec_end(self, spec: SpecResult) -> None:
+        if spec.error:
+            self._char(self.c.red("E"))
+
+    def on_run_end(self, run: RunResult) -> None:
+        self._print()
+        print_failures(run, self.c, self._print)
+        self._print()
+        self._print(summary_line(run, self.c))
+        self._print()

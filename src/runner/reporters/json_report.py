@@ -1,0 +1,77 @@
+"""The ``json`` reporter: the whole run as one JSON document, printed at the end or written to ``output``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from runner.reporters.base import Reporter
+from runner.reporters.model import RunResult
+
+__all__ = ["JsonReporter", "run_to_json"]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | None = None) -> dict[str, Any]:
+    """``RunResult.to_dict()`` plus totals and stats (the original's ``totalTests`` ... names)."""
+    data = run.to_dict()
+    for spec_data, spec in zip(data["specs"], run.specs, strict=True):
+        spec_data["stats"] = {
+            "tests": len(spec.tests), "passes": spec.count("passed"), "failures": spec.failures,
+            "pending": spec.count("pending"), "skipped": spec.count("skipped"),
+            "duration_ms": spec.duration_ms,
+        }
+        for test_data, test in zip(spec_data["tests"], spec.tests, strict=True):
+            test_data["full_title"] = test.full_title
+            test_data["flaky"] = test.flaky
+            test_data["error"] = test.error
+    data.update({
+        "startedTestsAt": started_at,
+        "endedTestsAt": ended_at,
+        "totalSpecs": len(run.specs),
+        "totalTests": run.tests,
+        "totalPassed": run.total("passed"),
+        "totalFailed": run.total("failed"),
+        "totalPending": run.total("pending"),
+        "totalSkipped": run.total("skipped"),
+        "totalFlaky": sum(1 for s in run.specs for t in s.tests if t.flaky),
+        "totalSlow": sum(1 for s in run.specs for t in s.tests if t.slow),
+        "totalSpecErrors": sum(1 for s in run.specs if s.error),
+        "totalDuration": run.duration_ms,
+        "status": "failed" if run.failures else "passed",
+    })
+    return data
+
+
+class JsonReporter(Reporter):
+    """Options: ``output`` (a file path, relative to ``projectRoot``/cwd; default: print to the stream)."""
+
+    def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
+        super().__init__(options, stream or sys.stdout)
+        assert self.stream is not None
+        self.out: TextIO = self.stream
+        self._started: str | None = None
+        self.written: Path | None = None
+
+    def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
+        self._started = _now()
+
+    def on_run_end(self, run: RunResult) -> None:
+        text = json.dumps(run_to_json(run, self._started, _now()), indent=2, default=str, ensure_ascii=False)
+        output = self.options.get("output")
+        if output:
+            path = Path(str(output))
+            if not path.is_absolute():
+                path = Path(str(self.options.get("projectRoot") or ".")) / path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text + "\n", encoding="utf-8")
+            self.written = path
+        else:
+            self.out.write(text + "\n")
+            self.out.flush()

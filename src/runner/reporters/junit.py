@@ -1,0 +1,143 @@
+"""The ``junit`` reporter: JUnit XML (the Jenkins/Ant junit-10.xsd family) written at the end of the run.
+
+Options: ``mochaFile`` (output path; ``[hash]`` in it gives one file per spec, replaced by a short
+stable hash of the spec path; default ``runner/results/junit.xml``), ``testsuitesTitle`` (the root
+``<testsuites name>``, default ``runner``), ``projectRoot`` (relative paths are resolved against it;
+default the current directory).
+
+Artifacts: the spec's video and screenshots are ``<property name="video|screenshot">`` of its
+``<testsuite>``. ``<testcase>`` has no ``<properties>`` in junit-10.xsd, so per-test artifacts go to
+the test's ``<system-out>`` as ``[[ATTACHMENT|path]]`` lines (the Jenkins attachments convention), and
+a slow test has a ``[[PROPERTY|slow=true]]`` line there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+import sys
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from runner.reporters.base import Reporter
+from runner.reporters.model import RunResult, SpecResult, TestResult
+
+__all__ = ["JunitReporter", "spec_hash", "DEFAULT_FILE"]
+
+DEFAULT_FILE = "runner/results/junit.xml"
+
+
+def spec_hash(relative: str) -> str:
+    return hashlib.sha1(relative.encode("utf-8")).hexdigest()[:8]
+
+
+def _secs(ms: float) -> str:
+    return f"{ms / 1000:.3f}"
+
+
+def _clean(text: Any) -> str:
+    """XML 1.0 cannot hold most control characters even escaped: drop them (ElementTree escapes the rest)."""
+    return "".join(ch for ch in str(text) if ch in "\t\n\r" or ord(ch) >= 0x20 and ch not in "\ufffe\uffff")
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+class JunitReporter(Reporter):
+    def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
+        super().__init__(options, stream or sys.stdout)
+        self.mocha_file = str(self.options.get("mochaFile") or DEFAULT_FILE)
+        self.title = str(self.options.get("testsuitesTitle") or "runner")
+        self.root = Path(str(self.options.get("projectRoot") or "."))
+        self._started: dict[str, str] = {}
+        self.written: list[Path] = []
+
+    def _path(self, spec: SpecResult | None) -> Path:
+        name = self.mocha_file
+        if spec is not None:
+            name = name.replace("[hash]", spec_hash(spec.relative))
+        path = Path(name)
+        return path if path.is_absolute() else self.root / path
+
+    def on_spec_start(self, spec: SpecResult, index: int, total: int) -> None:
+        self._started[spec.relative] = _now()
+
+    def suite_element(self, spec: SpecResult) -> ET.Element:
+        tests = len(spec.tests) + (1 if spec.error else 0)
+        skipped = spec.count("pending") + spec.count("skipped")
+        suite = ET.Element("testsuite", {
+            "name": _clean(spec.relative), "tests": str(tests), "failures": str(spec.count("failed")),
+            "errors": str(1 if spec.error else 0), "skipped": str(skipped), "time": _secs(spec.duration_ms),
+            "timestamp": self._started.get(spec.relative, _now()), "hostname": _clean(socket.gethostname() or "localhost"),
+            "file": _clean(spec.relative),
+        })
+        props = ET.SubElement(suite, "properties")
+        if spec.video:
+            ET.SubElement(props, "property", {"name": "video", "value": _clean(spec.video)})
+        for shot in spec.screenshots:
+            ET.SubElement(props, "property", {"name": "screenshot", "value": _clean(shot)})
+        if spec.error:
+            case = ET.SubElement(suite, "testcase", {"name": "(spec could not be loaded)",
+                                                     "classname": _clean(spec.relative), "time": "0.000",
+                                                     "file": _clean(spec.relative)})
+            err = ET.SubElement(case, "error", {"message": _clean(spec.error.strip().splitlines()[0]
+                                                                  if spec.error.strip() else "error"),
+                                                "type": "LoadError"})
+            err.text = _clean(spec.error)
+        for test in spec.tests:
+            suite.append(self.case_element(spec, test))
+        return suite
+
+    def case_element(self, spec: SpecResult, test: TestResult) -> ET.Element:
+        classname = ".".join([spec.relative, *test.title[:-1]])
+        case = ET.Element("testcase", {"name": _clean(test.full_title), "classname": _clean(classname),
+                                       "time": _secs(test.duration_ms), "file": _clean(spec.relative)})
+        if test.state in ("pending", "skipped"):
+            ET.SubElement(case, "skipped", {"message": test.state})
+        elif test.state == "failed":
+            last = test.attempts[-1] if test.attempts else None
+            error = test.error or "failed"
+            failure = ET.SubElement(case, "failure", {
+                "message": _clean(error.strip().splitlines()[0] if error.strip() else "failed"),
+                "type": _clean((last.error_type if last else None) or "AssertionError"),
+            })
+            errors = [f"attempt {i}: {a.error}" for i, a in enumerate(test.attempts, 1) if a.error]
+            failure.text = _clean("\n\n".join(errors) if len(test.attempts) > 1 else error)
+        out_lines: list[str] = []
+        if test.slow:
+            out_lines.append("[[PROPERTY|slow=true]]")
+        if test.flaky:
+            out_lines.append(f"[[PROPERTY|flaky=true]] passed on attempt {len(test.attempts)}")
+        for attempt in test.attempts:
+            out_lines.extend(f"[[ATTACHMENT|{shot}]]" for shot in attempt.screenshots)
+        if spec.video and test.state == "failed":
+            out_lines.append(f"[[ATTACHMENT|{spec.video}]]")
+        out_lines.extend(test.log)
+        if out_lines:
+            ET.SubElement(case, "system-out").text = _clean("\n".join(out_lines))
+        return case
+
+    def _write(self, path: Path, suites: list[ET.Element], run: RunResult, specs: list[SpecResult]) -> None:
+        def total(attr: str) -> str:
+            return str(sum(int(s.get(attr, "0")) for s in suites))
+
+        root = ET.Element("testsuites", {
+            "name": _clean(self.title), "tests": total("tests"), "failures": total("failures"),
+            "errors": total("errors"), "skipped": total("skipped"),
+            "time": _secs(run.duration_ms if len(specs) == len(run.specs) else sum(s.duration_ms for s in specs)),
+        })
+        root.extend(suites)
+        ET.indent(root)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+        self.written.append(path)
+
+    def on_run_end(self, run: RunResult) -> None:
+        if "[hash]" in self.mocha_file:
+            for spec in run.specs:
+                self._write(self._path(spec), [self.suite_element(spec)], run, [spec])
+        else:
+            self._write(self._path(None), [self.suite_element(s) for s in run.specs], run, run.specs)

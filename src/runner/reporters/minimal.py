@@ -1,0 +1,31 @@
+"""The ``min`` reporter: nothing but the failures and a one-line summary at the end."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from runner.reporters.base import Reporter
+from runner.reporters.dot import print_failures, summary_line
+from runner.reporters.model import RunResult
+from runner.reporters.spec import Colors
+
+__all__ = ["MinReporter"]
+
+
+class MinReporter(Reporter):
+    def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
+        super().__init__(options, stream or sys.stdout)
+        assert self.stream is not None
+        self.out: TextIO = self.stream
+        self.c = Colors(self.out)
+
+    def _print(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def on_run_end(self, run: RunResult) -> None:
+        print_failures(run, self.c, self._print)
+        self._print()
+        self._print(summary_line(run, self.c))
+        self._print()

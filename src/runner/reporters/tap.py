@@ -1,0 +1,91 @@
+"""The ``tap`` reporter: TAP version 13, one line per test as it ends, the plan ``1..N`` at the end."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from runner.reporters.base import Reporter
+from runner.reporters.model import RunResult, SpecResult, TestResult
+
+__all__ = ["TapReporter"]
+
+
+def _desc(text: str) -> str:
+    # '#' starts a directive in TAP; escape it (and backslashes) in descriptions.
+    return " ".join(text.replace("\\", "\\\\").replace("#", "\\#").split())
+
+
+def _yaml_block(fields: dict[str, Any]) -> list[str]:
+    lines = ["  ---"]
+    for key, value in fields.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            lines.append(f"  {key}: {value}")
+        elif isinstance(value, list):
+            lines.append(f"  {key}:")
+            lines.extend(f"    - {_scalar(v)}" for v in value)
+        elif "\n" in str(value):
+            lines.append(f"  {key}: |-")
+            lines.extend(f"    {line}" for line in str(value).splitlines())
+        else:
+            lines.append(f"  {key}: {_scalar(value)}")
+    lines.append("  ...")
+    return lines
+
+
+def _scalar(value: Any) -> str:
+    text = str(value)
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class TapReporter(Reporter):
+    def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
+        super().__init__(options, stream or sys.stdout)
+        assert self.stream is not None
+        self.out: TextIO = self.stream
+        self._n = 0
+
+    def _print(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
+        self._print("TAP version 13")
+
+    def on_test_end(self, spec: SpecResult, test: TestResult) -> None:
+        self._n += 1
+        title = _desc(f"{spec.relative} {test.full_title}")
+        if test.state == "passed":
+            self._print(f"ok {self._n} - {title}")
+        elif test.state in ("pending", "skipped"):
+            self._print(f"ok {self._n} - {title} # SKIP {test.state}")
+        else:
+            self._print(f"not ok {self._n} - {title}")
+            fields: dict[str, Any] = {"message": (test.error or "failed").splitlines()[0],
+                                      "severity": "fail"}
+            last = test.attempts[-1] if test.attempts else None
+            if last and last.error_type:
+                fields["type"] = last.error_type
+            fields["duration_ms"] = round(test.duration_ms, 3)
+            fields["attempts"] = len(test.attempts)
+            if test.error:
+                fields["stack"] = test.error if "\n" in test.error else test.error + "\n"
+            if last and last.screenshots:
+                fields["screenshots"] = list(last.screenshots)
+            for line in _yaml_block(fields):
+                self._print(line)
+
+    def on_spec_end(self, spec: SpecResult) -> None:
+        if spec.error:
+            self._n += 1
+            self._print(f"not ok {self._n} - {_desc(spec.relative)} could not be loaded")
+            for line in _yaml_block({"message": spec.error.splitlines()[0] if spec.error.strip() else "error",
+                                     "severity": "fail", "stack": spec.error + "\n"}):
+                self._print(line)
+
+    def on_run_end(self, run: RunResult) -> None:
+        self._print(f"1..{self._n}")
+        self._print(f"# tests {self._n}")
+        self._print(f"# pass {run.total('passed')}")
+        self._print(f"# fail {run.failures}")
+        self._print(f"# skip {run.total('pending') + run.total('skipped')}")
