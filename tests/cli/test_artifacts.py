@@ -1,0 +1,112 @@
+"""What a headless run leaves behind: failure screenshots, videos, trash, JUnit and JSON files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import run_runner
+
+PAGE = "<html><body><h1>Hi</h1><button id='b' onclick=\"this.textContent='ok'\">go</button></body></html>"
+SPECS = {
+    "runner/integration/pass_spec.py": """
+        def test_passes(runner):
+            runner.visit("/")
+            runner.get("#b").click().should("have.text", "ok")
+    """,
+    "runner/integration/fail_spec.py": """
+        def test_fails(runner):
+            runner.visit("/")
+            runner.get("h1").should("have.text", "Bye", timeout=300)
+    """,
+}
+
+
+def _duration(path: Path) -> float:
+    ffprobe = shutil.which("ffprobe")
+    assert ffprobe, "ffprobe (Debian's ffmpeg package) is needed to read video durations"
+    done = subprocess.run([ffprobe, "-v", "error", "-show_entries", "format=duration", "-of",
+                           "default=nw=1:nk=1", str(path)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return float(done.stdout.strip())
+
+
+@pytest.mark.slow
+def test_failed_run_leaves_screenshot_video_junit_and_json(project):
+    root = project({
+        "runner.json": json.dumps({
+            "fileServerFolder": "site", "reporter": "junit",
+            "reporterOptions": {"mochaFile": "results/junit-[hash].xml", "testsuitesTitle": "e2e"},
+            "videoUploadOnPasses": False,
+        }),
+        "site/index.html": PAGE,
+        "runner/screenshots/old/leftover.png": "old run",
+        "runner/videos/old.mp4": "old run",
+        **SPECS,
+    })
+    notes = root / "runner" / "integration" / "notes.md"
+    notes.write_text("mine, never trashed")
+    (root / "xdg").mkdir()  # a data home: the freedesktop trash is used
+    result = run_runner("run", cwd=root, env={"XDG_DATA_HOME": str(root / "xdg")})
+    assert result.code == 1, result.text
+
+    # trash: last run's artifacts moved out, the user's own files untouched
+    assert not (root / "runner/screenshots/old/leftover.png").exists()
+    assert not (root / "runner/videos/old.mp4").exists()
+    assert notes.read_text() == "mine, never trashed"
+    assert list((root / "xdg" / "Trash" / "files").iterdir())
+
+    shot = root / "runner/screenshots/fail_spec.py/test_fails (failed).png"
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+
+    video = root / "runner/videos/fail_spec.py.mp4"
+    assert _duration(video) > 0.2
+    assert not (root / "runner/videos/pass_spec.py.mp4").exists()  # videoUploadOnPasses: false
+
+    files = sorted((root / "results").glob("junit-*.xml"))
+    assert len(files) == 2
+    suites = [ET.parse(f).getroot() for f in files]
+    assert all(s.tag == "testsuites" and s.get("name") == "e2e" for s in suites)
+    failing = next(s for s in suites if s.get("failures") == "1")
+    case = failing.find("testsuite/testcase")
+    assert case is not None and case.find("failure") is not None
+    text = ET.tostring(failing, encoding="unicode")
+    assert "test_fails (failed).png" in text and "fail_spec.py.mp4" in text
+
+
+def test_json_reporter_writes_the_whole_run(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
+                                   "reporterOptions": {"output": "out/report.json"}}),
+        "site/index.html": PAGE,
+        **SPECS,
+    })
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    report = json.loads((root / "out" / "report.json").read_text())
+    assert report["totalTests"] == 2 and report["totalFailed"] == 1 and report["totalPassed"] == 1
+    failing = next(s for s in report["specs"] if s["relative"] == "fail_spec.py")
+    test = failing["tests"][0]
+    assert "Bye" in test["attempts"][0]["error"]
+    assert test["attempts"][0]["screenshots"][0].endswith("test_fails (failed).png")
+    assert report["config"]["fileServerFolder"] == "site"
+
+
+@pytest.mark.parametrize("folder", [".", "runner/integration", "..", "runner"])
+def test_trash_refuses_hostile_folders(project, folder):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "screenshotsFolder": folder}),
+        "site/index.html": PAGE,
+        **SPECS,
+    })
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1
+    assert "screenshotsFolder" in result.err and "Traceback" not in result.text
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
