@@ -131,10 +131,11 @@ def test_screenshot_writes_a_png_under_the_spec_folder(runner):
 
 
 def test_downloads_are_saved_in_the_downloads_folder(runner, server):
+    folder = runner._ctx.config.path("downloadsFolder")
+    (folder / "report.csv").unlink(missing_ok=True)
     runner.visit(server.page("/dl", '<a id="d" href="/download">get</a>'))
     runner.get("#d").click()
-    folder = runner._ctx.config.path("downloadsFolder")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 15
     while not (folder / "report.csv").exists() and time.monotonic() < deadline:
         runner.wait(20)
     assert (folder / "report.csv").read_text() == "col1,col2\n1,2\n"

@@ -1,1 +1,8 @@
+"""Run artifacts: spec videos (``video.py``) and emptying the artifact folders (``trash.py``).
 
+The submodules are imported on use: ``video`` needs ffmpeg only when a video is recorded.
+"""
+
+from __future__ import annotations
+
+__all__ = ["video", "trash"]
