@@ -225,6 +225,10 @@ def _run_command(args: argparse.Namespace) -> int:
         problem = check_base_url(str(config.base_url))
         if problem:
             return _fail(problem)
+    if config.video and not args.headed:
+        from runner.artifacts.video import find_ffmpeg
+
+        find_ffmpeg()  # says what to install (or to set video: false) before anything runs
     if config.trash_assets_before_runs and not args.headed:
         from runner.artifacts.trash import plan_trash, trash_assets
 

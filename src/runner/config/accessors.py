@@ -174,7 +174,7 @@ class OptionAccessors:
 
     @property
     def trash_assets_before_runs(self) -> bool:
-        """``trashAssetsBeforeRuns``: Delete the contents of `screenshotsFolder` and `videosFolder` before a headless run."""
+        """``trashAssetsBeforeRuns``: Before a headless run, move the contents of screenshotsFolder, videosFolder and downloadsFolder to the trash (freedesktop trash where present, else deleted)."""
         value: bool = self._value("trashAssetsBeforeRuns")
         return value
 

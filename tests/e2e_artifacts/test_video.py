@@ -1,0 +1,124 @@
+"""VideoRecorder against a real Chromium: valid h264 mp4, right duration, CRF, abort."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.artifacts.video import VideoRecorder, find_ffmpeg
+
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]
+
+ANIMATION = """<!doctype html><html><body style="margin:0">
+<div id="box" style="width:80px;height:80px;background:#c33;position:absolute"></div>
+<script>
+let t0 = performance.now();
+function step(now) {
+  const x = ((now - t0) / 3) % 900;
+  const box = document.getElementById('box');
+  box.style.left = x + 'px';
+  box.style.top = (x / 3) + 'px';
+  box.style.background = 'hsl(' + Math.floor(x) % 360 + ',80%,50%)';
+  if (!window.stopAnimation) requestAnimationFrame(step);
+}
+requestAnimationFrame(step);
+</script></body></html>"""
+
+
+def probe(path: Path) -> tuple[str, float]:
+    """(codec name, duration in seconds) of the video stream of ``path``."""
+    ffprobe = shutil.which("ffprobe")
+    if ffprobe:
+        out = subprocess.run(
+            [ffprobe, "-v", "error", "-print_format", "json", "-show_streams", "-show_format",
+             str(path)],
+            capture_output=True, text=True, timeout=30, check=True,
+        ).stdout
+        info = json.loads(out)
+        stream = next(s for s in info["streams"] if s["codec_type"] == "video")
+        return stream["codec_name"], float(info["format"]["duration"])
+    text = subprocess.run(
+        [find_ffmpeg(), "-hide_banner", "-i", str(path)], capture_output=True, text=True,
+        timeout=30,
+    ).stderr
+    codec = re.search(r"Video: (\w+)", text)
+    dur = re.search(r"Duration: (\d+):(\d+):([\d.]+)", text)
+    assert codec and dur, text
+    h, m, s = dur.groups()
+    return codec.group(1), int(h) * 3600 + int(m) * 60 + float(s)
+
+
+async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle: float,
+                  navigate: bool = False, abort: bool = False) -> tuple[Path, float, Any]:
+    from playwright.async_api import async_playwright
+
+    from runner.engine.browser import QUIET_FLAGS
+    from runner.engine.discovery import find_browser
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(
+            executable_path=find_browser().path, headless=True, args=list(QUIET_FLAGS),
+            chromium_sandbox=False, timeout=30_000,
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 640, "height": 360})
+            page.set_default_timeout(10_000)
+            cdp = await page.context.new_cdp_session(page)
+            await page.set_content(ANIMATION)
+            recorder = VideoRecorder(cdp, tmp / name, crf=crf, viewport=(640, 360))
+            began = time.monotonic()
+            await asyncio.wait_for(recorder.start(), 15)
+            await asyncio.sleep(animate)
+            if navigate:  # the reset between tests goes through about:blank
+                await page.goto("about:blank")
+                await page.set_content(ANIMATION)
+                await asyncio.sleep(animate / 2)
+            await page.evaluate("window.stopAnimation = true")
+            await asyncio.sleep(idle)
+            if abort:
+                await asyncio.wait_for(recorder.abort(), 30)
+                return tmp / name, time.monotonic() - began, recorder
+            path = await asyncio.wait_for(recorder.stop(), 60)
+            return path, time.monotonic() - began, recorder
+        finally:
+            await browser.close()
+
+
+def record(tmp: Path, name: str, **kwargs: Any) -> tuple[Path, float, Any]:
+    return asyncio.run(asyncio.wait_for(_record(tmp, name, **kwargs), 120))
+
+
+def test_records_h264_mp4_lasting_the_wall_time(tmp_path: Path) -> None:
+    path, wall, recorder = record(tmp_path, "spec/a.cy.py.mp4", crf=32, animate=1.5, idle=1.0)
+    assert path == tmp_path / "spec/a.cy.py.mp4" and path.stat().st_size > 0
+    codec, duration = probe(path)
+    assert codec == "h264"
+    assert recorder.frames_received >= 3  # one painted frame in EVERY_NTH_FRAME is sent
+    assert abs(duration - wall) <= 0.2 * wall, (duration, wall)
+
+
+def test_survives_navigation_and_keeps_duration(tmp_path: Path) -> None:
+    path, wall, recorder = record(tmp_path, "nav.mp4", crf=None, animate=1.0, idle=0.5,
+                                  navigate=True)
+    codec, duration = probe(path)
+    assert codec == "h264"
+    assert abs(duration - wall) <= 0.2 * wall, (duration, wall)
+
+
+def test_crf_changes_the_size(tmp_path: Path) -> None:
+    fine, _, _ = record(tmp_path, "crf10.mp4", crf=10, animate=1.5, idle=0.2)
+    coarse, _, _ = record(tmp_path, "crf51.mp4", crf=51, animate=1.5, idle=0.2)
+    assert coarse.stat().st_size < fine.stat().st_size
+
+
+def test_abort_removes_the_file(tmp_path: Path) -> None:
+    path, _, _ = record(tmp_path, "gone.mp4", crf=32, animate=0.8, idle=0.1, abort=True)
+    assert not path.exists()
