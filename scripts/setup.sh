@@ -47,7 +47,9 @@ want=$(cat pyproject.toml | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing runner and its test tools into .venv"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  .venv/bin/python -m pip install -q -e '.[test]'
+  # pip's notes about this machine's extra package folders are noise here; errors still show.
+  .venv/bin/python -m pip install -q -e '.[test]' 2>&1 | { grep -v "^WARNING: Location" || true; }
+  [ "${PIPESTATUS[0]}" = 0 ] || { say "installing runner failed (see above)"; exit 1; }
   echo "$want" > "$stamp"
 fi
 say "ready ($(.venv/bin/runner --version))"

@@ -51,23 +51,9 @@ class PlaywrightExchange:
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         try:
             await self._route.continue_(**self._overrides(request))
-            response = await self._request.response()
         except PlaywrightError as err:
             return UpstreamError(_first_line(err), timed_out=False)
-        if response is None:
-            failure = self._request.failure or "the request failed"
-            return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
-
-        async def load_body() -> bytes:
-            return await response.body()
-
-        return ObservedResponse(
-            status=response.status,
-            status_text=response.status_text,
-            headers=dict(response.headers),
-            url=response.url,
-            load_body=load_body,
-        )
+        return await _observed(self._request)
 
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
         kwargs = self._overrides(request)
@@ -116,19 +102,7 @@ class WatchingExchange:
         self._request = request
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
-        try:
-            response = await self._request.response()
-        except PlaywrightError as err:
-            return UpstreamError(_first_line(err), timed_out=False)
-        if response is None:
-            failure = self._request.failure or "the request failed"
-            return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
-
-        async def load_body() -> bytes:
-            return await response.body()
-
-        return ObservedResponse(status=response.status, status_text=response.status_text,
-                                headers=dict(response.headers), url=response.url, load_body=load_body)
+        return await _observed(self._request)
 
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
         raise UpstreamError("this request was only watched, not intercepted", timed_out=False)
@@ -164,6 +138,23 @@ def _raw_request(session: RunSession, request: Request) -> RawRequest:
         resource_type=request.resource_type,
         page_url=page_url,
     )
+
+
+async def _observed(request: Request) -> ObservedResponse | UpstreamError:
+    """The response Playwright saw for ``request`` (its body is read only if asked for)."""
+    try:
+        response = await request.response()
+    except PlaywrightError as err:
+        return UpstreamError(_first_line(err), timed_out=False)
+    if response is None:
+        failure = request.failure or "the request failed"
+        return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
+
+    async def load_body() -> bytes:
+        return await response.body()
+
+    return ObservedResponse(status=response.status, status_text=response.status_text,
+                            headers=dict(response.headers), url=response.url, load_body=load_body)
 
 
 def _first_line(err: BaseException) -> str:

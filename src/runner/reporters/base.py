@@ -7,6 +7,7 @@ A custom reporter (``"reporter": "my_pkg.reporting:MyReporter"`` or ``"./reporte
 
 from __future__ import annotations
 
+import sys
 from typing import Any, TextIO
 
 from runner.reporters.model import RunResult, SpecResult, TestResult
@@ -27,7 +28,13 @@ class Reporter:
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         self.options = dict(options or {})
-        self.stream = stream
+        self.stream: TextIO = stream if stream is not None else sys.stdout
+        self.out: TextIO = self.stream
+
+    def _print(self, text: str = "") -> None:
+        """Write one line and flush, so progress shows while a long run goes on."""
+        self.out.write(text + "\n")
+        self.out.flush()
 
     def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
         pass

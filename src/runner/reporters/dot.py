@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
@@ -54,15 +53,10 @@ class DotReporter(Reporter):
     """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``,`` pending, ``-`` skipped."""
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
-        super().__init__(options, stream or sys.stdout)
-        assert self.stream is not None
-        self.out: TextIO = self.stream
+        super().__init__(options, stream)
         self.c = Colors(self.out)
         self._count = 0
 
-    def _print(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
 
     def _char(self, text: str) -> None:
         if self._count and self._count % 80 == 0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -53,9 +52,7 @@ class JsonReporter(Reporter):
     """Options: ``output`` (a file path, relative to ``projectRoot``/cwd; default: print to the stream)."""
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
-        super().__init__(options, stream or sys.stdout)
-        assert self.stream is not None
-        self.out: TextIO = self.stream
+        super().__init__(options, stream)
         self._started: str | None = None
         self.written: Path | None = None
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import socket
-import sys
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,7 +47,7 @@ def _now() -> str:
 
 class JunitReporter(Reporter):
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
-        super().__init__(options, stream or sys.stdout)
+        super().__init__(options, stream)
         self.mocha_file = str(self.options.get("mochaFile") or DEFAULT_FILE)
         self.title = str(self.options.get("testsuitesTitle") or "runner")
         self.root = Path(str(self.options.get("projectRoot") or "."))

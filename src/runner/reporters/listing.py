@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
@@ -15,15 +14,10 @@ __all__ = ["ListReporter"]
 
 class ListReporter(Reporter):
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
-        super().__init__(options, stream or sys.stdout)
-        assert self.stream is not None
-        self.out: TextIO = self.stream
+        super().__init__(options, stream)
         self.c = Colors(self.out)
         self._failure_no = 0
 
-    def _print(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
 
     def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
         self._print()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
@@ -15,14 +14,9 @@ __all__ = ["MinReporter"]
 
 class MinReporter(Reporter):
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
-        super().__init__(options, stream or sys.stdout)
-        assert self.stream is not None
-        self.out: TextIO = self.stream
+        super().__init__(options, stream)
         self.c = Colors(self.out)
 
-    def _print(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
 
     def on_run_end(self, run: RunResult) -> None:
         print_failures(run, self.c, self._print)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
@@ -59,17 +58,12 @@ class SpecReporter(Reporter):
     """Prints progress as tests finish and a run summary like the original's."""
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
-        super().__init__(options, stream or sys.stdout)
-        assert self.stream is not None
-        self.out: TextIO = self.stream
+        super().__init__(options, stream)
         self.c = Colors(self.out)
         self._failure_no = 0
         self._suites_shown: list[str] = []
         self.show_routes = bool(self.options.get("routes") or self.options.get("showRoutes"))
 
-    def _print(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
 
     def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
         c = self.c
