@@ -340,3 +340,17 @@ def test_spies_watch_and_only_stubs_route(runner, server):
     assert browser._routed and browser._observer is None
     fetch(runner, "/echo")
     assert runner.wait("@spy").response.status_code == 200
+
+
+def test_after_response_runs_for_stubbed_replies_too(runner, server):
+    open_page(runner, server)
+    seen = []
+
+    def handler(req):
+        req.on("after:response", lambda res: seen.append((res.status_code, res.body)))
+        req.reply(203, {"stubbed": True})
+
+    runner.intercept("/echo", handler).as_("echo")
+    assert fetch(runner, "/echo")["status"] == 203
+    runner.wait("@echo")
+    assert seen == [(203, {"stubbed": True})]

@@ -34,6 +34,7 @@ from .types import (
     OutgoingResponse,
     RawRequest,
     UpstreamError,
+    UpstreamResponse,
 )
 
 __all__ = ["Interceptor"]
@@ -279,7 +280,7 @@ class Interceptor:
             ic.request = data.snapshot(ic.request.alias)
         self._set_state(ic, _S.INTERCEPTED)
         if completion is not None and completion.kind == "reply" and completion.static is not None:
-            await self._send_static(completion.static, raw, ic, exchange, gen)
+            await self._send_static(completion.static, raw, ic, exchange, gen, data)
             return
         if completion is not None and completion.callback is not None and completed_by is not None:
             with data.lock:
@@ -372,7 +373,7 @@ class Interceptor:
 
     # -- answering ---------------------------------------------------------------------------
     async def _send_static(self, static: StaticResponse, raw: RawRequest, ic: Interception,
-                           exchange: _Guard, gen: int) -> None:
+                           exchange: _Guard, gen: int, data: RequestData | None = None) -> None:
         with self._cond:
             ic.stubbed = True
         if static.force_network_error:
@@ -402,6 +403,11 @@ class Interceptor:
                 body=decode_body(rendered.body, header_get(headers, "content-type"))[0],
                 delay=rendered.delay, throttle_kbps=rendered.throttle_kbps,
             )
+        subs = sorted(data.subscriptions, key=lambda sub: sub.order) if data is not None else []
+        if data is not None and any(sub.event == "after:response" for sub in subs):
+            answered = UpstreamResponse(status=rendered.status, status_text=reason_phrase(rendered.status),
+                                        headers=dict(headers), body=rendered.body, url=raw.url)
+            await self._after_response(subs, ResponseData(answered, raw.method), data, ic, exchange, gen)
         self._set_state(ic, _S.COMPLETE)
 
     async def _response_phase(self, raw: RawRequest, data: RequestData, outgoing: OutgoingRequest,
@@ -447,8 +453,13 @@ class Interceptor:
         headers = add_cors_headers(headers, raw.headers)
         await _pause(rdata.delay, throttle_seconds(len(body), rdata.throttle_kbps))
         await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers, body=body))
-        after = [s for s in subs if s.event == "after:response"]
-        for sub in after:
+        await self._after_response(subs, rdata, data, ic, exchange, gen)
+        self._set_state(ic, _S.COMPLETE)
+
+    async def _after_response(self, subs: list[Subscription], rdata: ResponseData, data: RequestData,
+                              ic: Interception, exchange: _Guard, gen: int) -> None:
+        """Tell the ``after:response`` listeners (the page already has its answer)."""
+        for sub in [s for s in subs if s.event == "after:response"]:
             if gen != self._generation:
                 break
             final = copy.copy(rdata)
@@ -459,7 +470,6 @@ class Interceptor:
                 await self._run_response_handler(sub, final, data, ic, exchange, gen, can_send=False)
             except _Failed:
                 break
-        self._set_state(ic, _S.COMPLETE)
 
     async def _run_response_handler(self, sub: Subscription, rdata: ResponseData, data: RequestData,
                                     ic: Interception, exchange: _Guard, gen: int, *, can_send: bool = True) -> None:
