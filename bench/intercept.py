@@ -120,6 +120,25 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
 
         req.continue_(change)
 
+    def raw_route(kind: str) -> Callable[[Any], None]:
+        """Playwright's own route on the same page, for reference (the floor under runner)."""
+        async def fulfill(route: Any) -> None:
+            await route.fulfill(status=200, body='{"ok": true}', content_type="application/json")
+
+        async def modify(route: Any) -> None:
+            response = await route.fetch()
+            body = await response.body()
+            await route.fulfill(response=response, body=body[:-2] + b', "extra": 1}')
+
+        handler = {"fulfill": fulfill, "fetch+fulfill": modify}[kind]
+
+        def setup(runner: Any) -> None:
+            page = runner._ctx.browser.page
+            runner._ctx.run(page.route("**/*", handler))
+            runner._ctx.browser._routed = True  # so the next reset unroutes it
+
+        return setup
+
     small = server.url + "/small"
     big = server.url + "/big"
     n = args.fetches
@@ -129,7 +148,9 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         measure("spy", lambda r: r.intercept("/small*").as_("s"), SEQUENTIAL, small, n)
         measure("static stub", lambda r: r.intercept("/small*", {"body": {"ok": True}}), SEQUENTIAL, small, n)
         measure("response handler", lambda r: r.intercept("/small*", modify), SEQUENTIAL, small, n)
+        measure("playwright fulfill", raw_route("fulfill"), SEQUENTIAL, small, n)
         measure("1 MiB plain", nothing, SEQUENTIAL, big, max(10, n // 20))
+        measure("1 MiB playwright fetch+fulfill", raw_route("fetch+fulfill"), SEQUENTIAL, big, max(10, n // 20))
         measure("1 MiB modified", lambda r: r.intercept("/big*", modify_big), SEQUENTIAL, big, max(10, n // 20))
         measure("50 parallel plain", nothing, PARALLEL, small, 50)
         measure("50 parallel spied", lambda r: r.intercept("/small*").as_("s"), PARALLEL, small, 50)
@@ -146,10 +167,15 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         ("50 parallel spied fetches", "50 parallel spied", "50 parallel plain", 1.5),
         ("page of 1000 images, spied", "1000 images spied", "1000 images plain", 1.5),
     ]
+    rows.insert(3, ("  (Playwright's own fulfill)", "playwright fulfill", "plain", 0.0))
+    rows.insert(6, ("  (Playwright's fetch+fulfill, 1 MiB)", "1 MiB playwright fetch+fulfill", "1 MiB plain", 0.0))
     print(f"runner.intercept() cost, medians over {args.rounds} interleaved rounds ({n} fetches each)")
     print(f"  {'scenario':32}{'ms':>9}{'baseline ms':>13}{'ratio':>8}{'target':>8}  verdict")
     for label, name, base, target in rows:
         ratio = med[name] / med[base]
+        if not target:  # a reference row: no target of ours
+            print(f"  {label:32}{med[name]:9.2f}{med[base]:13.2f}{ratio:8.2f}{'':>8}  reference")
+            continue
         verdict = "met" if ratio <= target else "NOT met"
         print(f"  {label:32}{med[name]:9.2f}{med[base]:13.2f}{ratio:8.2f}{target:8.2f}  {verdict}")
 

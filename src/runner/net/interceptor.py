@@ -381,7 +381,10 @@ class Interceptor:
             self._error(ic, "forceNetworkError called")
             return
         try:
-            rendered = await self._loop.run_in_executor(self._executor, render, static, self._load_fixture)
+            if static.fixture:  # file I/O: off the loop
+                rendered = await self._loop.run_in_executor(self._executor, render, static, self._load_fixture)
+            else:  # pure and cheap: no thread hop on the hot path of a stub
+                rendered = render(static, self._load_fixture)
         except Exception as err:  # noqa: BLE001 - a missing or unreadable fixture
             error = InterceptError(
                 f"The fixture {static.fixture!r} of a StaticResponse could not be loaded: {err}\n\n"
