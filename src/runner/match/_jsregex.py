@@ -126,6 +126,7 @@ class _Translator:
         self.strip_anchors = strip_anchors
         self.i = 0
         self.prefix = f"g{next(_uid)}_"
+        self._name_indexes: dict[str, int] = {}
         self.ncap, self.names = self._count_groups()
         self.cap_index = 0
 
@@ -153,6 +154,7 @@ class _Translator:
                     m = _GROUP_NAME.match(src, i + 3)
                     if m:
                         names.append(m.group())
+                        self._name_indexes.setdefault(m.group(), count)
             i += 1
         return count, names
 
@@ -375,26 +377,8 @@ class _Translator:
         return _literal(cp), True
 
     def _named_index(self, wanted: str) -> int:
-        src, i, in_class, count = self.src, 0, False, 0
-        while i < len(src):
-            c = src[i]
-            if c == "\\":
-                i += 2
-                continue
-            if in_class:
-                in_class = c != "]"
-            elif c == "[":
-                in_class = True
-            elif c == "(":
-                if not src.startswith("?", i + 1):
-                    count += 1
-                elif src.startswith("?<", i + 1) and not src.startswith(("?<=", "?<!"), i + 1):
-                    count += 1
-                    m = _GROUP_NAME.match(src, i + 3)
-                    if m and m.group() == wanted:
-                        return count
-            i += 1
-        return count
+        """The number of the first group named ``wanted`` (else the count of all groups)."""
+        return self._name_indexes.get(wanted, self.ncap)
 
     def _class_atom(self) -> tuple[int | None, _Ranges | None]:
         src = self.src
