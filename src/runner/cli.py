@@ -206,6 +206,9 @@ def _run_command(args: argparse.Namespace) -> int:
     except BaseException:
         loop.close()
         raise
+    # A headless run never watches files and keeps no per-test snapshots, as in the original.
+    session.config = session.config.merged({"watchForFileChanges": False, "numTestsKeptInMemory": 0},
+                                           source="cli", origin="runner run (headless run mode)")
     config = session.config
     for warning in config.warnings:
         print(f"runner: warning: {warning}", file=sys.stderr)

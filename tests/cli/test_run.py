@@ -330,3 +330,17 @@ def test_invalid_runner_mark_fails_that_test_with_the_property_named(project):
     assert result.code == 1, result.text
     assert "viewportWidht" in result.out and "viewportWidth" in result.out
     assert "✓ test_fine" in result.out
+
+
+def test_run_mode_turns_watching_off(project):
+    root = project(base_project({
+        "runner/integration/a_spec.py": """
+            from runner import Runner
+
+            def test_run_mode(runner):
+                assert Runner.config("watchForFileChanges") is False
+                assert Runner.config("numTestsKeptInMemory") == 0
+        """,
+    }, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
