@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import re
-import shutil
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.video import probe
 
-from runner.artifacts.video import VideoRecorder, find_ffmpeg
+from runner.artifacts.video import VideoRecorder
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
@@ -31,29 +28,6 @@ function step(now) {
 }
 requestAnimationFrame(step);
 </script></body></html>"""
-
-
-def probe(path: Path) -> tuple[str, float]:
-    """(codec name, duration in seconds) of the video stream of ``path``."""
-    ffprobe = shutil.which("ffprobe")
-    if ffprobe:
-        out = subprocess.run(
-            [ffprobe, "-v", "error", "-print_format", "json", "-show_streams", "-show_format",
-             str(path)],
-            capture_output=True, text=True, timeout=30, check=True,
-        ).stdout
-        info = json.loads(out)
-        stream = next(s for s in info["streams"] if s["codec_type"] == "video")
-        return stream["codec_name"], float(info["format"]["duration"])
-    text = subprocess.run(
-        [find_ffmpeg(), "-hide_banner", "-i", str(path)], capture_output=True, text=True,
-        timeout=30,
-    ).stderr
-    codec = re.search(r"Video: (\w+)", text)
-    dur = re.search(r"Duration: (\d+):(\d+):([\d.]+)", text)
-    assert codec and dur, text
-    h, m, s = dur.groups()
-    return codec.group(1), int(h) * 3600 + int(m) * 60 + float(s)
 
 
 async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle: float,

@@ -192,7 +192,9 @@ class VideoRecorder:
             exe, "-hide_banner", "-loglevel", "error", "-y",
             "-f", "matroska", "-i", "pipe:0",
             "-vf", fit, "-fps_mode", "passthrough",
-            "-c:v", "libx264", *quality, "-pix_fmt", "yuv420p",
+            # No B-frames: with variable frame timing they made the mp4 track end early (a
+            # long idle stretch was cut off in players that trust the track duration).
+            "-c:v", "libx264", *quality, "-bf", "0", "-pix_fmt", "yuv420p",
             "-movflags", "+faststart", "-f", "mp4", str(self.path),
         ]
 

@@ -1,0 +1,35 @@
+"""Reading back a recorded video in tests: ffprobe when installed, else the bundled ffmpeg."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from runner.artifacts.video import find_ffmpeg
+
+
+def probe(path: Path) -> tuple[str, float]:
+    """(codec name, duration in seconds) of the video stream of ``path``."""
+    ffprobe = shutil.which("ffprobe")
+    if ffprobe:
+        out = subprocess.run(
+            [ffprobe, "-v", "error", "-print_format", "json", "-show_streams", "-show_format",
+             str(path)],
+            capture_output=True, text=True, timeout=30, check=True,
+        ).stdout
+        info = json.loads(out)
+        stream = next(s for s in info["streams"] if s["codec_type"] == "video")
+        # the track's own duration: what players trust (the container's can be longer)
+        return stream["codec_name"], float(stream.get("duration") or info["format"]["duration"])
+    text = subprocess.run(
+        [find_ffmpeg(), "-hide_banner", "-i", str(path)], capture_output=True, text=True,
+        timeout=30,
+    ).stderr
+    codec = re.search(r"Video: (\w+)", text)
+    dur = re.search(r"Duration: (\d+):(\d+):([\d.]+)", text)
+    assert codec and dur, text
+    h, m, s = dur.groups()
+    return codec.group(1), int(h) * 3600 + int(m) * 60 + float(s)
