@@ -354,3 +354,15 @@ def test_after_response_runs_for_stubbed_replies_too(runner, server):
     assert fetch(runner, "/echo")["status"] == 203
     runner.wait("@echo")
     assert seen == [(203, {"stubbed": True})]
+
+
+def test_a_spy_sees_responses_served_from_the_browser_cache(runner, server):
+    server.route("/cached", lambda h: h.send(200, "fresh", headers={"Cache-Control": "max-age=3600"},
+                                             content_type="text/plain"))
+    open_page(runner, server)
+    runner.intercept("/cached").as_("cached")
+    assert fetch(runner, "/cached")["text"] == "fresh"
+    assert fetch(runner, "/cached")["text"] == "fresh"
+    first, second = runner.wait(["@cached", "@cached"])
+    assert first.response.status_code == 200 and second.response.status_code == 200
+    assert len([r for r in server.received if r["path"] == "/cached"]) == 1  # the second came from the cache
