@@ -126,7 +126,7 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
     (minimatch, ``dot`` and ``matchBase``, relative to ``integrationFolder``); ``spec_filter``
     (comma-separated paths or globs, relative to ``cwd`` or the project) narrows them.
     """
-    from runner.match import compile_pattern
+    from runner.match import compile_pattern, pattern_list
 
     folder = config.path("integrationFolder")
     if folder is None or not folder.is_dir():
@@ -135,8 +135,8 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
             "Create it (runner/integration by default) or set integrationFolder in runner.json."
         )
     options = {"dot": True, "matchBase": True}
-    include = [compile_pattern(p, options) for p in _as_list(config.test_files)]
-    exclude = [compile_pattern(p, options) for p in _as_list(config.ignore_test_files)]
+    include = [compile_pattern(p, options) for p in pattern_list(config.test_files)]
+    exclude = [compile_pattern(p, options) for p in pattern_list(config.ignore_test_files)]
     specs: list[Path] = []
     warnings: list[str] = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
@@ -172,12 +172,6 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
                     break
         specs = chosen
     return specs, warnings
-
-
-def _as_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
 def _run_command(args: argparse.Namespace) -> int:

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from _pytest.runner import runtestprotocol
 
-from runner.commands.api import safe_file_name
-from runner.config import Config
 from runner.errors import ConfigError, RunnerError
-from runner.reporters.collector import ATTEMPTS_ATTR, ResultCollector, _attempt_from_reports
+from runner.reporters.collector import (
+    ATTEMPTS_ATTR,
+    ResultCollector,
+    _attempt_from_reports,
+    relative_to_first,
+)
+
+if TYPE_CHECKING:  # the plugin loads in every pytest run: the config layer only when used
+    from runner.config import Config
 
 __all__ = ["current_config", "runner"]
 
 _SESSION_KEY = pytest.StashKey["Any"]()
-_TEST_CONFIG_KEY = pytest.StashKey[Config]()
+_TEST_CONFIG_KEY = pytest.StashKey["Config"]()
 _ATTEMPT_KEY = pytest.StashKey[int]()
 _EXTRAS_KEY = pytest.StashKey[tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]]()
 _RUNNER_PACKAGE = str(Path(__file__).resolve().parent)
@@ -222,14 +228,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
 
 
 def _spec_relative(config: Config, spec: Path) -> str:
-    for root in (config.path("integrationFolder"), config.project_root):
-        if root is None:
-            continue
-        try:
-            return spec.resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            continue
-    return spec.name
+    return relative_to_first(spec, (config.path("integrationFolder"), config.project_root)) or spec.name
 
 
 @pytest.hookimpl(wrapper=True)
@@ -274,6 +273,8 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
         return None
     attempt = item.stash.get(_ATTEMPT_KEY, 1)
     name = f"{ctx.title} (failed)" + (f" (attempt {attempt})" if attempt > 1 else "")
+    from runner.commands.api import safe_file_name
+
     path = folder / ctx.spec_relative / f"{safe_file_name(name)}.png"
     browser = ctx.browser
     if not browser.alive or browser.page is None:

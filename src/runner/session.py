@@ -7,7 +7,6 @@ a reset page). ``close()`` leaves no browser process behind.
 
 from __future__ import annotations
 
-import json
 import time
 import urllib.error
 import urllib.request
@@ -25,10 +24,11 @@ from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
 from runner.errors import ConfigError
 from runner.fileserver import FileServer
+from runner.match import compile_pattern, pattern_list
 from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
 from runner.spec_videos import SpecVideos
 
-__all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright", "emit_json_safe"]
+__all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright"]
 
 
 class RunSession:
@@ -228,13 +228,7 @@ class RunSession:
                    screenshot_dir: Any = None) -> RunnerCommands:
         """Reset the page for a new test and return the ``runner`` fixture's object."""
         browser = self.browser()
-        hosts = _as_list(config.block_hosts)
-        if hosts:
-            from runner.match import compile_pattern
-
-            self._block_hosts = [compile_pattern(p) for p in hosts]
-        else:
-            self._block_hosts = []
+        self._block_hosts = [compile_pattern(p) for p in pattern_list(config.block_hosts)]
         if self._interceptor is not None:
             self._interceptor.clear()
         self.loop.run(browser.reset((int(config.viewport_width), int(config.viewport_height))), 60)
@@ -294,14 +288,6 @@ class RunSession:
         if self._file_server is not None:
             self._file_server.close()
             self._file_server = None
-
-
-def _as_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [str(v) for v in value]
 
 
 def client_certificates_for_playwright(config: Config) -> list[dict[str, Any]]:
@@ -371,9 +357,3 @@ def check_base_url(url: str, wait_seconds: float = 10.0) -> str | None:
             )
         time.sleep(pause)
         pause = min(pause * 2, 1.0)
-
-
-def emit_json_safe(value: Any) -> Any:
-    """A JSON-safe copy of ``value`` for event payloads."""
-    return json.loads(json.dumps(value, default=str))
-

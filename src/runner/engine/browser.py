@@ -220,7 +220,7 @@ class BrowserSession:
             self._fresh = False
             await self._set_viewport(viewport)
             return
-        await self._set_routing(False)
+        await self.set_routing(False)
         self.set_observer(None)
         await self._blank()
         await self.context.clear_cookies()
@@ -338,7 +338,7 @@ class BrowserSession:
             return
         await callback(route, request)
 
-    async def _set_routing(self, on: bool) -> None:
+    async def set_routing(self, on: bool) -> None:
         if self.page is None or on == self._routed:
             return
         # Routing turns the browser cache off for the context, so route only while needed.
@@ -348,8 +348,6 @@ class BrowserSession:
             await self.page.unroute_all(behavior="ignoreErrors")
         self._routed = on
 
-    async def set_routing(self, on: bool) -> None:
-        await self._set_routing(on)
 
     # -- DOM --------------------------------------------------------------------------------
     async def dom(self, arg: dict[str, Any]) -> Any:

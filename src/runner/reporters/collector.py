@@ -16,10 +16,22 @@ import pytest
 from runner.reporters.base import Reporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
 
-__all__ = ["ResultCollector", "ATTEMPTS_ATTR"]
+__all__ = ["ResultCollector", "ATTEMPTS_ATTR", "relative_to_first"]
 
 # Our runtest protocol attaches the earlier attempts of a retried test to its final reports.
 ATTEMPTS_ATTR = "runner_attempts"
+
+
+def relative_to_first(path: Path, roots: tuple[Path | None, ...]) -> str | None:
+    """``path`` relative to the first of ``roots`` that holds it (posix form), else None."""
+    for root in roots:
+        if root is None:
+            continue
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            continue
+    return None
 
 
 def _title(nodeid: str) -> list[str]:
@@ -55,14 +67,7 @@ class ResultCollector:
 
     # -- helpers --------------------------------------------------------------------------
     def _relative(self, path: str) -> str:
-        p = Path(path)
-        for root in (self.spec_root, self.project_root):
-            if root is not None:
-                try:
-                    return p.resolve().relative_to(root.resolve()).as_posix()
-                except ValueError:
-                    continue
-        return p.as_posix()
+        return relative_to_first(Path(path), (self.spec_root, self.project_root)) or Path(path).as_posix()
 
     def _spec(self, path: str) -> SpecResult:
         key = str(Path(path).resolve())
