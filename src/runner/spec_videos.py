@@ -68,7 +68,8 @@ class SpecVideos:
             return
         try:
             self._parts.append(self.loop.run(recorder.stop(), 120))
-        except Exception:  # noqa: BLE001 - a lost video must not fail the run
+        except Exception as err:  # noqa: BLE001 - a lost video must not fail the run
+            print(f"runner: warning: the video of {self._spec} was lost: {err}", file=sys.stderr)
             try:
                 self.loop.run(recorder.abort(), 30)
             except Exception:  # noqa: BLE001

@@ -99,3 +99,20 @@ def test_trash_refuses_hostile_folders(project, folder):
     assert result.code == 1
     assert "screenshotsFolder" in result.err and "Traceback" not in result.text
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+
+
+@pytest.mark.slow
+def test_a_video_that_cannot_be_written_is_reported_and_the_run_goes_on(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "trashAssetsBeforeRuns": False}),
+        "site/index.html": PAGE,
+        "runner/integration/pass_spec.py": SPECS["runner/integration/pass_spec.py"],
+        "runner/videos/pass_spec.py.mp4/mine.txt": "a folder where the video would go",
+    })
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    assert "warning: the video of pass_spec.py was lost: ffmpeg failed" in result.err, result.text
+    assert "Traceback" not in result.text
+    assert (root / "runner/videos/pass_spec.py.mp4/mine.txt").read_text() == (
+        "a folder where the video would go"
+    )

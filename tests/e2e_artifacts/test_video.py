@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support.video import probe
+from tests.support.video import mean_colour, probe
 
 from runner.artifacts.video import VideoRecorder
 
@@ -75,7 +75,7 @@ def test_records_h264_mp4_lasting_the_wall_time(tmp_path: Path) -> None:
     assert path == tmp_path / "spec/a.cy.py.mp4" and path.stat().st_size > 0
     codec, duration = probe(path)
     assert codec == "h264"
-    assert recorder.frames_received >= 3  # one painted frame in EVERY_NTH_FRAME is sent
+    assert recorder.frames_received >= 3
     assert abs(duration - wall) <= 0.2 * wall, (duration, wall)
 
 
@@ -96,3 +96,67 @@ def test_crf_changes_the_size(tmp_path: Path) -> None:
 def test_abort_removes_the_file(tmp_path: Path) -> None:
     path, _, _ = record(tmp_path, "gone.mp4", crf=32, animate=0.8, idle=0.1, abort=True)
     assert not path.exists()
+
+
+PHASES = """<!doctype html><html><body style="margin:0;background:rgb(220,30,30)">
+<div id="spin" style="width:30px;height:30px;background:#777;position:absolute;left:5px;top:5px;
+  animation: spin 0.5s linear infinite"></div>
+<style>@keyframes spin { to { transform: rotate(360deg) } }</style></body></html>"""
+
+
+async def _paced(tmp: Path) -> dict[str, Any]:
+    """A page painting all the time (a spinner) whose background changes colour in phases
+    longer than the pause, then an idle page; returns what was seen and when."""
+    from playwright.async_api import async_playwright
+
+    from runner.engine.browser import QUIET_FLAGS
+    from runner.engine.discovery import find_browser
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(
+            executable_path=find_browser().path, headless=True, args=list(QUIET_FLAGS),
+            chromium_sandbox=False, timeout=30_000,
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 320, "height": 200})
+            page.set_default_timeout(10_000)
+            cdp = await page.context.new_cdp_session(page)
+            await page.set_content(PHASES)
+            recorder = VideoRecorder(cdp, tmp / "phases.mp4", crf=10, viewport=(320, 200))
+            began = time.monotonic()
+            await asyncio.wait_for(recorder.start(), 15)
+            phases = []
+            for colour in ("rgb(220,30,30)", "rgb(30,200,30)", "rgb(30,30,220)"):
+                await page.evaluate(f"document.body.style.background = '{colour}'")
+                phases.append((colour, time.monotonic() - began))
+                await asyncio.sleep(4 * recorder.pause)
+            busy_frames, busy_seconds = recorder.frames_received, time.monotonic() - began
+            await page.evaluate("document.getElementById('spin').remove()")
+            await asyncio.sleep(0.3)
+            settled_frames, settled_pauses = recorder.frames_received, recorder.pauses
+            await asyncio.sleep(1.0)
+            idle_frames, idle_pauses = recorder.frames_received, recorder.pauses
+            await asyncio.wait_for(recorder.stop(), 60)
+            return {
+                "path": tmp / "phases.mp4", "phases": phases, "pause": recorder.pause,
+                "busy_rate": busy_frames / busy_seconds, "paused": settled_pauses,
+                "idle_frames": idle_frames - settled_frames, "idle_pauses": idle_pauses - settled_pauses,
+            }
+        finally:
+            await browser.close()
+
+
+def test_continuous_painting_is_paced_and_every_lasting_state_is_in_the_video(
+    tmp_path: Path,
+) -> None:
+    seen = asyncio.run(asyncio.wait_for(_paced(tmp_path), 120))
+    # The spinner paints ~60 times a second; the paced screencast takes far fewer frames...
+    assert seen["paused"] >= 3
+    assert seen["busy_rate"] < 2.5 / seen["pause"], seen
+    # ...yet each colour, held for a few pauses, is what the video shows mid-phase.
+    expected = {"rgb(220,30,30)": 0, "rgb(30,200,30)": 1, "rgb(30,30,220)": 2}
+    for colour, at in seen["phases"]:
+        rgb = mean_colour(seen["path"], at + 2 * seen["pause"])
+        assert max(range(3), key=lambda i: rgb[i]) == expected[colour], (colour, at, rgb)
+    # A page that stopped painting costs nothing: no frames, no more pauses.
+    assert seen["idle_frames"] <= 1 and seen["idle_pauses"] == 0, seen

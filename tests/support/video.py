@@ -33,3 +33,15 @@ def probe(path: Path) -> tuple[str, float]:
     assert codec and dur, text
     h, m, s = dur.groups()
     return codec.group(1), int(h) * 3600 + int(m) * 60 + float(s)
+
+
+def mean_colour(path: Path, at: float) -> tuple[int, int, int]:
+    """The average colour (r, g, b) of the frame of ``path`` shown at ``at`` seconds."""
+    out = subprocess.run(
+        [find_ffmpeg(), "-hide_banner", "-loglevel", "error", "-ss", f"{at:.3f}", "-i", str(path),
+         "-frames:v", "1", "-vf", "scale=1:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24",
+         "-"],
+        capture_output=True, timeout=30, check=True,
+    ).stdout
+    assert len(out) == 3, f"no frame at {at:.3f} s in {path}"
+    return out[0], out[1], out[2]

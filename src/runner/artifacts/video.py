@@ -13,10 +13,16 @@ How it works, and why:
   stop time so the video lasts as long as the recording.
 * The pipe is written by a background thread from a bounded buffer; when ffmpeg falls behind,
   the buffer keeps the newest frame and drops older ones (bounded memory, final state kept).
-* Cost: the browser's capture of every composited frame is what recording costs (measured: the
-  same with frames acked late or decimated). Frames are asked at half the viewport size and one
-  painted frame in four (``SCREENCAST_SCALE``, ``EVERY_NTH_FRAME``); since decimation can skip
-  the page's last paint, :meth:`VideoRecorder.stop` ends the video on a fresh screenshot.
+* Cost: while the screencast runs, the browser captures every frame the page composites (the
+  capture happens whether or not a frame is then sent; ``everyNthFrame`` and late acks only
+  spare the sending). A page that paints continuously (a spinner, an endless animation) is
+  captured ~60 times a second, which slowed quick tests by 25-40 %. So the screencast is paced:
+  when two frames arrive less than ``HOT_INTERVAL`` apart, it is stopped and started again
+  ``PAUSE`` later. A (re)started screencast sends the page as it is at once, so nothing that
+  lasts longer than a pause is missed, and a page that has stopped painting costs nothing.
+  Continuous animation is thus sampled at roughly 8-12 frames a second; occasional paints
+  (typing, clicks, navigation) all arrive. Frames are asked at half the viewport size
+  (``SCREENCAST_SCALE``). :meth:`VideoRecorder.stop` ends the video on a fresh screenshot.
 * Encoding is libx264 (h264 in mp4 plays in every browser and player; MJPEG-in-mp4 does not).
   ``crf`` is the ``videoCompression`` CRF; ``crf=None`` (compression off) uses the lightest
   setting that still plays everywhere: ``-preset ultrafast`` at x264's default quality (CRF 23).
@@ -48,8 +54,10 @@ JPEG_QUALITY = 70
 #: Frames are captured at this fraction of the viewport (the video is scaled back up): the
 #: browser's JPEG encoding and the frames' trip through the driver dominate the cost.
 SCREENCAST_SCALE = 0.5
-#: The browser sends one painted frame in this many (``everyNthFrame``).
-EVERY_NTH_FRAME = 4
+#: Two frames closer than this (seconds) mean the page is painting continuously...
+HOT_INTERVAL = 0.1
+#: ...and the screencast is then stopped for this long (seconds) before it is started again.
+PAUSE = 0.15
 
 
 class VideoError(RunnerError):
@@ -158,9 +166,14 @@ class VideoRecorder:
         self.height = max(2, int(height) + int(height) % 2)
         self.ffmpeg = ffmpeg
         self.scale = SCREENCAST_SCALE
-        self.every_nth_frame = EVERY_NTH_FRAME
+        self.hot_interval = HOT_INTERVAL
+        self.pause = PAUSE
         self.frames_received = 0
         self.frames_dropped = 0
+        self.pauses = 0
+        self._prev_frame_mono: float | None = None  # arrival of the previous frame, this cast
+        self._pausing = False
+        self._pacer: asyncio.Task[None] | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr: Any = None
         self._thread: threading.Thread | None = None
@@ -217,15 +230,34 @@ class VideoRecorder:
         self._running = True
         self.cdp.on("Page.screencastFrame", self._on_frame)
         try:
-            await self.cdp.send("Page.startScreencast", {
-                "format": "jpeg", "quality": JPEG_QUALITY,
-                "maxWidth": max(2, int(self.width * self.scale)),
-                "maxHeight": max(2, int(self.height * self.scale)),
-                "everyNthFrame": max(1, int(self.every_nth_frame)),
-            })
+            await self._start_screencast()
         except BaseException:
             await self.abort()
             raise
+
+    async def _start_screencast(self) -> None:
+        self._prev_frame_mono = None
+        await self.cdp.send("Page.startScreencast", {
+            "format": "jpeg", "quality": JPEG_QUALITY,
+            "maxWidth": max(2, int(self.width * self.scale)),
+            "maxHeight": max(2, int(self.height * self.scale)),
+        })
+
+    async def _pause_screencast(self) -> None:
+        """The page paints continuously: stop the screencast for ``pause`` s, then start it
+        again (it sends the page as it is then at once)."""
+        try:
+            await asyncio.wait_for(self.cdp.send("Page.stopScreencast", {}), 5)
+            self.pauses += 1
+            await asyncio.sleep(self.pause)
+            if self._running:
+                await asyncio.wait_for(self._start_screencast(), 5)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the page or browser is gone; stop() still finishes
+            pass
+        finally:
+            self._pausing = False
 
     def _on_frame(self, params: dict[str, Any]) -> None:
         session_id = params.get("sessionId")
@@ -235,6 +267,14 @@ class VideoRecorder:
         if not self._running:
             return
         now = time.monotonic()
+        if (
+            self._prev_frame_mono is not None
+            and now - self._prev_frame_mono < self.hot_interval
+            and not self._pausing
+        ):
+            self._pausing = True
+            self._pacer = asyncio.ensure_future(self._pause_screencast())
+        self._prev_frame_mono = now
         ts = (params.get("metadata") or {}).get("timestamp")
         if not isinstance(ts, (int, float)) or (self._last_ts is not None and ts < self._last_ts):
             ts = None
@@ -306,6 +346,13 @@ class VideoRecorder:
     # -- ending -----------------------------------------------------------------------------------
     async def _stop_screencast(self) -> None:
         self._running = False
+        pacer, self._pacer = self._pacer, None
+        if pacer is not None and not pacer.done():
+            pacer.cancel()
+            try:
+                await pacer
+            except BaseException:  # noqa: BLE001 - cancelled, or the page went away
+                pass
         try:
             self.cdp.remove_listener("Page.screencastFrame", self._on_frame)
         except Exception:  # noqa: BLE001
@@ -346,9 +393,9 @@ class VideoRecorder:
             raise VideoError("VideoRecorder.stop() called before start().")
         end_mono = time.monotonic()
         await self._stop_screencast()
-        # Frames are decimated (everyNthFrame), so the page's last state may not have been sent:
-        # end the video on a fresh screenshot of it (also the only frame of a page that never
-        # painted while recorded).
+        # The screencast may have been paused when the page last painted: end the video on a
+        # fresh screenshot of it (also the only frame of a page that never painted while
+        # recorded).
         final = await self._screenshot()
         end_ms = int((end_mono - self._started_mono) * 1000)
         if self._origin_ts is not None and self._last_ts is not None:
