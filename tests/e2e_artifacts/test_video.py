@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,9 @@ requestAnimationFrame(step);
 </script></body></html>"""
 
 
-async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle: float,
-                  navigate: bool = False, abort: bool = False) -> tuple[Path, float, Any]:
+@contextlib.asynccontextmanager
+async def _page(width: int, height: int, html: str) -> AsyncIterator[tuple[Any, Any]]:
+    """A fresh headless Chromium page showing ``html``, and a CDP session on it."""
     from playwright.async_api import async_playwright
 
     from runner.engine.browser import QUIET_FLAGS
@@ -43,27 +46,33 @@ async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle
             chromium_sandbox=False, timeout=30_000,
         )
         try:
-            page = await browser.new_page(viewport={"width": 640, "height": 360})
+            page = await browser.new_page(viewport={"width": width, "height": height})
             page.set_default_timeout(10_000)
             cdp = await page.context.new_cdp_session(page)
-            await page.set_content(ANIMATION)
-            recorder = VideoRecorder(cdp, tmp / name, crf=crf, viewport=(640, 360))
-            began = time.monotonic()
-            await asyncio.wait_for(recorder.start(), 15)
-            await asyncio.sleep(animate)
-            if navigate:  # the reset between tests goes through about:blank
-                await page.goto("about:blank")
-                await page.set_content(ANIMATION)
-                await asyncio.sleep(animate / 2)
-            await page.evaluate("window.stopAnimation = true")
-            await asyncio.sleep(idle)
-            if abort:
-                await asyncio.wait_for(recorder.abort(), 30)
-                return tmp / name, time.monotonic() - began, recorder
-            path = await asyncio.wait_for(recorder.stop(), 60)
-            return path, time.monotonic() - began, recorder
+            await page.set_content(html)
+            yield page, cdp
         finally:
             await browser.close()
+
+
+async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle: float,
+                  navigate: bool = False, abort: bool = False) -> tuple[Path, float, Any]:
+    async with _page(640, 360, ANIMATION) as (page, cdp):
+        recorder = VideoRecorder(cdp, tmp / name, crf=crf, viewport=(640, 360))
+        began = time.monotonic()
+        await asyncio.wait_for(recorder.start(), 15)
+        await asyncio.sleep(animate)
+        if navigate:  # the reset between tests goes through about:blank
+            await page.goto("about:blank")
+            await page.set_content(ANIMATION)
+            await asyncio.sleep(animate / 2)
+        await page.evaluate("window.stopAnimation = true")
+        await asyncio.sleep(idle)
+        if abort:
+            await asyncio.wait_for(recorder.abort(), 30)
+            return tmp / name, time.monotonic() - began, recorder
+        path = await asyncio.wait_for(recorder.stop(), 60)
+        return path, time.monotonic() - began, recorder
 
 
 def record(tmp: Path, name: str, **kwargs: Any) -> tuple[Path, float, Any]:
@@ -107,43 +116,27 @@ PHASES = """<!doctype html><html><body style="margin:0;background:rgb(220,30,30)
 async def _paced(tmp: Path) -> dict[str, Any]:
     """A page painting all the time (a spinner) whose background changes colour in phases
     longer than the pause, then an idle page; returns what was seen and when."""
-    from playwright.async_api import async_playwright
-
-    from runner.engine.browser import QUIET_FLAGS
-    from runner.engine.discovery import find_browser
-
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=find_browser().path, headless=True, args=list(QUIET_FLAGS),
-            chromium_sandbox=False, timeout=30_000,
-        )
-        try:
-            page = await browser.new_page(viewport={"width": 320, "height": 200})
-            page.set_default_timeout(10_000)
-            cdp = await page.context.new_cdp_session(page)
-            await page.set_content(PHASES)
-            recorder = VideoRecorder(cdp, tmp / "phases.mp4", crf=10, viewport=(320, 200))
-            began = time.monotonic()
-            await asyncio.wait_for(recorder.start(), 15)
-            phases = []
-            for colour in ("rgb(220,30,30)", "rgb(30,200,30)", "rgb(30,30,220)"):
-                await page.evaluate(f"document.body.style.background = '{colour}'")
-                phases.append((colour, time.monotonic() - began))
-                await asyncio.sleep(4 * recorder.pause)
-            busy_frames, busy_seconds = recorder.frames_received, time.monotonic() - began
-            await page.evaluate("document.getElementById('spin').remove()")
-            await asyncio.sleep(0.3)
-            settled_frames, settled_pauses = recorder.frames_received, recorder.pauses
-            await asyncio.sleep(1.0)
-            idle_frames, idle_pauses = recorder.frames_received, recorder.pauses
-            await asyncio.wait_for(recorder.stop(), 60)
-            return {
-                "path": tmp / "phases.mp4", "phases": phases, "pause": recorder.pause,
-                "busy_rate": busy_frames / busy_seconds, "paused": settled_pauses,
-                "idle_frames": idle_frames - settled_frames, "idle_pauses": idle_pauses - settled_pauses,
-            }
-        finally:
-            await browser.close()
+    async with _page(320, 200, PHASES) as (page, cdp):
+        recorder = VideoRecorder(cdp, tmp / "phases.mp4", crf=10, viewport=(320, 200))
+        began = time.monotonic()
+        await asyncio.wait_for(recorder.start(), 15)
+        phases = []
+        for colour in ("rgb(220,30,30)", "rgb(30,200,30)", "rgb(30,30,220)"):
+            await page.evaluate(f"document.body.style.background = '{colour}'")
+            phases.append((colour, time.monotonic() - began))
+            await asyncio.sleep(4 * recorder.pause)
+        busy_frames, busy_seconds = recorder.frames_received, time.monotonic() - began
+        await page.evaluate("document.getElementById('spin').remove()")
+        await asyncio.sleep(0.3)
+        settled_frames, settled_pauses = recorder.frames_received, recorder.pauses
+        await asyncio.sleep(1.0)
+        idle_frames, idle_pauses = recorder.frames_received, recorder.pauses
+        await asyncio.wait_for(recorder.stop(), 60)
+        return {
+            "path": tmp / "phases.mp4", "phases": phases, "pause": recorder.pause,
+            "busy_rate": busy_frames / busy_seconds, "paused": settled_pauses,
+            "idle_frames": idle_frames - settled_frames, "idle_pauses": idle_pauses - settled_pauses,
+        }
 
 
 def test_continuous_painting_is_paced_and_every_lasting_state_is_in_the_video(
