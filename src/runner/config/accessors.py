@@ -180,7 +180,7 @@ class OptionAccessors:
 
     @property
     def video_compression(self) -> int | bool:
-        """``videoCompression``: Constant Rate Factor of recorded videos: 0 to 51 (lower is better quality and larger files); true means 32; false disables compression."""
+        """``videoCompression``: Constant Rate Factor of recorded videos: 0 to 51 (lower is better quality and larger files); true means 32; false skips compression (the lightest encoding that still plays)."""
         value: int | bool = self._value("videoCompression")
         return value
 
@@ -192,7 +192,7 @@ class OptionAccessors:
 
     @property
     def video_upload_on_passes(self) -> bool:
-        """``videoUploadOnPasses``: When recording runs to a dashboard, process and upload videos even of specs whose tests all passed; false uploads only videos of specs with failures."""
+        """``videoUploadOnPasses``: Keep the videos of specs whose tests all passed; false deletes them, keeping only videos of specs with a failure."""
         value: bool = self._value("videoUploadOnPasses")
         return value
 
