@@ -7,14 +7,20 @@ and recorded by an unpaced screencast (every frame, for reference), in an order 
 round so all sides see the same machine; figures are ratios of medians. Target: recorded / plain <= 1.15. ``start()`` and ``stop()`` (once per spec)
 are reported on their own.
 
-Usage: ``.venv/bin/python bench/video_overhead.py [--rounds 9] [--crf 32]``
+With ``--project DIR`` it also times whole ``runner run`` runs of that project (the run's own
+duration, from the json reporter: start-up excluded, each spec's video start and finish included)
+with ``video`` true and false, alternately.
+
+Usage: ``.venv/bin/python bench/video_overhead.py [--rounds 9] [--crf 32] [--project examples/todo]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -147,10 +153,42 @@ async def main(args: argparse.Namespace) -> int:
     return 0 if ratio <= TARGET else 1
 
 
+def whole_runs(project: Path, rounds: int) -> float:
+    """Median run duration with video on / off, for ``runner run`` of ``project``."""
+    runner = Path(sys.executable).with_name("runner")
+    times: dict[bool, list[float]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            for video in ((True, False) if r % 2 == 0 else (False, True)):
+                out = Path(tmp) / f"run{r}{video}.json"
+                options = json.dumps({"video": video, "reporter": "json"})
+                done = subprocess.run(
+                    [str(runner), "run", "--project", str(project), "--config", options,
+                     "--reporter-options", json.dumps({"output": str(out)})],
+                    capture_output=True, text=True, timeout=600,
+                )
+                if not out.exists():
+                    raise SystemExit(f"runner run failed:\n{done.stdout}\n{done.stderr}")
+                times[video].append(json.loads(out.read_text())["totalDuration"] / 1000)
+    on, off = statistics.median(times[True]), statistics.median(times[False])
+    print(f"whole runs of {project}: video off median {off:.2f} s, on {on:.2f} s "
+          f"(all on: {', '.join(f'{x:.2f}' for x in times[True])}; "
+          f"off: {', '.join(f'{x:.2f}' for x in times[False])})")
+    print(f"ratio whole run video on/off: {on / off:.3f}  (target <= {TARGET})  "
+          f"{'OK' if on / off <= TARGET else 'OVER TARGET'}")
+    return on / off
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--crf", type=int, default=32, help="CRF; -1 means videoCompression false")
     parser.add_argument("--scale", type=float, default=None, help="override SCREENCAST_SCALE")
     parser.add_argument("--pause", type=float, default=None, help="override PAUSE (seconds)")
-    sys.exit(asyncio.run(main(parser.parse_args())))
+    parser.add_argument("--project", type=Path, default=None,
+                        help="also time whole runs of this project with video on and off")
+    args = parser.parse_args()
+    code = asyncio.run(main(args))
+    if args.project is not None and whole_runs(args.project, args.rounds) > TARGET:
+        code = 1
+    sys.exit(code)

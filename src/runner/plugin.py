@@ -116,6 +116,7 @@ def _install(config: pytest.Config, session: Any) -> None:
         version=__version__, config=session.config.as_dict(),
         slow_threshold=lambda nodeid: _slow_threshold(session, nodeid),
         test_extras=_take_extras, finish_spec=session.finish_spec,
+        settle_videos=session.settle_videos,
     )
     config.stash[_COLLECTOR_KEY] = collector
     _state["collector"] = collector

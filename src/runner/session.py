@@ -246,7 +246,11 @@ class RunSession:
     @property
     def videos(self) -> SpecVideos:
         if self._videos is None:
-            self._videos = SpecVideos(self.config, self.loop, enabled=self.mode == "run" and not self.headed)
+            self._videos = SpecVideos(
+                self.config, self.loop, enabled=self.mode == "run" and not self.headed,
+                # an after:spec handler may read the spec's video: finish it before the event
+                finish_in_background=lambda: not self.events.has("after:spec"),
+            )
         return self._videos
 
     def finish_spec(self, passed: bool) -> str | None:
@@ -254,6 +258,12 @@ class RunSession:
         if self._videos is None:
             return None
         return self._videos.finish(passed=passed)
+
+    def settle_videos(self) -> dict[str, str | None]:
+        """Wait for videos still being written; see :meth:`SpecVideos.settle`."""
+        if self._videos is None:
+            return {}
+        return self._videos.settle()
 
     def end_test(self) -> None:
         if self._interceptor is not None:
@@ -276,6 +286,7 @@ class RunSession:
                 pass
         if self._videos is not None:
             self._videos.finish(passed=None)
+            self._videos.settle()
         if self._browser is not None and self._loop is not None:
             try:
                 self._loop.run(self._browser.close(), 30)

@@ -3,11 +3,20 @@
 The recorder itself (CDP screencast into ffmpeg) is ``artifacts/video.py``; this module decides
 when to record, where the file goes (``videosFolder/<spec path>.mp4``) and what to keep
 (``videoUploadOnPasses: false`` deletes the videos of specs that passed).
+
+When a spec ends, its recording is ended at once (the page is free for the next spec) but ffmpeg
+finishes the file in the background while the next spec runs: that wait (~0.1 s a spec) is
+otherwise pure overhead. :meth:`SpecVideos.settle` waits for all of them; the run calls it before
+the reporters' run end. When the plugins file listens to ``after:spec`` (whose handler may read
+the video), each video is finished before the spec is reported instead.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,18 +27,43 @@ if TYPE_CHECKING:
 
 __all__ = ["SpecVideos"]
 
+#: Seconds ffmpeg may take to finish one video after its spec ended.
+FINISH_TIMEOUT = 120.0
+
+
+@dataclass
+class _Part:
+    """One mp4 of a spec (a spec has several when the browser was relaunched during it)."""
+
+    spec: str
+    path: Path
+    done: concurrent.futures.Future[Path]
+
+
+@dataclass
+class _Finished:
+    """What :meth:`SpecVideos.finish` reported for a spec whose files may still be encoding."""
+
+    label: str | None
+    parts: list[_Part]
+    delete: bool  # videoUploadOnPasses: false and the spec passed
+    settled: bool = field(default=False)
+
 
 class SpecVideos:
     """Records the spec that is running; a no-op when ``video`` is off or the run is headed."""
 
-    def __init__(self, config: Config, loop: EngineLoop, *, enabled: bool) -> None:
+    def __init__(self, config: Config, loop: EngineLoop, *, enabled: bool,
+                 finish_in_background: Callable[[], bool] = lambda: True) -> None:
         self.config = config
         self.loop = loop
         self.enabled = enabled and bool(config.video) and config.path("videosFolder") is not None
+        self.finish_in_background = finish_in_background
         self._recorder: Any = None
         self._cdp: Any = None
         self._spec: str | None = None
-        self._parts: list[Path] = []
+        self._parts: list[_Part] = []
+        self._finished: list[_Finished] = []
 
     def _path(self, spec_relative: str) -> Path:
         folder = self.config.path("videosFolder")
@@ -63,17 +97,26 @@ class SpecVideos:
         self._recorder, self._cdp, self._spec = recorder, browser.cdp, spec_relative
 
     def _stop(self) -> None:
+        """End the current recording; ffmpeg finishes its file in the background."""
         recorder, self._recorder = self._recorder, None
         if recorder is None:
             return
+        spec = self._spec or "?"
         try:
-            self._parts.append(self.loop.run(recorder.stop(), 120))
+            self.loop.run(recorder.end(), 30)
         except Exception as err:  # noqa: BLE001 - a lost video must not fail the run
-            print(f"runner: warning: the video of {self._spec} was lost: {err}", file=sys.stderr)
+            self._lost(spec, err)
             try:
                 self.loop.run(recorder.abort(), 30)
             except Exception:  # noqa: BLE001
                 pass
+            return
+        done = self.loop.submit(recorder.finished(FINISH_TIMEOUT))
+        self._parts.append(_Part(spec, recorder.path, done))
+
+    @staticmethod
+    def _lost(spec: str, err: BaseException) -> None:
+        print(f"runner: warning: the video of {spec} was lost: {err}", file=sys.stderr)
 
     def finish(self, *, passed: bool | None) -> str | None:
         """End the spec's recording. Returns the video's path, or None when none is kept.
@@ -85,8 +128,42 @@ class SpecVideos:
             return None
         self._stop()
         parts, self._parts, self._spec = self._parts, [], None
-        if passed and not self.config.video_upload_on_passes:
-            for part in parts:
-                part.unlink(missing_ok=True)
-            return None
-        return ", ".join(str(p) for p in parts) if parts else None
+        delete = bool(passed) and not self.config.video_upload_on_passes
+        label = None if delete or not parts else ", ".join(str(p.path) for p in parts)
+        finished = _Finished(label, parts, delete)
+        self._finished.append(finished)
+        if not self.finish_in_background():
+            return self._settle(finished)
+        return label
+
+    def _settle(self, finished: _Finished) -> str | None:
+        """Wait for the spec's files; returns its label as it stands (lost files left out)."""
+        if finished.settled:
+            return finished.label
+        finished.settled = True
+        kept: list[Path] = []
+        for part in finished.parts:
+            try:
+                part.done.result(FINISH_TIMEOUT + 10)
+            except Exception as err:  # noqa: BLE001 - a lost video must not fail the run
+                self._lost(part.spec, err)
+                continue
+            if finished.delete:
+                part.path.unlink(missing_ok=True)
+            else:
+                kept.append(part.path)
+        if finished.label is not None:
+            finished.label = ", ".join(str(p) for p in kept) if kept else None
+        return finished.label
+
+    def settle(self) -> dict[str, str | None]:
+        """Wait until every ended video is written (or known lost). Returns, for each label
+        :meth:`finish` gave out that is no longer right, what it is now (None: no video)."""
+        changed: dict[str, str | None] = {}
+        for finished in self._finished:
+            before = finished.label
+            after = self._settle(finished)
+            if before is not None and after != before:
+                changed[before] = after
+        self._finished = [f for f in self._finished if not f.settled]
+        return changed

@@ -113,6 +113,33 @@ def test_a_video_that_cannot_be_written_is_reported_and_the_run_goes_on(project)
     assert result.code == 0, result.text
     assert "warning: the video of pass_spec.py was lost: ffmpeg failed" in result.err, result.text
     assert "Traceback" not in result.text
+    assert "video:" not in result.out  # the summary lists no video that is not there
     assert (root / "runner/videos/pass_spec.py.mp4/mine.txt").read_text() == (
         "a folder where the video would go"
     )
+
+
+@pytest.mark.slow
+def test_after_spec_sees_a_finished_video(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site"}),
+        "site/index.html": PAGE,
+        **SPECS,
+        "runner/plugins/index.py": """
+            import json, pathlib
+
+            def setup(on, config):
+                def after_spec(spec, results):
+                    video = pathlib.Path(results["video"])
+                    # copy it now, as an upload would: the copy must be a whole mp4
+                    copy = pathlib.Path(__file__).parents[2] / "copies" / video.name
+                    copy.parent.mkdir(exist_ok=True)
+                    copy.write_bytes(video.read_bytes())
+                on("after:spec", after_spec)
+        """,
+    })
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text  # fail_spec fails
+    for name in ("pass_spec.py.mp4", "fail_spec.py.mp4"):
+        codec, seconds = probe(root / "copies" / name)
+        assert codec == "h264" and seconds > 0.2, name

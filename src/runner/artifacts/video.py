@@ -389,8 +389,16 @@ class VideoRecorder:
 
     async def stop(self, timeout: float = 120.0) -> Path:
         """End the recording, wait (at most ``timeout`` s) for ffmpeg; return the mp4's path."""
+        await self.end()
+        return await self.finished(timeout)
+
+    async def end(self) -> None:
+        """End the recording: stop the screencast and hand ffmpeg its last frame (quick; the
+        page is free again afterwards). :meth:`finished` waits for the file."""
         if self._proc is None:
-            raise VideoError("VideoRecorder.stop() called before start().")
+            raise VideoError("VideoRecorder.end() called before start().")
+        if self._closing:
+            return
         end_mono = time.monotonic()
         await self._stop_screencast()
         # The screencast may have been paused when the page last painted: end the video on a
@@ -401,6 +409,12 @@ class VideoRecorder:
         if self._origin_ts is not None and self._last_ts is not None:
             end_ms = int((self._last_ts - self._origin_ts + end_mono - self._last_mono) * 1000)
         self._close_writer(max(end_ms, self._last_ms + 1, 1), final)
+
+    async def finished(self, timeout: float = 120.0) -> Path:
+        """Wait (at most ``timeout`` s) for ffmpeg to finish the file :meth:`end` closed; return
+        its path. Raises :class:`VideoError` (and leaves no partial file) when it failed."""
+        if self._proc is None or not self._closing:
+            raise VideoError("VideoRecorder.finished() called before end().")
         proc = self._proc
         thread = self._thread
 
@@ -428,7 +442,8 @@ class VideoRecorder:
 
     async def abort(self) -> None:
         """Stop recording and delete the partial file."""
-        await self._stop_screencast()
+        if not self._closing:  # after end() the page (and its CDP session) may record another spec
+            await self._stop_screencast()
         self._close_writer(None)
         proc = self._proc
         if proc is not None and proc.poll() is None:

@@ -46,7 +46,7 @@ class ResultCollector:
                  events: Any = None, emit_events: bool = True, browser: str = "",
                  version: str = "", config: dict[str, Any] | None = None,
                  slow_threshold: Any = None, test_extras: Any = None,
-                 finish_spec: Any = None) -> None:
+                 finish_spec: Any = None, settle_videos: Any = None) -> None:
         self.project_root = project_root
         self.spec_root = spec_root
         self.reporters = reporters
@@ -56,6 +56,8 @@ class ResultCollector:
         self._slow_threshold = slow_threshold  # callable(nodeid) -> ms
         self._test_extras = test_extras  # callable(nodeid) -> (log, routes, requests)
         self._finish_spec = finish_spec  # callable(passed) -> video path or None
+        # callable() -> {video label given out: what it is now}, once every video is written
+        self._settle_videos = settle_videos
         self._started = time.monotonic()
         self._specs: dict[str, SpecResult] = {}
         self._order: list[str] = []
@@ -185,6 +187,11 @@ class ResultCollector:
         self._flush_broken()
         if self._current is not None:
             self._finish(self._specs[self._current])
+        if self._settle_videos is not None:
+            changed = self._settle_videos()
+            for spec in self.run.specs:
+                if spec.video is not None and spec.video in changed:
+                    spec.video = changed[spec.video]
         self.run.duration_ms = (time.monotonic() - self._started) * 1000
         self._call("on_run_end", self.run)
         self._emit("after:run", _run_summary(self.run))
