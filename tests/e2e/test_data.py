@@ -52,6 +52,24 @@ def test_request_fails_on_error_status_unless_told(runner, server):
     assert runner.request(server.url + "/status/503", fail_on_status_code=False).status == 503
 
 
+@pytest.mark.parametrize(("content_type", "data", "expected"), [
+    ("image/png", b"\x89PNG\r\n\x1a\n\x00\x00", b"\x89PNG\r\n\x1a\n\x00\x00"),  # binary: bytes
+    ("application/octet-stream", b"ab\x00cd", b"ab\x00cd"),  # a NUL byte: not text
+    ("application/vnd.api+json", b'{"id": 1}', {"id": 1}),  # any +json type is parsed
+    ("application/json", b"{not json", "{not json"),  # invalid JSON stays text
+    ("text/plain; charset=utf-8", b"caf\xc3\xa9", "caf\u00e9"),
+])
+def test_request_bodies_decode_as_intercepted_bodies_do(runner, server, content_type, data, expected):
+    server.route("/body", lambda h: h.send(200, data, content_type=content_type,
+                                           headers={"Access-Control-Allow-Origin": "*"}))
+    assert runner.request(server.url + "/body").body == expected
+    runner.visit(server.page("/app", "<html><body>app</body></html>"))
+    runner.intercept("/body").as_("body")
+    runner._ctx.run(runner._ctx.browser.page.evaluate("url => fetch(url).then(r => r.arrayBuffer())",
+                                                      server.url + "/body"))
+    assert runner.wait("@body").response.body == expected
+
+
 def test_request_redirects_followed_or_not(runner, server):
     assert runner.request(server.url + "/redirect?to=/echo").status == 200
     not_followed = runner.request(server.url + "/redirect?to=/echo", follow_redirect=False)

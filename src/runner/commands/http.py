@@ -11,30 +11,12 @@ import json
 import time
 from typing import Any
 
+from runner.bodies import decode_body
 from runner.commands.context import TestContext
 from runner.commands.records import Record
 from runner.errors import CommandError, UsageError
 
-__all__ = ["perform_request", "decode_body"]
-
-
-def decode_body(data: bytes, content_type: str) -> Any:
-    """JSON content types are parsed (invalid JSON stays text); text is str; else bytes."""
-    lowered = content_type.lower()
-    if "json" in lowered:
-        try:
-            return json.loads(data.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            pass
-    if not data:
-        return ""
-    if lowered.startswith("text/") or "xml" in lowered or "javascript" in lowered or "json" in lowered \
-            or "x-www-form-urlencoded" in lowered:
-        return data.decode("utf-8", "replace")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data
+__all__ = ["perform_request"]
 
 
 def _auth_header(auth: Any) -> str:
@@ -104,7 +86,7 @@ def perform_request(ctx: TestContext, opts: dict[str, Any]) -> Record:
     response_headers = dict(response.headers)
     record = Record(
         status=response.status, status_code=response.status, status_text=response.status_text,
-        headers=response_headers, body=decode_body(data, response_headers.get("content-type", "")),
+        headers=response_headers, body=decode_body(data, response_headers.get("content-type"))[0],
         duration=round(duration, 1), url=response.url, method=method,
         redirected_to=response_headers.get("location") if 300 <= response.status < 400 else None,
         is_ok_status_code=200 <= response.status < 400,

@@ -13,7 +13,6 @@ from typing import Any
 
 MISSING: Any = object()  # "key not given", distinct from an explicit None (JSON null)
 
-_JSON_TYPE = re.compile(r"^application/(?:[\w.+-]+\+)?json\b|^text/json\b", re.I)
 _HTML_LOOKING = re.compile(r"^\s*<(?:!doctype\s+html|html|head|body|[a-z][a-z0-9-]*(?:\s[^>]*)?/?>)", re.I)
 
 
@@ -85,60 +84,8 @@ def merge_headers(base: Mapping[str, str], override: Mapping[str, str]) -> dict[
     return out
 
 
-def is_json_type(content_type: str | None) -> bool:
-    return bool(content_type) and bool(_JSON_TYPE.match(content_type.strip()))  # type: ignore[union-attr]
-
-
 def looks_like_html(text: str) -> bool:
     return bool(_HTML_LOOKING.match(text))
-
-
-def is_binary(data: bytes, content_type: str | None) -> bool:
-    """Whether a body should be handed to user code as bytes rather than text."""
-    ctype = (content_type or "").lower()
-    if ctype.startswith("multipart/"):
-        return True  # files inside form data would be corrupted as text
-    if "charset=utf-8" in ctype.replace('"', "").replace(" ", ""):
-        return False
-    if b"\x00" in data:
-        return True
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return True
-    return False
-
-
-def decode_body(data: bytes | None, content_type: str | None, *, parse_json: bool = True) -> tuple[Any, bool]:
-    """The body as user code sees it, and whether it was JSON-parsed.
-
-    bytes if binary, else text; JSON-parsed when the content type is JSON-like and the text is
-    valid JSON. No body gives ``""``.
-    """
-    if not data:
-        return "", False
-    if is_binary(data, content_type):
-        return bytes(data), False
-    text = data.decode("utf-8", errors="replace")
-    if parse_json and is_json_type(content_type):
-        try:
-            return json.loads(text), True
-        except ValueError:
-            return text, False
-    return text, False
-
-
-def to_json_bytes(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def encode_body(value: Any) -> tuple[bytes, bool]:
-    """Bytes of a user body, and whether it was JSON-encoded (objects, numbers, booleans, None)."""
-    if isinstance(value, str):
-        return value.encode("utf-8"), False
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value), False
-    return to_json_bytes(value), True
 
 
 def guess_content_type(path: str, data: bytes) -> str:

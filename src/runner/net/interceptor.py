@@ -17,9 +17,10 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from runner.bodies import decode_body
 from runner.errors import CommandError, InterceptError, UsageError
 
-from ._util import decode_body, header_get, header_has, ordinal, reason_phrase, show
+from ._util import header_get, header_has, ordinal, reason_phrase, show
 from .interception import Interception, RequestError, ResponseSnapshot, lazy_loader
 from .matcher import MatchView
 from .req import Completion, Req, RequestData, Subscription

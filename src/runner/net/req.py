@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
+from runner.bodies import decode_body, encode_body
 from runner.errors import InterceptError, UsageError
 
-from ._util import camel_to_snake, decode_body, encode_body, header_get, show
+from ._util import camel_to_snake, header_get, show
 from .interception import RequestSnapshot
 from .static import StaticResponse, parse_shorthand, parse_static
 from .types import OutgoingRequest, RawRequest

@@ -7,13 +7,12 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from runner.bodies import decode_body, encode_body
 from runner.errors import InterceptError, UsageError
 
 from ._util import (
     MISSING,
     camel_to_snake,
-    decode_body,
-    encode_body,
     header_get,
     header_has,
     header_set,

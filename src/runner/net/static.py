@@ -11,11 +11,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from runner.bodies import encode_body
 from runner.errors import UsageError
 
 from ._util import (
     MISSING,
-    encode_body,
     guess_content_type,
     header_has,
     header_set,
