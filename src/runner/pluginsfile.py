@@ -123,8 +123,15 @@ def load_module(path: Path, name: str) -> ModuleType:
     return module
 
 
+#: Keys of the ``config`` given to ``setup`` that say where the project is; not options.
+READ_ONLY_KEYS = ("projectRoot", "configFile")
+
+
 def load_plugins_file(path: Path, config_dict: dict[str, Any]) -> tuple[PluginEvents, dict[str, Any]]:
     """Run the plugins file's ``setup(on, config)``.
+
+    ``config_dict`` may hold :data:`READ_ONLY_KEYS` besides the options: returning them changed
+    is an error.
 
     Returns the registered events and the configuration changes it returned (possibly empty).
     Raises ``ConfigError`` when the file cannot be loaded, has no ``setup``, raises, or returns
@@ -154,4 +161,11 @@ def load_plugins_file(path: Path, config_dict: dict[str, Any]) -> tuple[PluginEv
             "Expected a dict of configuration values to change, or None."
         )
     changes = {k: v for k, v in returned.items() if k not in config_dict or config_dict[k] != v}
+    for key in READ_ONLY_KEYS:
+        if key in changes:
+            raise ConfigError(
+                f"The plugins file {path} returned {key}={changes[key]!r} from setup().\n"
+                f"{key} says where the project is ({config_dict.get(key)!r}) and cannot be changed; "
+                "use --project or --config-file instead."
+            )
     return events, changes

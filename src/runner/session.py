@@ -83,7 +83,10 @@ class RunSession:
                 "Expected a Python file defining setup(on, config); create it, fix the path, "
                 "or set pluginsFile to false."
             )
-        events, changes = load_plugins_file(path, self.config.as_dict())
+        config_file = self.config.config_file
+        given = {**self.config.as_dict(), "projectRoot": str(self.config.project_root),
+                 "configFile": str(config_file) if config_file else False}
+        events, changes = load_plugins_file(path, given)
         self.events = events
         if changes:
             self.config = self.config.merged(changes, source="plugin", origin=f"the plugins file {path}")

@@ -128,6 +128,8 @@ def test_plugins_file_tasks_events_and_config(project, tmp_path):
                     f.write(text + "\\n")
 
             def setup(on, config):
+                note("projectRoot " + config["projectRoot"])
+                note("configFile " + Path(config["configFile"]).name)
                 on("task", {{"double": lambda n: n * 2, "hello": lambda: "hi"}})
                 on("before:run", lambda details: note("before:run " + str(len(details["specs"]))))
                 on("before:spec", lambda spec: note("before:spec " + spec["relative"]))
@@ -153,7 +155,7 @@ def test_plugins_file_tasks_events_and_config(project, tmp_path):
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
     assert events.read_text().splitlines() == [
-        "before:run 1", "before:spec a_spec.py", "after:spec a_spec.py 1", "after:run 1",
+        f"projectRoot {root}", "configFile runner.json", "before:run 1", "before:spec a_spec.py", "after:spec a_spec.py 1", "after:run 1",
     ]
 
 
@@ -166,6 +168,17 @@ def test_plugins_file_returning_invalid_config_stops_the_run(project):
     assert result.code == 1
     assert "viewportWidth" in result.err and "plugins file" in result.err
     assert "Traceback" not in result.text
+
+
+def test_plugins_file_cannot_move_the_project(project):
+    root = project(base_project({
+        "runner/plugins/index.py": "def setup(on, config):\n    return {**config, 'projectRoot': '/'}\n",
+        "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    assert "returned projectRoot='/'" in result.err and "cannot be changed" in result.err
+    assert str(root) in result.err and "Traceback" not in result.text
 
 
 def test_missing_configured_support_file_stops_the_run(project):
