@@ -17,8 +17,10 @@ from _pytest.runner import runtestprotocol
 from runner.errors import ConfigError, RunnerError
 from runner.reporters.collector import (
     ATTEMPTS_ATTR,
+    ERROR_ATTR,
     ResultCollector,
     _attempt_from_reports,
+    error_summary,
     relative_to_first,
 )
 
@@ -252,8 +254,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if len(pruned):
             excinfo.traceback = pruned
     report = yield
+    if report.failed and excinfo is not None:
+        setattr(report, ERROR_ATTR, error_summary(excinfo.typename, excinfo.value))
+    ctx = _state.get("ctx")
+    if ctx is not None:
+        # runner.screenshot() files of this phase, then the failure screenshot: each listed once
+        report.user_properties.extend(("screenshot", str(p)) for p in ctx.screenshots)
+        ctx.screenshots.clear()
     if call.when == "call" and report.failed:
-        ctx = _state.get("ctx")
         if ctx is not None:
             shot = _failure_screenshot(item, ctx)
             if shot is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from tests.cli.conftest import run_runner
@@ -64,9 +65,16 @@ def test_failed_run_leaves_screenshot_video_junit_and_json(project):
     assert all(s.tag == "testsuites" and s.get("name") == "e2e" for s in suites)
     failing = next(s for s in suites if s.get("failures") == "1")
     case = failing.find("testsuite/testcase")
-    assert case is not None and case.find("failure") is not None
+    assert case is not None
+    failure = case.find("failure")
+    assert failure is not None and failure.get("type") == "CommandError"
+    assert failure.get("message", "").startswith("CommandError: Timed out retrying after")
+    assert "have.text" in failure.get("message", "") and "def test_fails" in (failure.text or "")
+    props = {p.get("name"): p.get("value") for p in failing.iter("property")}
+    assert props["screenshot"].endswith("test_fails (failed).png")
+    assert props["video"].endswith("fail_spec.py.mp4")
     text = ET.tostring(failing, encoding="unicode")
-    assert "test_fails (failed).png" in text and "fail_spec.py.mp4" in text
+    assert "[[ATTACHMENT|" in text and "test_fails (failed).png]]" in text
 
 
 def test_json_reporter_writes_the_whole_run(project):
@@ -75,6 +83,12 @@ def test_json_reporter_writes_the_whole_run(project):
                                    "reporterOptions": {"output": "out/report.json"}}),
         "site/index.html": PAGE,
         **SPECS,
+        "runner/integration/fail_spec.py": """
+            def test_fails(runner):
+                runner.visit("/")
+                runner.screenshot("before")
+                runner.get("h1").should("have.text", "Bye", timeout=300)
+        """,
     })
     result = run_runner("run", cwd=root)
     assert result.code == 1, result.text
@@ -82,8 +96,15 @@ def test_json_reporter_writes_the_whole_run(project):
     assert report["totalTests"] == 2 and report["totalFailed"] == 1 and report["totalPassed"] == 1
     failing = next(s for s in report["specs"] if s["relative"] == "fail_spec.py")
     test = failing["tests"][0]
-    assert "Bye" in test["attempts"][0]["error"]
-    assert test["attempts"][0]["screenshots"][0].endswith("test_fails (failed).png")
+    attempt = test["attempts"][0]
+    assert "Bye" in attempt["error"] and "def test_fails" in attempt["error"]
+    assert attempt["error_type"] == "CommandError"
+    assert attempt["message"].startswith("CommandError: Timed out retrying after")
+    assert test["message"] == attempt["message"]
+    # the test's own screenshot, then the one taken at the failure; the spec lists them all
+    assert [Path(p).name for p in attempt["screenshots"]] == ["before.png", "test_fails (failed).png"]
+    assert failing["screenshots"] == attempt["screenshots"]
+    assert all(Path(p).is_file() for p in failing["screenshots"])
     assert report["config"]["fileServerFolder"] == "site"
 
 

@@ -106,13 +106,30 @@ def test_retries_report_flaky_tests_and_every_attempt(project, tmp_path):
 
             @pytest.mark.runner(retries=1)
             def test_always_fails(runner):
+                runner.screenshot("mine")
                 assert False, "nope"
+
+            @pytest.fixture
+            def database():
+                raise RuntimeError("db down")
+
+            def test_needs_a_database(runner, database):
+                pass
         """,
     }))
     result = run_runner("run", cwd=root)
-    assert result.code == 1, result.text
+    assert result.code == 2, result.text
     assert "passed on attempt 3 of 3, flaky" in result.out
-    assert "attempt 1: " in result.out and "attempt 2: " in result.out
+    lines = result.out.splitlines()
+    # each attempt's error in one line, then the last one's whole report
+    at = lines.index("     attempt 1: AssertionError: nope")
+    assert lines[at + 1] == "     attempt 2: AssertionError: nope"
+    assert "def test_always_fails(runner):" in "\n".join(lines[at + 2:at + 12])
+    # retries overwrite the test's own screenshot: listed once; each attempt's failure screenshot
+    shots = [line for line in lines if line.startswith("     screenshot: ")]  # not the command log
+    assert [Path(s).name for s in shots if "always" in s or "mine" in s] == [
+        "mine.png", "test_always_fails (failed).png", "test_always_fails (failed) (attempt 2).png"]
+    assert "     (in setup) RuntimeError: db down" in lines
     assert counter.read_text() == "3"
 
 

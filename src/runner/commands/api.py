@@ -492,6 +492,7 @@ class RunnerCommands:
         assert page is not None
         self._ctx.run(page.screenshot(path=str(path), full_page=full_page), self._ctx.config.response_timeout)
         self._ctx.add_log("screenshot", str(path))
+        self._ctx.screenshots.append(path)
         return path
 
     def _element_screenshot(self, subject: Subject, name: str | None) -> Path:
@@ -507,6 +508,8 @@ class RunnerCommands:
                 await handle.dispose()
 
         self._ctx.run(shoot(), self._ctx.config.response_timeout)
+        self._ctx.add_log("screenshot", str(path))
+        self._ctx.screenshots.append(path)
         return path
 
     def _screenshot_path(self, name: str | None) -> Path:

@@ -49,6 +49,7 @@ class TestContext:
     title: str = ""
     project_root: Path = field(default_factory=Path.cwd)
     log: list[LogEntry] = field(default_factory=list)
+    screenshots: list[Path] = field(default_factory=list)  # runner.screenshot() files, for reports
     async_errors: list[BaseException] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -16,10 +16,32 @@ import pytest
 from runner.reporters.base import Reporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
 
-__all__ = ["ResultCollector", "ATTEMPTS_ATTR", "relative_to_first"]
+__all__ = ["ResultCollector", "ATTEMPTS_ATTR", "ERROR_ATTR", "error_summary", "relative_to_first"]
 
 # Our runtest protocol attaches the earlier attempts of a retried test to its final reports.
 ATTEMPTS_ATTR = "runner_attempts"
+# ... and the plugin's makereport hook a failed report's (error type, one-line message).
+ERROR_ATTR = "runner_error"
+
+
+def error_summary(type_name: str, error: object) -> tuple[str, str]:
+    """(``"CommandError"``, ``"CommandError: Timed out ..."``): the error's type and first line."""
+    text = str(error) if error is not None else ""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return type_name, f"{type_name}: {first}" if first else type_name
+
+
+def _summary_from_text(report: pytest.TestReport) -> tuple[str | None, str | None]:
+    """The error's type and one line, read from pytest's crash line (a report without our attribute)."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    text = str(getattr(crash, "message", "") or "").strip()
+    if not text:
+        lines = [line for line in (report.longreprtext or "").splitlines() if line.strip()]
+        return None, (lines[-1].strip() if lines else None)
+    head, _, rest = text.partition(":")
+    if head and " " not in head and head.replace(".", "").replace("_", "").isalnum():
+        return error_summary(head.rsplit(".", 1)[-1], rest.strip() or None if rest else None)
+    return None, text.splitlines()[0]
 
 
 def relative_to_first(path: Path, roots: tuple[Path | None, ...]) -> str | None:
@@ -159,6 +181,7 @@ class ResultCollector:
         spec = self._spec_for_nodeid(nodeid.split("::")[0])
         test = self._test_result(nodeid, reports)
         spec.tests.append(test)
+        spec.screenshots.extend(s for s in test.screenshots if s not in spec.screenshots)
         self._call("on_test_end", spec, test)
         remaining = self._remaining.get(spec.absolute, 1) - 1
         self._remaining[spec.absolute] = remaining
@@ -201,6 +224,7 @@ def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
     state = "passed"
     error = None
     error_type = None
+    message = None
     duration = 0.0
     screenshots: list[str] = []
     for report in reports:
@@ -209,21 +233,20 @@ def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
         if report.failed and state != "failed":
             state = "failed"
             error = _error_text(report)
-            error_type = report.when
+            error_type, message = getattr(report, ERROR_ATTR, None) or _summary_from_text(report)
+            if message and report.when != "call":
+                message = f"(in {report.when}) {message}"
         elif report.skipped and state == "passed":
             if hasattr(report, "wasxfail"):
                 state = "pending"
             else:
                 state = "pending" if report.when == "setup" else "skipped"
     return AttemptResult(state=state, duration_ms=duration, error=error, error_type=error_type,
-                         screenshots=screenshots)
+                         message=message, screenshots=screenshots)
 
 
 def _error_text(report: pytest.TestReport) -> str:
-    text = report.longreprtext or ""
-    if report.when != "call":
-        text = f"(in {report.when}) {text}"
-    return text.rstrip()
+    return (report.longreprtext or "").rstrip()  # the phase, when not "call", is in the message
 
 
 def _spec_summary(spec: SpecResult) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
 from runner.reporters.model import RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, format_ms
+from runner.reporters.spec import Colors, failure_lines, format_ms
 
 __all__ = ["DotReporter", "print_failures", "summary_line"]
 
@@ -37,12 +37,8 @@ def print_failures(run: RunResult, c: Colors, write: Any) -> None:
             n += 1
             write("")
             write(f"  {n}) {spec.relative} {test.full_title}")
-            for i, attempt in enumerate(test.attempts, 1):
-                if attempt.error:
-                    label = f"attempt {i}: " if len(test.attempts) > 1 else ""
-                    write(c.red(_indent(f"{label}{attempt.error}", "     ")))
-            for shot in test.attempts[-1].screenshots if test.attempts else []:
-                write(c.gray(f"     screenshot: {shot}"))
+            for line in failure_lines(test, c):
+                write(line)
 
 
 def _indent(text: str, prefix: str) -> str:

@@ -98,21 +98,20 @@ class JunitReporter(Reporter):
         if test.state in ("pending", "skipped"):
             ET.SubElement(case, "skipped", {"message": test.state})
         elif test.state == "failed":
-            last = test.attempts[-1] if test.attempts else None
+            last = next((a for a in reversed(test.attempts) if a.error), None)
             error = test.error or "failed"
             failure = ET.SubElement(case, "failure", {
-                "message": _clean(error.strip().splitlines()[0] if error.strip() else "failed"),
+                "message": _clean(test.message or "failed"),
                 "type": _clean((last.error_type if last else None) or "AssertionError"),
             })
-            errors = [f"attempt {i}: {a.error}" for i, a in enumerate(test.attempts, 1) if a.error]
+            errors = [f"attempt {i}: {a.headline()}\n{a.error}" for i, a in enumerate(test.attempts, 1) if a.error]
             failure.text = _clean("\n\n".join(errors) if len(test.attempts) > 1 else error)
         out_lines: list[str] = []
         if test.slow:
             out_lines.append("[[PROPERTY|slow=true]]")
         if test.flaky:
             out_lines.append(f"[[PROPERTY|flaky=true]] passed on attempt {len(test.attempts)}")
-        for attempt in test.attempts:
-            out_lines.extend(f"[[ATTACHMENT|{shot}]]" for shot in attempt.screenshots)
+        out_lines.extend(f"[[ATTACHMENT|{shot}]]" for shot in test.screenshots)
         if spec.video and test.state == "failed":
             out_lines.append(f"[[ATTACHMENT|{spec.video}]]")
         out_lines.extend(test.log)

@@ -14,9 +14,17 @@ class AttemptResult:
 
     state: str  # "passed" | "failed" | "pending" | "skipped"
     duration_ms: float
-    error: str | None = None
-    error_type: str | None = None
-    screenshots: list[str] = field(default_factory=list)
+    error: str | None = None  # the whole report: the test's source lines and the traceback
+    error_type: str | None = None  # the exception's class name: "CommandError", "AssertionError"
+    screenshots: list[str] = field(default_factory=list)  # failure screenshot and runner.screenshot()
+    message: str | None = None  # one line: "CommandError: Timed out retrying after 4000ms: ..."
+
+    def headline(self) -> str | None:
+        """The error in one line: ``message``, else the first line of ``error``."""
+        if self.message:
+            return self.message
+        lines = [line.strip() for line in (self.error or "").splitlines() if line.strip()]
+        return lines[0] if lines else None
 
 
 @dataclass
@@ -43,10 +51,26 @@ class TestResult:
 
     @property
     def error(self) -> str | None:
+        """The last attempt's whole error report (None when no attempt failed)."""
+        last = self._last_failed()
+        return last.error if last else None
+
+    @property
+    def message(self) -> str | None:
+        """The last attempt's error in one line, ``"Type: message"`` (else the error's first line)."""
+        last = self._last_failed()
+        return last.headline() if last else None
+
+    def _last_failed(self) -> AttemptResult | None:
         for attempt in reversed(self.attempts):
             if attempt.error:
-                return attempt.error
+                return attempt
         return None
+
+    @property
+    def screenshots(self) -> list[str]:
+        """Every screenshot file of every attempt, in order, each once (a retry may overwrite one)."""
+        return list(dict.fromkeys(shot for attempt in self.attempts for shot in attempt.screenshots))
 
 
 @dataclass

@@ -125,12 +125,8 @@ class SpecReporter(Reporter):
         for n, test in enumerate(failed, start + 1):
             self._print()
             self._print(f"  {n}) {test.full_title}")
-            for i, attempt in enumerate(test.attempts, 1):
-                if attempt.error:
-                    label = f"attempt {i}: " if len(test.attempts) > 1 else ""
-                    self._print(c.red(_indent(f"{label}{attempt.error}", "     ")))
-            for shot in test.attempts[-1].screenshots if test.attempts else []:
-                self._print(c.gray(f"     screenshot: {shot}"))
+            for line in failure_lines(test, c):
+                self._print(line)
             if test.log:
                 self._print(c.gray("     command log:"))
                 for line in test.log[-15:]:
@@ -182,6 +178,20 @@ class SpecReporter(Reporter):
 
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[str]:
+    """A failed test's errors: one line per failed attempt (``attempt N: Type: message`` when it
+    was retried), the last one's whole report below it, then every screenshot."""
+    lines: list[str] = []
+    failed = [(i, a) for i, a in enumerate(test.attempts, 1) if a.error]
+    for i, attempt in failed:
+        label = f"attempt {i}: " if len(test.attempts) > 1 else ""
+        lines.append(c.red(f"{prefix}{label}{attempt.headline() or ''}"))
+        if (i, attempt) == failed[-1] and attempt.error:
+            lines.append(c.red(_indent(attempt.error, prefix + "  ")))
+    lines.extend(c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots)
+    return lines
 
 
 def _routes_table(routes: list[dict[str, Any]], prefix: str) -> str:

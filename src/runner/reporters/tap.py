@@ -55,17 +55,16 @@ class TapReporter(Reporter):
             self._print(f"ok {self._n} - {title} # SKIP {test.state}")
         else:
             self._print(f"not ok {self._n} - {title}")
-            fields: dict[str, Any] = {"message": (test.error or "failed").splitlines()[0],
-                                      "severity": "fail"}
-            last = test.attempts[-1] if test.attempts else None
+            fields: dict[str, Any] = {"message": test.message or "failed", "severity": "fail"}
+            last = next((a for a in reversed(test.attempts) if a.error), None)
             if last and last.error_type:
                 fields["type"] = last.error_type
             fields["duration_ms"] = round(test.duration_ms, 3)
             fields["attempts"] = len(test.attempts)
             if test.error:
                 fields["stack"] = test.error if "\n" in test.error else test.error + "\n"
-            if last and last.screenshots:
-                fields["screenshots"] = list(last.screenshots)
+            if test.screenshots:
+                fields["screenshots"] = test.screenshots
             for line in _yaml_block(fields):
                 self._print(line)
 

@@ -27,6 +27,10 @@ def _no_colour(monkeypatch):
     monkeypatch.delenv("FORCE_COLOR", raising=False)
 
 
+# errors as pytest reports them (the test's source first), messages as the plugin sums them up
+ERROR_1 = "runner = <runner for test_bad>\n\n>   runner.get('#n').should('have.text', '3')\nE   CommandError: one"
+ERROR_2 = ("runner = <runner for test_bad>\n\n>   runner.get('#n').should('have.text', '3')\n"
+           "E   CommandError: expected 3 got 2\nE     at line 4")
 ROUTE = {"method": "GET", "matcher": "/api/*", "stubbed": True, "alias": "api", "matches": 2}
 REQUEST = {"id": "r1", "method": "GET", "url": "http://x/api/users?a=1&b=<2>", "alias": "api",
            "stubbed": True, "status": 200, "error": None, "duration_ms": 12.5}
@@ -39,9 +43,9 @@ def _run() -> RunResult:
                                       ["shots/a first.png"]),
                         AttemptResult("passed", 12000)], 12050, slow=True)
     bad = TestResult("b_spec.py::test_bad", ["test_bad & <co> \"q\""], "failed",
-                     [AttemptResult("failed", 40, "CommandError: one", "CommandError"),
-                      AttemptResult("failed", 80, "CommandError: expected 3 got 2\n  at line 4", "CommandError",
-                                    ["shots/b.png"])], 120,
+                     [AttemptResult("failed", 40, ERROR_1, "CommandError", message="CommandError: one"),
+                      AttemptResult("failed", 80, ERROR_2, "CommandError", ["shots/b.png"],
+                                    message="CommandError: expected 3 got 2")], 120,
                      log=["visit: http://x/"], routes=[ROUTE], requests=[REQUEST])
     pending = TestResult("b_spec.py::test_later", ["test_later"], "pending", [AttemptResult("pending", 0)], 0)
     return RunResult(
@@ -78,8 +82,12 @@ def test_dot():
     assert "  2) c_spec.py could not be loaded:" in lines
     assert "     SyntaxError: invalid syntax (c_spec.py, line 3)" in lines
     i = lines.index("  1) b_spec.py test_bad & <co> \"q\"")
-    assert lines[i + 1:i + 5] == ["     attempt 1: CommandError: one", "     attempt 2: CommandError: expected 3 got 2",
-                                  "       at line 4", "     screenshot: shots/b.png"]
+    # each attempt's message, the last one's whole report, the screenshots
+    assert lines[i + 1:i + 9] == [
+        "     attempt 1: CommandError: one", "     attempt 2: CommandError: expected 3 got 2",
+        "       runner = <runner for test_bad>", "",
+        "       >   runner.get('#n').should('have.text', '3')", "       E   CommandError: expected 3 got 2",
+        "       E     at line 4", "     screenshot: shots/b.png"]
     assert lines[-2] == SUMMARY
 
 
@@ -122,13 +130,14 @@ def test_tap_13():
     assert all(line.startswith("  ") for line in block)
     assert '  message: "CommandError: expected 3 got 2"' in block
     assert '  type: "CommandError"' in block and "  attempts: 2" in block
-    assert "  stack: |-" in block and "    CommandError: expected 3 got 2" in block and "      at line 4" in block
+    assert "  stack: |-" in block and "    E   CommandError: expected 3 got 2" in block
+    assert "    E     at line 4" in block
     assert '    - "shots/b.png"' in block
     assert lines[lines.index(points[4]) + 1] == "  ---"
     assert lines[-5:] == ["1..5", "# tests 5", "# pass 2", "# fail 2", "# skip 1"]
     import yaml
     parsed = yaml.safe_load("\n".join(line[2:] for line in block[1:-1]))
-    assert parsed["stack"].startswith("CommandError: expected 3 got 2\n")
+    assert parsed["stack"] == ERROR_2
 
 
 def test_tap_escapes_hash_in_titles():
@@ -151,9 +160,11 @@ def test_json_to_stream_and_file(tmp_path):
     assert b["stats"] == {"tests": 2, "passes": 0, "failures": 1, "pending": 1, "skipped": 0, "duration_ms": 900}
     bad = b["tests"][0]
     assert bad["routes"] == [ROUTE] and bad["requests"] == [REQUEST] and bad["log"] == ["visit: http://x/"]
-    assert [a["error"] for a in bad["attempts"]] == ["CommandError: one", "CommandError: expected 3 got 2\n  at line 4"]
+    assert [a["error"] for a in bad["attempts"]] == [ERROR_1, ERROR_2]
+    assert [a["message"] for a in bad["attempts"]] == ["CommandError: one", "CommandError: expected 3 got 2"]
+    assert bad["message"] == "CommandError: expected 3 got 2"
     assert bad["attempts"][1]["screenshots"] == ["shots/b.png"] and bad["duration_ms"] == 120
-    assert bad["error"].startswith("CommandError: expected")
+    assert bad["error"] == ERROR_2
     assert data["specs"][0]["tests"][1]["slow"] is True and data["specs"][0]["tests"][1]["flaky"] is True
     assert data["specs"][2]["error"].startswith("SyntaxError")
 
