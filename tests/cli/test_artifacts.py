@@ -85,6 +85,7 @@ def test_json_reporter_writes_the_whole_run(project):
         **SPECS,
         "runner/integration/fail_spec.py": """
             def test_fails(runner):
+                runner.intercept("/").as_("page")
                 runner.visit("/")
                 runner.screenshot("before")
                 runner.get("h1").should("have.text", "Bye", timeout=300)
@@ -105,6 +106,15 @@ def test_json_reporter_writes_the_whole_run(project):
     assert [Path(p).name for p in attempt["screenshots"]] == ["before.png", "test_fails (failed).png"]
     assert failing["screenshots"] == attempt["screenshots"]
     assert all(Path(p).is_file() for p in failing["screenshots"])
+    # the routes and requests of the test, with the keys docs/reporters.md lists
+    [route] = test["routes"]
+    assert set(route) == {"id", "method", "matcher", "stubbed", "handler", "alias", "matches", "times",
+                          "middleware", "log"}
+    assert route["alias"] == "page" and route["matches"] == 1
+    [request] = test["requests"]
+    assert set(request) == {"id", "browser_request_id", "method", "url", "route_ids", "aliases", "stubbed",
+                            "state", "status", "error", "duration_ms"}
+    assert request["aliases"] == ["page"] and request["status"] == 200
     assert report["config"]["fileServerFolder"] == "site"
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
+import sys
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +49,10 @@ def _load_custom(name: str, project_root: Path) -> type[Reporter]:
                 "(my_pkg.reporting:MyReporter) or a .py file relative to the project."
             )
         module = load_module(path, f"runner_custom_reporter_{path.stem}")
+        where = str(path)
     else:
+        # a module of the project itself (reporting/my_reporter.py as reporting.my_reporter)
+        sys.path.insert(0, str(project_root))
         try:
             module = importlib.import_module(module_name)
         except ImportError as err:
@@ -56,20 +62,95 @@ def _load_custom(name: str, project_root: Path) -> type[Reporter]:
                 f"reporter {name!r} is not a built-in reporter and could not be imported: {err}.{hint}\n"
                 f"Built-in reporters: {', '.join(BUILTIN)}."
             ) from err
+        except Exception as err:
+            tb = "".join(traceback.format_exception(err)[-4:])
+            raise ConfigError(f"reporter {name!r}: importing {module_name} raised {type(err).__name__}:\n{tb}") from err
+        finally:
+            if sys.path and sys.path[0] == str(project_root):
+                del sys.path[0]
+        where = f"the module {module_name}"
     cls = getattr(module, attr or "Reporter", None)
     if cls is None or not isinstance(cls, type):
+        found = "nothing" if cls is None else repr(cls)[:80]
         raise ConfigError(
-            f"reporter {name!r}: {module.__name__} has no reporter class {attr or 'Reporter'!r}.\n"
+            f"reporter {name!r}: {where} has no reporter class {attr or 'Reporter'!r} (found {found}).\n"
             "Expected a class with on_run_start/on_spec_start/on_test_end/... methods (see docs/reporters.md)."
         )
     return cls
 
 
+def check_options(name: str, cls: type, options: dict[str, Any], project_root: Path) -> list[str]:
+    """Check ``reporterOptions`` against the options a built-in reporter reads.
+
+    Returns warnings for names it does not read (they may come from another tool's reporter: the
+    run goes on); raises ``ConfigError`` for a value of the wrong type or an output path that
+    cannot be a file.
+    """
+    known: dict[str, tuple[type, str]] = getattr(cls, "OPTIONS", {}) or {}
+    if not known and name not in BUILTIN:
+        return []
+    warnings = []
+    for key, value in options.items():
+        if key == "projectRoot":
+            continue
+        if key not in known:
+            close = difflib.get_close_matches(key, list(known), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            reads = ", ".join(known) if known else "no options"
+            warnings.append(f"reporterOptions.{key} is not an option of the {name} reporter and is ignored.{hint} "
+                            f"It reads {reads}.")
+            continue
+        kind, what = known[key]
+        expected = {bool: "true or false", str: "a string", int: "a whole number",
+                    Path: "a file path (a string)"}.get(kind, kind.__name__)
+        if value is None:
+            continue  # JSON null: the default
+        wanted = str if kind is Path else kind
+        if (not isinstance(value, wanted) or isinstance(value, bool) and kind is not bool
+                or kind is Path and not str(value).strip()):
+            raise ConfigError(
+                f"reporterOptions.{key} of the {name} reporter ({what}) must be {expected}; found {value!r}."
+            )
+        if kind is Path:
+            _check_output_path(name, key, str(value), project_root)
+    return warnings
+
+
+def _check_output_path(name: str, key: str, value: str, project_root: Path) -> None:
+    """Refuse, before the run, an output path that can never be written as a file."""
+    path = Path(value.replace("[hash]", "0" * 8)).expanduser()
+    path = path if path.is_absolute() else project_root / path
+    if path.is_dir():
+        problem, example = "it is a folder", (Path(value) / "report.xml").as_posix()
+        expected = f"the path of a file to write, such as {example!r}"
+    else:
+        blocker = next((p for p in path.parents if p.exists()), None)
+        if blocker is None or blocker.is_dir():
+            return
+        problem = f"{str(blocker)!r} is a file, not a folder"
+        expected = "the path of a file to write, in a folder that exists or can be made"
+    raise ConfigError(
+        f"reporterOptions.{key} of the {name} reporter is {value!r} ({path}): {problem}.\nExpected {expected}."
+    )
+
+
 def make_reporter(name: str, options: dict[str, Any], project_root: Path) -> Any:
-    """Build the reporter ``name`` with ``options`` (``reporterOptions``)."""
+    """Build the reporter ``name`` with ``options`` (``reporterOptions``).
+
+    Raises ``ConfigError`` for an unknown reporter or a bad option value; prints a warning for an
+    option a built-in reporter does not read.
+    """
     cls = BUILTIN.get(name) or _load_custom(name, project_root)
+    for warning in check_options(name, cls, options, project_root):
+        print(f"runner: warning: {warning}", file=sys.stderr)
     try:
         # projectRoot lets reporters resolve relative output paths (mochaFile, output).
-        return cls({"projectRoot": str(project_root), **options})
+        reporter = cls({"projectRoot": str(project_root), **options})
     except TypeError as err:
         raise ConfigError(f"reporter {name!r} could not be created with reporterOptions {options!r}: {err}") from err
+    except Exception as err:
+        tb = "".join(traceback.format_exception(err)[-4:])
+        raise ConfigError(f"reporter {name!r} raised {type(err).__name__} when it was created:\n{tb}") from err
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(reporter, "runner_name", name)  # noqa: B010 - for messages (a class with __slots__ goes without)
+    return reporter

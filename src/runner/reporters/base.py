@@ -8,7 +8,7 @@ A custom reporter (``"reporter": "my_pkg.reporting:MyReporter"`` or ``"./reporte
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
 from runner.reporters.model import RunResult, SpecResult, TestResult
 
@@ -25,6 +25,11 @@ class Reporter:
           on_spec_end(spec)
         on_run_end(run)
     """
+
+    #: The ``reporterOptions`` a built-in reporter reads: name -> (expected type, what it does);
+    #: the type ``Path`` is an output file path given as a string. ``make_reporter`` checks them
+    #: before the run; a custom reporter that leaves this empty gets its options unchecked.
+    OPTIONS: ClassVar[dict[str, tuple[type, str]]] = {}
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         self.options = dict(options or {})

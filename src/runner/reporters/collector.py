@@ -7,7 +7,9 @@ the one place that knows where a spec starts and ends.
 
 from __future__ import annotations
 
+import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,8 @@ class ResultCollector:
         self._spec_started = 0.0
         self._reports: dict[str, list[pytest.TestReport]] = {}
         self._announced = False
+        # one message per reporter that raised (it is switched off for the rest of the run)
+        self.reporter_failures: list[str] = []
 
     # -- helpers --------------------------------------------------------------------------
     def _relative(self, path: str) -> str:
@@ -101,10 +105,16 @@ class ResultCollector:
         return self._specs[key]
 
     def _call(self, hook: str, *args: Any) -> None:
-        for reporter in self.reporters:
+        for reporter in list(self.reporters):
             method = getattr(reporter, hook, None)
-            if method is not None:
+            if method is None:
+                continue
+            try:
                 method(*args)
+            except Exception as err:  # noqa: BLE001 - a broken reporter must not stop the tests
+                self.reporters.remove(reporter)
+                self.reporter_failures.append(_reporter_failure(reporter, hook, err))
+                print(f"runner: {self.reporter_failures[-1]}", file=sys.stderr, flush=True)
 
     def _emit(self, event: str, *args: Any) -> None:
         if self.events is not None and self.emit_events:
@@ -247,6 +257,15 @@ def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
 
 def _error_text(report: pytest.TestReport) -> str:
     return (report.longreprtext or "").rstrip()  # the phase, when not "call", is in the message
+
+
+def _reporter_failure(reporter: Any, hook: str, err: Exception) -> str:
+    """What a reporter that raised did, with the last frames (the reporter's own code)."""
+    name = getattr(reporter, "runner_name", None) or type(reporter).__name__
+    frames = traceback.format_tb(err.__traceback__)[-2:]
+    where = "".join(frames).rstrip()
+    return (f"the reporter {name!r} raised {type(err).__name__} in {hook}: {err}\n{where}\n"
+            "It is switched off for the rest of the run; the tests go on.")
 
 
 def _spec_summary(spec: SpecResult) -> dict[str, Any]:

@@ -52,6 +52,8 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
 class JsonReporter(Reporter):
     """Options: ``output`` (a file path, relative to ``projectRoot``/cwd; default: print to the stream)."""
 
+    OPTIONS = {"output": (Path, "the file to write (default: print to the terminal)")}
+
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         super().__init__(options, stream)
         self._started: str | None = None

@@ -46,6 +46,9 @@ def _now() -> str:
 
 
 class JunitReporter(Reporter):
+    OPTIONS = {"mochaFile": (Path, "the output file; [hash] in it gives one file per spec"),
+               "testsuitesTitle": (str, "the name of the root <testsuites>")}
+
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         super().__init__(options, stream)
         self.mocha_file = str(self.options.get("mochaFile") or DEFAULT_FILE)

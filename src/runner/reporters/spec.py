@@ -57,6 +57,9 @@ def format_ms(ms: float) -> str:
 class SpecReporter(Reporter):
     """Prints progress as tests finish and a run summary like the original's."""
 
+    OPTIONS = {"routes": (bool, "print the route table of passing tests too"),
+               "showRoutes": (bool, "the same as routes")}
+
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         super().__init__(options, stream)
         self.c = Colors(self.out)
@@ -195,11 +198,22 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
 
 
 def _routes_table(routes: list[dict[str, Any]], prefix: str) -> str:
+    matchers = [str(r.get("matcher", "")) for r in routes]
+    width = min(max([len("Route Matcher"), *map(len, matchers)]), MATCHER_WIDTH)
     lines = [f"{prefix}Routes ({len(routes)}):",
-             f"{prefix}  {'Method':<8}{'Route Matcher':<44}{'Stubbed':<9}{'Alias':<16}{'#':>4}"]
-    for r in routes:
+             f"{prefix}  {'Method':<8}{'Route Matcher':<{width + 2}}{'Stubbed':<9}{'Alias':<16}{'#':>4}"]
+    for r, matcher in zip(routes, matchers, strict=True):
         lines.append(
-            f"{prefix}  {str(r.get('method', '*')):<8}{str(r.get('matcher', ''))[:42]:<44}"
-            f"{('Yes' if r.get('stubbed') else 'No'):<9}{str(r.get('alias') or '-')[:14]:<16}{r.get('matches', 0):>4}"
+            f"{prefix}  {str(r.get('method', '*')):<8}{_cut(matcher, width):<{width + 2}}"
+            f"{('Yes' if r.get('stubbed') else 'No'):<9}{_cut(str(r.get('alias') or '-'), 14):<16}"
+            f"{r.get('matches', 0):>4}"
         )
     return "\n".join(lines)
+
+
+#: The widest the matcher column gets; a longer matcher ends in "…" (the json report has it whole).
+MATCHER_WIDTH = 60
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -6,6 +6,7 @@ from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
 from runner.reporters.model import RunResult, SpecResult, TestResult
+from runner.reporters.spec import format_ms
 
 __all__ = ["TapReporter"]
 
@@ -18,7 +19,9 @@ def _desc(text: str) -> str:
 def _yaml_block(fields: dict[str, Any]) -> list[str]:
     lines = ["  ---"]
     for key, value in fields.items():
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, bool):
+            lines.append(f"  {key}: {'true' if value else 'false'}")
+        elif isinstance(value, (int, float)):
             lines.append(f"  {key}: {value}")
         elif isinstance(value, list):
             lines.append(f"  {key}:")
@@ -51,6 +54,8 @@ class TapReporter(Reporter):
         title = _desc(f"{spec.relative} {test.full_title}")
         if test.state == "passed":
             self._print(f"ok {self._n} - {title}")
+            if test.slow:  # a diagnostic line: TAP consumers show it, none counts it
+                self._print(f"# slow: test {self._n} took {format_ms(test.duration_ms)} (slowTestThreshold)")
         elif test.state in ("pending", "skipped"):
             self._print(f"ok {self._n} - {title} # SKIP {test.state}")
         else:
@@ -60,6 +65,8 @@ class TapReporter(Reporter):
             if last and last.error_type:
                 fields["type"] = last.error_type
             fields["duration_ms"] = round(test.duration_ms, 3)
+            if test.slow:
+                fields["slow"] = True
             fields["attempts"] = len(test.attempts)
             if test.error:
                 fields["stack"] = test.error if "\n" in test.error else test.error + "\n"

@@ -135,6 +135,8 @@ def test_tap_13():
     assert '    - "shots/b.png"' in block
     assert lines[lines.index(points[4]) + 1] == "  ---"
     assert lines[-5:] == ["1..5", "# tests 5", "# pass 2", "# fail 2", "# skip 1"]
+    # slowTestThreshold: a diagnostic line after a slow test that passed
+    assert lines[lines.index(points[1]) + 1] == "# slow: test 2 took 12s (slowTestThreshold)"
     import yaml
     parsed = yaml.safe_load("\n".join(line[2:] for line in block[1:-1]))
     assert parsed["stack"] == ERROR_2
@@ -275,7 +277,16 @@ def test_junit_strips_control_characters(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["spec", "dot", "list", "min", "tap", "json", "junit"])
-def test_make_reporter_builds_each_builtin(name, tmp_path):
-    reporter = make_reporter(name, {"output": "x.json"}, tmp_path)
+def test_make_reporter_builds_each_builtin(name, tmp_path, capsys):
+    reporter = make_reporter(name, {}, tmp_path)
     assert type(reporter) is BUILTIN[name]
-    assert reporter.options["output"] == "x.json"
+    assert reporter.options == {"projectRoot": str(tmp_path)}
+    assert capsys.readouterr().err == ""
+
+
+def test_tap_marks_a_slow_failure_in_its_yaml_block():
+    slow_fail = TestResult("s.py::test_x", ["test_x"], "failed",
+                           [AttemptResult("failed", 9000, "E boom", "AssertionError", message="AssertionError: boom")],
+                           9000, slow=True)
+    text, _ = render(TapReporter, run=RunResult(specs=[SpecResult("s.py", "/s.py", [slow_fail])]))
+    assert "  slow: true" in text.splitlines() and "# slow:" not in text

@@ -87,3 +87,15 @@ def test_make_reporter_builtin_custom_and_errors(tmp_path):
         make_reporter("spek", {}, tmp_path)
     with pytest.raises(ConfigError, match="does not exist"):
         make_reporter("./nope.py", {}, tmp_path)
+
+
+def test_routes_table_fits_the_matcher_or_marks_the_cut():
+    from runner.reporters.spec import MATCHER_WIDTH, _routes_table
+
+    whole = '{"method": "GET", "url": "/api/todos.json"}'
+    table = _routes_table([{"method": "GET", "matcher": whole, "stubbed": False, "alias": None, "matches": 1}], "")
+    assert whole + "  No" in table  # the column is as wide as the matcher
+    long = "/api/" + "x" * 100
+    table = _routes_table([{"method": "GET", "matcher": long, "stubbed": True, "alias": "a", "matches": 0}], "")
+    row = table.splitlines()[-1]
+    assert long[:MATCHER_WIDTH - 1] + "…  Yes" in row
