@@ -38,10 +38,12 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="the project folder (default: the current folder)")
     p.add_argument("--config-file", "-C", default=None, metavar="PATH",
                    help="the configuration file (default: runner.json); 'false' runs on defaults")
-    p.add_argument("--config", "-c", default=None, metavar="VALUES",
-                   help="configuration values: name=value,name2=value2 or a JSON object")
-    p.add_argument("--env", "-e", default=None, metavar="VALUES",
-                   help="env values: name=value,name2=value2 or a JSON object")
+    p.add_argument("--config", "-c", action="append", default=None, metavar="VALUES",
+                   help="configuration values: name=value,name2=value2 or a JSON object; "
+                        "may be repeated (a later flag wins per name)")
+    p.add_argument("--env", "-e", action="append", default=None, metavar="VALUES",
+                   help="env values: name=value,name2=value2 or a JSON object; "
+                        "may be repeated (a later flag wins per name)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="chromium, chrome, or the path of a browser executable")
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--reporter", "-r", default=None, help="the reporter (default: spec)")
-    run.add_argument("--reporter-options", "-o", default=None, metavar="VALUES",
-                     help="reporter options: name=value,... or a JSON object")
+    run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
+                     help="reporter options: name=value,... or a JSON object; may be repeated")
     run.add_argument("--port", "-p", type=int, default=None, help="port of runner's file server")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
@@ -188,11 +190,9 @@ def _run_command(args: argparse.Namespace) -> int:
     from runner.reporters import make_reporter
     from runner.session import RunSession, check_base_url
 
-    cli_config = args.config
+    cli_config: list[Any] = list(args.config or [])
     if args.port is not None:
-        values = parse_cli_values(cli_config, option="--config") if cli_config else {}
-        values["port"] = args.port
-        cli_config = values
+        cli_config.append({"port": args.port})  # after every --config: --port wins
     try:
         session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
                                     cli_env=args.env, browser=args.browser, headed=args.headed, mode="run",
@@ -229,11 +229,19 @@ def _run_command(args: argparse.Namespace) -> int:
     if config.trash_assets_before_runs and not args.headed:
         from runner.artifacts.trash import plan_trash, trash_assets
 
-        trash_assets(plan_trash(config))  # refuses (ConfigError) to touch anything it must not
+        plan = plan_trash(config)  # refuses (ConfigError) to touch anything it must not
+        trash_assets(plan)
+        for problem in plan.problems:
+            print(f"runner: warning: trashAssetsBeforeRuns: {problem}", file=sys.stderr)
+    from runner.artifacts.folders import artifact_folder_warnings
+
+    # A folder that cannot be written to costs its artifacts, not the run.
+    for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
+        print(f"runner: warning: {warning}", file=sys.stderr)
     reporter_name = args.reporter or config.reporter
     reporter_options = dict(config.reporter_options or {})
-    if args.reporter_options:
-        reporter_options.update(parse_cli_values(args.reporter_options, option="--reporter-options"))
+    for text in args.reporter_options or []:  # in order: a later flag wins per name
+        reporter_options.update(parse_cli_values(text, option="--reporter-options"))
     reporter = make_reporter(reporter_name, reporter_options, config.project_root)
     session.events.emit("before:run", {
         "config": config.as_dict(), "specs": [s.as_posix() for s in specs],

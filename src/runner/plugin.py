@@ -55,8 +55,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("runner", "runner: browser end-to-end tests")
     group.addoption("--runner-project", default=None, help="project folder (holds runner.json)")
     group.addoption("--runner-config-file", default=None, help="configuration file, or 'false'")
-    group.addoption("--runner-config", default=None, help="configuration values: k=v,k2=v2 or JSON")
-    group.addoption("--runner-env", default=None, help="env values: k=v,k2=v2 or JSON")
+    group.addoption("--runner-config", action="append", default=None,
+                    help="configuration values: k=v,k2=v2 or JSON; may be repeated")
+    group.addoption("--runner-env", action="append", default=None,
+                    help="env values: k=v,k2=v2 or JSON; may be repeated")
     group.addoption("--runner-browser", default=None, help="chromium, chrome or a path")
     group.addoption("--runner-headed", action="store_true", default=False, help="show the browser")
 

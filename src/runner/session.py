@@ -19,6 +19,7 @@ from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
 from runner.config import Config, load_config
+from runner.config.model import resolve_path
 from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
@@ -325,12 +326,12 @@ def client_certificates_for_playwright(config: Config) -> list[dict[str, Any]]:
         for cert in entry.get("certs", []):
             item: dict[str, Any] = {"origin": origin}
             if "pfx" in cert:
-                item["pfxPath"] = str(root / cert["pfx"])
+                item["pfxPath"] = str(resolve_path(root, cert["pfx"]))
             else:
-                item["certPath"] = str(root / cert["cert"])
-                item["keyPath"] = str(root / cert["key"])
+                item["certPath"] = str(resolve_path(root, cert["cert"]))
+                item["keyPath"] = str(resolve_path(root, cert["key"]))
             if cert.get("passphrase"):
-                passphrase_file = root / cert["passphrase"]
+                passphrase_file = resolve_path(root, cert["passphrase"])
                 try:
                     item["passphrase"] = passphrase_file.read_text(encoding="utf-8").strip()
                 except OSError as err:

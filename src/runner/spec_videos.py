@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runner.artifacts.folders import folder_problem
+
 if TYPE_CHECKING:
     from runner.config import Config
     from runner.engine.browser import BrowserSession
@@ -57,7 +59,9 @@ class SpecVideos:
                  finish_in_background: Callable[[], bool] = lambda: True) -> None:
         self.config = config
         self.loop = loop
-        self.enabled = enabled and bool(config.video) and config.path("videosFolder") is not None
+        folder = config.path("videosFolder")
+        # A folder that cannot be used was reported when the run started (runner run's warnings).
+        self.enabled = enabled and bool(config.video) and folder is not None and folder_problem(folder) is None
         self.finish_in_background = finish_in_background
         self._recorder: Any = None
         self._cdp: Any = None

@@ -1,8 +1,9 @@
-"""Run artifacts: spec videos (``video.py``) and emptying the artifact folders (``trash.py``).
+"""Run artifacts: spec videos (``video.py``), emptying the artifact folders (``trash.py``) and
+checking that they can be written to (``folders.py``).
 
 The submodules are imported on use: ``video`` needs ffmpeg only when a video is recorded.
 """
 
 from __future__ import annotations
 
-__all__ = ["video", "trash"]
+__all__ = ["video", "trash", "folders"]

@@ -9,12 +9,15 @@ no ``~/.local/share``), they are deleted.
 Because a folder can be configured to any place, :func:`plan_trash` first refuses settings that
 would throw away something that is not an artifact: the project root or a parent of it, ``/``, the
 home folder, folders holding specs or fixtures (or inside them), the folders of the support and
-plugins files, the config file's folder and the folder the app is served from.
+plugins files, the config file's folder and the folder the app is served from (or inside it).
+
+A folder that does not exist, or cannot be a folder (a parent of it is a file), is simply nothing
+to trash; an entry that cannot be moved or deleted is reported in :attr:`TrashPlan.problems` and
+the run goes on.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
 import stat
@@ -38,6 +41,8 @@ class TrashPlan:
     """What :func:`trash_assets` empties: ``(property name, resolved folder)`` pairs."""
 
     folders: list[tuple[str, Path]] = field(default_factory=list)
+    #: One line per folder or entry :func:`trash_assets` could not empty (the run goes on).
+    problems: list[str] = field(default_factory=list)
 
 
 def _real(path: Path) -> Path:
@@ -81,7 +86,10 @@ def _protected(config: Any) -> list[tuple[Path, str, bool]]:
             found.append((path.parent, f"the folder of {name} ({path})", False))
     served = _path_or_none(config, "fileServerFolder")
     if served is not None:
-        found.append((served, f"fileServerFolder ({served}), which the app is served from", False))
+        # A folder inside the served one is refused too, except when the project root itself is
+        # served (the default "."): the artifact folders live in the project like everything else.
+        inside_too = not _within(root, served)
+        found.append((served, f"fileServerFolder ({served}), which the app is served from", inside_too))
     return found
 
 
@@ -191,6 +199,7 @@ def trash_assets(plan: TrashPlan, *, use_freedesktop: bool | None = None) -> lis
 
     ``use_freedesktop``: None decides by the platform and whether a data home exists; False
     always deletes. Missing folders are skipped. Links inside are moved (or removed) as links.
+    Never raises for a folder or entry it cannot handle: each goes to ``plan.problems``.
     """
     trash = home_trash()
     if use_freedesktop is None:
@@ -204,23 +213,27 @@ def trash_assets(plan: TrashPlan, *, use_freedesktop: bool | None = None) -> lis
         except OSError:
             trash_dev = None
     moved: list[Path] = []
-    for _name, folder in plan.folders:
+    for name, folder in plan.folders:
         try:
             st = os.stat(folder)
-        except FileNotFoundError:
-            continue
-        if not stat.S_ISDIR(st.st_mode):
+            if not stat.S_ISDIR(st.st_mode):
+                continue  # a file where the folder should be: nothing to trash
+            entries = sorted(os.listdir(folder))
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # no such folder (or a parent of it is a file): nothing to trash
+        except OSError as exc:
+            plan.problems.append(f"{name}: {folder} could not be emptied: {exc.strerror or exc}")
             continue
         same_device = trash_dev is not None and st.st_dev == trash_dev
-        for entry in sorted(os.listdir(folder)):
+        for entry in entries:
             item = folder / entry
-            if not (same_device and _move_to_trash(item, trash)):
-                try:
+            try:
+                if not (same_device and _move_to_trash(item, trash)):
                     _delete(item)
-                except FileNotFoundError:
-                    continue
-                except OSError as exc:
-                    if exc.errno != errno.ENOENT:
-                        raise
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                plan.problems.append(f"{name}: {item} could not be trashed: {exc.strerror or exc}")
+                continue
             moved.append(item)
     return moved

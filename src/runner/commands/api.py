@@ -518,7 +518,10 @@ class RunnerCommands:
         # "/" in a name makes sub-folders, as in the original; nothing else unsafe survives.
         path = folder / "/".join(safe_file_name(part) for part in base.split("/") if part not in ("", ".", ".."))
         path = path.with_name(path.name + ".png")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from runner.artifacts.folders import make_artifact_folder
+
+        make_artifact_folder(path.parent, option="screenshotsFolder", what=f"The screenshot {path.name!r}",
+                             root=self._ctx.config.path("screenshotsFolder") or folder)
         return path
 
 

@@ -6,7 +6,8 @@
    ``env`` in the block is merged into the top-level ``env``);
 4. ``runner.env.json`` beside the config file (``env`` only, source ``envFile``);
 5. ``RUNNER_*`` environment variables (source ``env``);
-6. ``--config`` and ``--env`` (source ``cli``), applied after the block: the CLI always wins.
+6. ``--config`` and ``--env`` (source ``cli``), applied after the block: the CLI always wins;
+   repeated flags are applied in order, so a later one wins per key.
 
 The plugins file and the ``runner`` mark come later, through :meth:`Config.merged`.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -92,7 +93,7 @@ def _find_config_file(root: Path, config_file: str | Path | None | Literal[False
     if config_file is None:
         default = root / CONFIG_FILE_NAME
         return default if default.is_file() else None
-    path = Path(config_file)
+    path = Path(os.path.expanduser(os.fspath(config_file)))  # `--config-file=~/x`: no shell expands it
     path = path if path.is_absolute() else root / path
     if not path.exists():
         message = (
@@ -192,14 +193,25 @@ def _environ_layer(layers: _Layers, environ: Mapping[str, str]) -> None:
         layers.set_env(name, coerce_value(text), "env", f"environment variable {variable}")
 
 
-def _cli_values(value: str | Mapping[str, Any] | None, option: str) -> dict[str, Any]:
-    if value is None:
-        return {}
+#: What ``--config`` / ``--env`` gave: one flag's text or values, or every flag's, in order.
+CliValues = str | Mapping[str, Any] | Sequence[str | Mapping[str, Any]] | None
+
+
+def _cli_values(value: str | Mapping[str, Any], option: str) -> dict[str, Any]:
     if isinstance(value, str):
         if option == "--config":
             return parse_cli_text(value, option=option, convert=coerce_for_option)
         return parse_cli_values(value, option=option)
     return dict(value)
+
+
+def _cli_flags(value: CliValues, option: str) -> list[dict[str, Any]]:
+    """The values of each ``option`` flag, in the order given (a later flag wins per key)."""
+    if value is None:
+        return []
+    if isinstance(value, str | Mapping):
+        return [_cli_values(value, option)]
+    return [_cli_values(one, option) for one in value]
 
 
 def _source_phrase(detail: str) -> str:
@@ -211,8 +223,8 @@ def load_config(
     *,
     config_file: str | Path | None | Literal[False] = None,
     testing_type: str = "e2e",
-    cli_config: str | Mapping[str, Any] | None = None,
-    cli_env: str | Mapping[str, Any] | None = None,
+    cli_config: CliValues = None,
+    cli_env: CliValues = None,
     environ: Mapping[str, str] | None = None,
 ) -> Config:
     """Resolve, validate and return the configuration of a run.
@@ -221,6 +233,8 @@ def load_config(
     ``<root>/runner.json`` when it exists (else defaults only); ``False`` or ``"false"`` uses
     defaults only; a path (relative to ``root``) must exist. The project root is the config
     file's folder, or ``root`` without a file. ``environ`` defaults to ``os.environ``.
+    ``cli_config`` and ``cli_env`` are one flag's value or a sequence of them (repeated flags),
+    applied in order: a later flag wins per key (``env`` entries merge one by one).
     Raises ``ConfigError`` listing every problem at once.
     """
     if testing_type not in TESTING_TYPES:
@@ -249,10 +263,11 @@ def load_config(
 
     _environ_layer(layers, os.environ if environ is None else environ)
 
-    for key, value in _cli_values(cli_config, "--config").items():
-        layers.set(key, value, "cli", "--config")
-    env_values = _cli_values(cli_env, "--env")
-    layers.merge_env(env_values, "cli", "--env")
+    for values in _cli_flags(cli_config, "--config"):
+        for key, value in values.items():
+            layers.set(key, value, "cli", "--config")
+    for values in _cli_flags(cli_env, "--env"):
+        layers.merge_env(values, "cli", "--env")
 
     problems = problems_of(layers.values, flat=True)
     if problems:

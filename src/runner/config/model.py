@@ -14,7 +14,7 @@ from runner.config.schema import camel_name, option_names, option_schema, overri
 from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
 
-__all__ = ["Config", "SOURCE_LABELS", "collapse_base_url", "node_version_warning"]
+__all__ = ["Config", "SOURCE_LABELS", "collapse_base_url", "node_version_warning", "resolve_path"]
 
 SOURCE_LABELS: tuple[str, ...] = (
     "default",
@@ -38,6 +38,12 @@ def collapse_base_url(values: dict[str, Any]) -> None:
     base_url = values.get("baseUrl")
     if isinstance(base_url, str):
         values["baseUrl"] = re.sub(r"//+$", "/", base_url)
+
+
+def resolve_path(root: Path, value: str | os.PathLike[str]) -> Path:
+    """A path from the configuration as an absolute, normalised path: a leading ``~`` or
+    ``~user`` is the home folder (as in a shell), else a relative path is relative to ``root``."""
+    return Path(os.path.normpath(root / os.path.expanduser(os.fspath(value))))
 
 
 def node_version_warning(where: str) -> str:
@@ -192,7 +198,8 @@ class Config(OptionAccessors, Mapping[str, Any]):
     # -- derived values ------------------------------------------------------------------
 
     def path(self, key: str) -> Path | None:
-        """The folder or file option ``key`` as an absolute path (``None`` when disabled)."""
+        """The folder or file option ``key`` as an absolute path (``None`` when disabled): relative
+        to the project root, with a leading ``~`` or ``~user`` expanded to the home folder."""
         if key not in self._values or "x-path" not in option_schema(key):
             paths = [name for name in option_names() if "x-path" in option_schema(name)]
             raise UsageError(
@@ -202,7 +209,7 @@ class Config(OptionAccessors, Mapping[str, Any]):
         value = self._values[key]
         if value is False or value is None:
             return None
-        return Path(os.path.normpath(self._project_root / str(value)))
+        return resolve_path(self._project_root, str(value))
 
     def retries_for(self, mode: str) -> int:
         """Retries of a failing test in ``"runMode"`` (``runner run``) or ``"openMode"``."""

@@ -175,8 +175,8 @@ class BrowserSession:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 await download.save_as(folder / download.suggested_filename)
-            except PlaywrightError:
-                pass
+            except (PlaywrightError, OSError):
+                pass  # an unusable downloadsFolder was reported when the run started
 
         self._downloads.append(asyncio.ensure_future(save()))
 

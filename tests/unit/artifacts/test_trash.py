@@ -69,6 +69,8 @@ HOSTILE = [
     ("plugins file's folder", "videosFolder", "runner/plugins"),
     ("folder holding runner.json, via a link", "videosFolder", "<alias>"),
     ("served folder", "screenshotsFolder", "public"),
+    ("inside the served folder", "screenshotsFolder", "public/api"),
+    ("parent of the served folder", "videosFolder", "public/.."),
 ]
 
 
@@ -76,7 +78,7 @@ HOSTILE = [
 def test_hostile_folders_are_refused(project: Path, what: str, prop: str, value: str) -> None:
     (project.parent / "alias").symlink_to(project)
     value = value.replace("<home>", str(Path.home())).replace("<alias>", str(project.parent / "alias"))
-    extra = {"fileServerFolder": "public"} if what == "served folder" else {}
+    extra = {"fileServerFolder": "public"} if "served folder" in what else {}
     config = config_for(project, **{prop: value}, **extra)
     before = tree(project.parent)
     with pytest.raises(ConfigError) as caught:
@@ -207,3 +209,31 @@ def test_a_linked_folder_is_emptied_where_it_points(project: Path) -> None:
     assert ("videosFolder", real) in plan.folders
     assert trash_assets(plan, use_freedesktop=True) == [real / "v.mp4"]
     assert (project / "runner/videos").is_symlink() and real.is_dir()
+
+
+def test_inside_the_served_folder_names_the_reason(project: Path) -> None:
+    (project / "public/api").mkdir()
+    (project / "public/api/todos.json").write_text("[]")
+    config = config_for(project, fileServerFolder="public", screenshotsFolder="public/api")
+    with pytest.raises(ConfigError) as caught:
+        plan_trash(config)
+    assert caught.value.problems == [
+        f"screenshotsFolder: {project / 'public/api'} is inside fileServerFolder ({project / 'public'}), "
+        "which the app is served from"
+    ]
+    assert (project / "public/api/todos.json").read_text() == "[]"
+
+
+def test_the_served_project_root_still_allows_the_default_folders(project: Path) -> None:
+    plan = plan_trash(config_for(project, fileServerFolder="."))
+    assert [name for name, _ in plan.folders] == ["screenshotsFolder", "videosFolder", "downloadsFolder"]
+
+
+def test_folders_that_cannot_exist_are_nothing_to_trash(project: Path) -> None:
+    (project / "afile").write_text("mine")
+    plan = TrashPlan([("screenshotsFolder", project / "afile"), ("videosFolder", project / "afile/v"),
+                      ("downloadsFolder", project / "afile/v/w")])
+    assert trash_assets(plan, use_freedesktop=True) == []
+    assert trash_assets(plan, use_freedesktop=False) == []
+    assert plan.problems == []
+    assert (project / "afile").read_text() == "mine"

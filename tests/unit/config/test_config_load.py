@@ -443,3 +443,62 @@ def test_node_version_is_deprecated(
 
 def test_no_warning_without_node_version(load: Callable[..., Config]) -> None:
     assert load({"video": False}).warnings == []
+
+
+def test_repeated_cli_flags_merge_in_order(load: Callable[..., Config]) -> None:
+    config = load(
+        {"viewportWidth": 1, "env": {"kept": "file"}},
+        cli_config=["reporter=junit,viewportWidth=2", 'reporterOptions={"mochaFile":"x.xml"}',
+                    "viewportWidth=3", {"port": 8123}],
+        cli_env=["a=1,b=1", '{"b": 2}'],
+    )
+    assert config.reporter == "junit"  # from the first flag, kept by the later ones
+    assert config.reporter_options == {"mochaFile": "x.xml"}
+    assert config.viewport_width == 3  # a later flag wins per key
+    assert config.port == 8123
+    assert config.env == {"kept": "file", "a": 1, "b": 2}
+    assert config.sources["reporter"] == "cli" and config.sources["reporterOptions"] == "cli"
+
+
+def test_a_leading_tilde_in_a_path_option_is_the_home_folder(
+    load: Callable[..., Config], project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    config = load({"screenshotsFolder": "~", "videosFolder": "~/videos/../clips",
+                   "fixturesFolder": "a/~b", "downloadsFolder": "~not-a-user-here-xyz/d"})
+    assert config.path("screenshotsFolder") == home
+    assert config.path("videosFolder") == home / "clips"
+    assert config.path("fixturesFolder") == project.resolve() / "a/~b"  # only a leading ~
+    # an unknown ~user stays as written (as in a shell): relative to the project
+    assert config.path("downloadsFolder") == project.resolve() / "~not-a-user-here-xyz/d"
+    assert config["screenshotsFolder"] == "~"  # the value itself is kept as written
+
+
+def test_config_file_with_a_leading_tilde(
+    write_json: Callable[[Path, Any], Path], project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home2"
+    monkeypatch.setenv("HOME", str(home))
+    write_json(home / "conf" / "r.json", {"viewportWidth": 7})
+    config = load_config(project, config_file="~/conf/r.json", environ={})
+    assert config.viewport_width == 7 and config.project_root == home / "conf"
+
+
+def test_client_certificate_paths_expand_a_leading_tilde(
+    load: Callable[..., Config], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from runner.session import client_certificates_for_playwright
+
+    home = tmp_path / "home3"
+    (home / "certs").mkdir(parents=True)
+    for name in ("c.pem", "k.pem"):
+        (home / "certs" / name).write_text("not checked here")
+    (home / "certs" / "pass.txt").write_text("s3cret\n")
+    monkeypatch.setenv("HOME", str(home))
+    config = load({"clientCertificates": [{"url": "https://api.test/*", "certs": [
+        {"cert": "~/certs/c.pem", "key": "~/certs/k.pem", "passphrase": "~/certs/pass.txt"}]}]})
+    [entry] = client_certificates_for_playwright(config)
+    assert entry["certPath"] == str(home / "certs/c.pem")
+    assert entry["keyPath"] == str(home / "certs/k.pem")
+    assert entry["passphrase"] == "s3cret"
