@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +40,41 @@ def test_a_link_to_nothing(tmp_path: Path) -> None:
     assert folder_problem(tmp_path / "dangling/v") == f"{str(tmp_path / 'dangling')!r} is a link to nothing"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
-def test_a_folder_runner_may_not_write_to(tmp_path: Path) -> None:
-    locked = tmp_path / "locked"
-    locked.mkdir(mode=0o500)
+def test_a_folder_runner_may_not_write_to() -> None:
+    base = Path(tempfile.mkdtemp(prefix="runner-perm-"))  # in /tmp: the unprivileged user can reach it
     try:
-        assert folder_problem(locked / "shots") == f"permission denied: {str(locked)!r} is not writable"
+        base.chmod(0o755)
+        locked = base / "locked"
+        locked.mkdir(mode=0o555)
+        assert _as_unprivileged_user(lambda: folder_problem(locked / "shots")) == (
+            f"permission denied: {str(locked)!r} is not writable")
+        hidden = base / "hidden"
+        hidden.mkdir(mode=0o700)
+        if os.geteuid() == 0:  # a folder it cannot even look into
+            assert _as_unprivileged_user(lambda: folder_problem(hidden / "shots")) == (
+                f"{str(hidden / 'shots')!r} cannot be read: Permission denied")
     finally:
-        locked.chmod(0o700)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _as_unprivileged_user(func: Any) -> Any:
+    """``func()`` in a forked child that is not root (root may write anywhere): uid "nobody"."""
+    if os.geteuid() != 0:
+        return func()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: drop root, answer through the pipe, never return into pytest
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            os.write(write, repr(func()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as answer:
+        text = answer.read()
+    os.waitpid(pid, 0)
+    return eval(text)  # noqa: S307 - our own child's repr of a str or None
 
 
 def test_one_warning_per_unusable_folder(tmp_path: Path) -> None:
