@@ -183,12 +183,7 @@ def _run_command(args: argparse.Namespace) -> int:
     loop = EngineLoop()
     start_driver_early(loop.submit)  # overlaps the driver's start-up with everything below
 
-    import pytest
-
-    from runner import plugin
-    from runner.config import parse_cli_values
-    from runner.reporters import make_reporter
-    from runner.session import RunSession, check_base_url
+    from runner.session import RunSession
 
     cli_config: list[Any] = list(args.config or [])
     if args.port is not None:
@@ -200,6 +195,20 @@ def _run_command(args: argparse.Namespace) -> int:
     except BaseException:
         loop.close()
         raise
+    try:
+        return _run_session(args, session)
+    finally:
+        session.close()  # a run that stops before its tests leaves no browser behind either
+
+
+def _run_session(args: argparse.Namespace, session: Any) -> int:
+    import pytest
+
+    from runner import plugin
+    from runner.config import parse_cli_values
+    from runner.reporters import make_reporter
+    from runner.session import check_base_url
+
     # A headless run never watches files and keeps no per-test snapshots, as in the original.
     session.config = session.config.merged({"watchForFileChanges": False, "numTestsKeptInMemory": 0},
                                            source="cli", origin="runner run (headless run mode)")
@@ -217,6 +226,12 @@ def _run_command(args: argparse.Namespace) -> int:
             f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
             "Check integrationFolder, testFiles and ignoreTestFiles in runner.json."
         )
+    # the reporter and its options are checked before anything is launched or trashed
+    reporter_name = args.reporter or config.reporter
+    reporter_options = dict(config.reporter_options or {})
+    for text in args.reporter_options or []:  # in order: a later flag wins per name
+        reporter_options.update(parse_cli_values(text, option="--reporter-options"))
+    reporter = make_reporter(reporter_name, reporter_options, config.project_root)
     session.prelaunch()  # fails early and clearly when there is no browser
     if config.base_url:
         problem = check_base_url(str(config.base_url))
@@ -238,11 +253,6 @@ def _run_command(args: argparse.Namespace) -> int:
     # A folder that cannot be written to costs its artifacts, not the run.
     for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
         print(f"runner: warning: {warning}", file=sys.stderr)
-    reporter_name = args.reporter or config.reporter
-    reporter_options = dict(config.reporter_options or {})
-    for text in args.reporter_options or []:  # in order: a later flag wins per name
-        reporter_options.update(parse_cli_values(text, option="--reporter-options"))
-    reporter = make_reporter(reporter_name, reporter_options, config.project_root)
     session.events.emit("before:run", {
         "config": config.as_dict(), "specs": [s.as_posix() for s in specs],
         "browser": {"name": session.browser_spec.name, "path": session.browser_spec.path},
@@ -264,7 +274,8 @@ def _run_command(args: argparse.Namespace) -> int:
         plugin.preset_session = None
         plugin.preset_reporters = []
         session.close()
-    failures = _failures_from(plugin.last_run())
+    run = plugin.last_run()
+    failures = _failures_from(run)
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         return _fail("pytest could not run the specs (see the message above).")
     if code == pytest.ExitCode.INTERRUPTED:
@@ -272,6 +283,11 @@ def _run_command(args: argparse.Namespace) -> int:
         return 130
     if failures is None:
         failures = 0 if code == pytest.ExitCode.OK else 1
+    broken = plugin.last_reporter_failures()
+    if broken and failures == 0:
+        print(f"runner: the tests passed, but the reporter {reporter_name!r} failed (see above): "
+              "exit status 1.", file=sys.stderr)
+        failures = 1
     return min(failures, 255)
 
 

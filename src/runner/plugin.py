@@ -155,6 +155,12 @@ def last_run() -> Any:
     return None if collector is None else collector.run
 
 
+def last_reporter_failures() -> list[str]:
+    """What went wrong in the reporters of the latest run (each was switched off when it raised)."""
+    collector = _state.get("collector")
+    return [] if collector is None else list(collector.reporter_failures)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     session = config.stash.get(_SESSION_KEY, None)
     if session is None and _state.get("session") is not None and preset_session is None:

@@ -1,0 +1,75 @@
+"""Reporters in real runs: a broken custom reporter, bad reporterOptions, reporter names."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli.conftest import run_runner
+
+PAGE = "<html><body><h1>Hi</h1></body></html>"
+PASSING = "def test_passes(runner):\n    runner.visit('/')\n"
+TOTALS_PLUGIN = """
+import json, pathlib
+
+def setup(on, config):
+    out = pathlib.Path(config["projectRoot"]) / "totals.json"
+    on("after:run", lambda results: out.write_text(json.dumps(results["totalPassed"])))
+"""
+
+
+def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False,
+                                   "reporter": "./reporting/bad.py"}),
+        "site/index.html": PAGE,
+        "runner/integration/a_spec.py": PASSING,
+        "runner/integration/b_spec.py": PASSING,
+        "runner/plugins/index.py": TOTALS_PLUGIN,
+        "reporting/bad.py": """
+            from runner.reporters import Reporter as Base
+
+            class Reporter(Base):
+                def on_test_end(self, spec, test):
+                    raise ValueError("no column " + test.full_title)
+        """,
+    })
+    result = run_runner("run", cwd=root)
+    assert json.loads((root / "totals.json").read_text()) == 2  # both specs ran
+    assert result.code == 1, result.text  # every test passed, but a report is missing
+    assert result.err.count("raised ValueError") == 1, result.err
+    assert ("runner: the reporter './reporting/bad.py' raised ValueError in on_test_end: no column test_passes"
+            in result.err)
+    assert 'bad.py", line 5, in on_test_end' in result.err
+    assert "switched off for the rest of the run" in result.err
+    assert "the tests passed, but the reporter './reporting/bad.py' failed" in result.err
+    assert "INTERNALERROR" not in result.text and "Traceback" not in result.text
+
+
+def test_bad_reporter_options_stop_the_run_before_the_trash_is_emptied(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "reporter": "junit",
+                                   "reporterOptions": {"mochaFile": "results"}}),
+        "site/index.html": PAGE,
+        "runner/integration/a_spec.py": PASSING,
+        "results/old.xml": "<testsuites/>",
+        "runner/screenshots/last run.png": "kept",
+    })
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    assert "reporterOptions.mochaFile of the junit reporter is 'results'" in result.err
+    assert "it is a folder" in result.err and "Traceback" not in result.text
+    assert (root / "runner/screenshots/last run.png").read_text() == "kept"  # nothing trashed
+    assert (root / "results/old.xml").exists()
+
+
+def test_reporter_options_from_the_command_line_are_checked_too(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False}),
+        "site/index.html": PAGE,
+        "runner/integration/a_spec.py": PASSING,
+    })
+    result = run_runner("run", "--reporter", "json", "--reporter-options", "outptu=r.json", cwd=root)
+    assert result.code == 0, result.text
+    assert ("runner: warning: reporterOptions.outptu is not an option of the json reporter and is ignored. "
+            "Did you mean 'output'?") in result.err
+    assert json.loads(result.out)["totalPassed"] == 1  # printed, as without an output
