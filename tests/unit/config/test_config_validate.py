@@ -16,7 +16,7 @@ NUMBER = "a number"
 BOOLEAN = "a boolean"
 STRING_OR_FALSE = "a string or false"
 URL = "a fully qualified URL (starting with http:// or https://)"
-CRF = "a valid CRF number between 1 & 51, 0 or false to disable compression"
+CRF = "a CRF number from 0 to 51 (lower is better quality and a larger file), false for no compression step"
 RETRIES = 'a positive number or null or an object with keys "openMode" and "runMode"'
 STRINGS = "a string or an array of strings"
 
