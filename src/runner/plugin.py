@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from _pytest._code import Traceback
 from _pytest.runner import runtestprotocol
 
 from runner.errors import ConfigError, RunnerError
@@ -257,10 +259,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
     excinfo = call.excinfo
     if excinfo is not None and isinstance(excinfo.value, RunnerError):
-        # Show the user's frames, not runner's internals.
-        pruned = excinfo.traceback.filter(lambda entry: not str(entry.path).startswith(_RUNNER_PACKAGE))
-        if len(pruned):
-            excinfo.traceback = pruned
+        _drop_runner_frames(excinfo)  # show the user's frames, not runner's internals
     report = yield
     if report.failed and excinfo is not None:
         setattr(report, ERROR_ATTR, error_summary(excinfo.typename, excinfo.value))
@@ -278,6 +277,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 report.sections.append(
                     ("runner command log", "\n".join(f"{e.name}: {e.message}" for e in ctx.log[-30:])))
     return report
+
+
+def _drop_runner_frames(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+    """Unlink runner's own frames from the exception's traceback.
+
+    Filtering ``excinfo.traceback`` is not enough: pytest cuts the traceback at the test function
+    by rebuilding it from that frame's raw traceback object, which brings every later frame back.
+    Relinking the raw chain (``tb_next`` is writable) removes them for every reader.
+    """
+    chain = []
+    tb: TracebackType | None = excinfo.tb
+    while tb is not None:
+        chain.append(tb)
+        tb = tb.tb_next
+    kept = [t for t in chain if not t.tb_frame.f_code.co_filename.startswith(_RUNNER_PACKAGE)]
+    if not kept or len(kept) == len(chain) or kept[0] is not chain[0]:
+        return  # nothing to drop, or nothing of the user's to show
+    for before, after in zip(kept, kept[1:], strict=False):
+        before.tb_next = after
+    kept[-1].tb_next = None
+    excinfo.traceback = Traceback(kept[0])
 
 
 def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:

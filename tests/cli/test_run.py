@@ -374,3 +374,22 @@ def test_run_mode_turns_watching_off(project):
     }, {"video": False}))
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
+
+
+def test_a_runner_error_shows_the_users_frames_not_runners(project):
+    root = project(base_project({
+        "runner/integration/a_spec.py": """
+            def load(runner):
+                return runner.fixture("missing.json")
+
+            def test_fixture(runner):
+                load(runner)
+        """,
+    }, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    failure = result.out[result.out.index("1) test_fixture\n"):]
+    assert "CommandError: runner.fixture('missing.json') failed: no fixture file was found." in failure
+    assert ">       load(runner)" in failure and '>       return runner.fixture("missing.json")' in failure
+    assert "a_spec.py:2: CommandError" in failure, failure
+    assert "fixtures.py" not in failure and "def resolve_fixture" not in failure
