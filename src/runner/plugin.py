@@ -78,6 +78,18 @@ def pytest_configure(config: pytest.Config) -> None:
         _install(config, session)
 
 
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Under plain ``pytest``: the configuration's warnings and unusable artifact folders, at the
+    top of the output (``runner run`` prints them itself before the run)."""
+    session = config.stash.get(_SESSION_KEY, None)
+    if session is None or preset_session is not None:
+        return []
+    from runner.artifacts.folders import artifact_folder_warnings
+
+    found = [*session.config.warnings, *artifact_folder_warnings(session.config, video=False)]
+    return [f"runner: warning: {warning}" for warning in found]
+
+
 def _wants_eager_session(config: pytest.Config) -> bool:
     opt = config.option
     if any(getattr(opt, name, None) for name in ("runner_project", "runner_config_file", "runner_config",

@@ -86,3 +86,18 @@ def test_repeated_runner_config_options_of_plain_pytest_merge_in_order(tmp_path:
          "--runner-env", "a=1,b=1", "--runner-env", "b=2"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_plain_pytest_shows_the_warnings_in_its_header(tmp_path: Path):
+    (tmp_path / "runner/integration").mkdir(parents=True)
+    (tmp_path / "afile").write_text("mine")
+    (tmp_path / "runner.json").write_text('{"screenshotsFolder": "afile", "nodeVersion": "bundled"}')
+    (tmp_path / "runner/integration/test_nothing.py").write_text("def test_nothing():\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "runner/integration"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    header = done.stdout[:done.stdout.index("collected")]
+    assert "runner: warning: screenshotsFolder 'afile' cannot be used" in header, done.stdout
+    assert "runner: warning: The `nodeVersion` configuration option (set in runner.json) is deprecated" in header
