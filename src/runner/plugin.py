@@ -7,6 +7,7 @@ It is registered through the ``pytest11`` entry point, so ``pytest`` on a spec w
 
 from __future__ import annotations
 
+import sysconfig
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -270,7 +271,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
     excinfo = call.excinfo
-    if excinfo is not None and isinstance(excinfo.value, RunnerError):
+    if excinfo is not None:
         _drop_runner_frames(excinfo)  # show the user's frames, not runner's internals
     report = yield
     if report.failed and excinfo is not None:
@@ -292,17 +293,28 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _drop_runner_frames(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-    """Unlink runner's own frames from the exception's traceback.
+    """Leave runner's own frames out of a failure's traceback, when the failure is not runner's.
+
+    That is a runner error (``CommandError``...: the user's call is the place to show) or an error
+    raised in the user's code that runner called back (a ``then`` callback). A runner error's
+    cause raised inside runner or a library (Playwright's error behind ``request()``) is left out
+    too: its message already says what went wrong. Anything else raised inside runner is a bug
+    in runner and keeps every frame.
 
     Filtering ``excinfo.traceback`` is not enough: pytest cuts the traceback at the test function
     by rebuilding it from that frame's raw traceback object, which brings every later frame back.
     Relinking the raw chain (``tb_next`` is writable) removes them for every reader.
     """
-    chain = []
-    tb: TracebackType | None = excinfo.tb
-    while tb is not None:
-        chain.append(tb)
-        tb = tb.tb_next
+    error = excinfo.value
+    chain = _tb_chain(excinfo.tb)
+    runner_error = isinstance(error, RunnerError)
+    if not chain or not (runner_error or not _is_internal(chain[-1])):
+        return
+    if runner_error and error.__cause__ is not None:
+        cause_chain = _tb_chain(error.__cause__.__traceback__)
+        if not cause_chain or _is_internal(cause_chain[-1]):
+            error.__cause__ = None
+            error.__suppress_context__ = True
     kept = [t for t in chain if not t.tb_frame.f_code.co_filename.startswith(_RUNNER_PACKAGE)]
     if not kept or len(kept) == len(chain) or kept[0] is not chain[0]:
         return  # nothing to drop, or nothing of the user's to show
@@ -310,6 +322,23 @@ def _drop_runner_frames(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         before.tb_next = after
     kept[-1].tb_next = None
     excinfo.traceback = Traceback(kept[0])
+
+
+def _tb_chain(tb: TracebackType | None) -> list[TracebackType]:
+    chain = []
+    while tb is not None:
+        chain.append(tb)
+        tb = tb.tb_next
+    return chain
+
+
+#: Where code that is not the user's lives: runner, the standard library, installed packages.
+_INTERNAL_PREFIXES = tuple({_RUNNER_PACKAGE, sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"),
+                            sysconfig.get_path("platlib")})
+
+
+def _is_internal(tb: TracebackType) -> bool:
+    return tb.tb_frame.f_code.co_filename.startswith(_INTERNAL_PREFIXES)
 
 
 def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:

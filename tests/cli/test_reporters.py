@@ -32,6 +32,13 @@ def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
                 def on_test_end(self, spec, test):
                     raise ValueError("no column " + test.full_title)
         """,
+        "reporting/direct.py": """
+            from runner.reporters import Reporter as Base
+
+            class Reporter(Base):
+                def on_spec_start(self, spec, index, total):
+                    raise RuntimeError("direct")
+        """,
     })
     result = run_runner("run", cwd=root)
     assert json.loads((root / "totals.json").read_text()) == 2  # both specs ran
@@ -43,6 +50,10 @@ def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
     assert "switched off for the rest of the run" in result.err
     assert "the tests passed, but the reporter './reporting/bad.py' failed" in result.err
     assert "INTERNALERROR" not in result.text and "Traceback" not in result.text
+    assert "collector.py" not in result.err  # only the reporter's own code
+    direct = run_runner("run", "--reporter", "./reporting/direct.py", cwd=root)
+    assert "raised RuntimeError in on_spec_start: direct" in direct.err
+    assert 'direct.py", line 5, in on_spec_start' in direct.err and "runner/reporters" not in direct.err
 
 
 def test_bad_reporter_options_stop_the_run_before_the_trash_is_emptied(project):

@@ -384,11 +384,26 @@ def test_a_runner_error_shows_the_users_frames_not_runners(project):
 
             def test_fixture(runner):
                 load(runner)
+
+            def test_request(runner):
+                runner.request("http://127.0.0.1:1/x")
+
+            def test_callback(runner):
+                runner.visit("/")
+                runner.get("h1").then(lambda el: 1 / 0)
         """,
     }, {"video": False}))
     result = run_runner("run", cwd=root)
-    assert result.code == 1, result.text
-    failure = result.out[result.out.index("1) test_fixture\n"):]
+    assert result.code == 3, result.text
+    assert "/runner/commands/" not in result.out and "site-packages" not in result.out, result.out
+    # a runner error whose cause is Playwright's: the message says it, the chain is left out
+    request = result.out[result.out.index("2) test_request\n"):result.out.index("3) test_callback\n")]
+    assert "got no response" in request and "ECONNREFUSED" in request
+    assert "The above exception was the direct cause" not in request
+    # the user's callback raised: its frames, not runner's in between
+    callback = result.out[result.out.index("3) test_callback\n"):]
+    assert "ZeroDivisionError: division by zero" in callback and "lambda el: 1 / 0" in callback
+    failure = result.out[result.out.index("1) test_fixture\n"):result.out.index("2) test_request\n")]
     assert "CommandError: runner.fixture('missing.json') failed: no fixture file was found." in failure
     assert ">       load(runner)" in failure and '>       return runner.fixture("missing.json")' in failure
     assert "a_spec.py:2: CommandError" in failure, failure

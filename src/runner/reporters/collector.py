@@ -262,8 +262,9 @@ def _error_text(report: pytest.TestReport) -> str:
 def _reporter_failure(reporter: Any, hook: str, err: Exception) -> str:
     """What a reporter that raised did, with the last frames (the reporter's own code)."""
     name = getattr(reporter, "runner_name", None) or type(reporter).__name__
-    frames = traceback.format_tb(err.__traceback__)[-2:]
-    where = "".join(frames).rstrip()
+    runner_package = str(Path(__file__).resolve().parents[1])
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if not f.filename.startswith(runner_package)]
+    where = "".join(traceback.format_list(frames[-2:])).rstrip()
     return (f"the reporter {name!r} raised {type(err).__name__} in {hook}: {err}\n{where}\n"
             "It is switched off for the rest of the run; the tests go on.")
 
