@@ -7,7 +7,9 @@ the one place that knows where a spec starts and ends.
 
 from __future__ import annotations
 
+import re
 import sys
+import sysconfig
 import time
 import traceback
 from pathlib import Path
@@ -141,7 +143,8 @@ class ResultCollector:
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed and report.fspath:
             spec = self._spec(str(report.fspath))
-            spec.error = str(report.longrepr)
+            spec.error = _load_error_text(str(report.longrepr))
+            spec.error_type, spec.error_message = _load_error_summary(spec.error)
 
     def _flush_broken(self) -> None:
         """Report specs that could not be loaded (they have no tests to wait for)."""
@@ -257,6 +260,43 @@ def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
 
 def _error_text(report: pytest.TestReport) -> str:
     return (report.longreprtext or "").rstrip()  # the phase, when not "call", is in the message
+
+
+#: A frame line of pytest's report: ``path:line: in function``.
+_FRAME = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+): in ")
+#: Where code that is not the user's lives: the standard library and installed packages.
+_INTERNAL = tuple({sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
+
+
+def _load_error_text(text: str) -> str:
+    """pytest's report of a spec that could not be imported, without the frames of pytest's and
+    Python's own import machinery (the user's frames and the error lines stay)."""
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        frame = _FRAME.match(line)
+        if frame:
+            skipping = frame.group("path").startswith(_INTERNAL)
+        elif line.startswith("E ") or not line.startswith(" "):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept).strip("\n") or text
+
+
+def _load_error_summary(text: str) -> tuple[str | None, str | None]:
+    """(type, one line) of a load error: ``("SyntaxError", "SyntaxError: invalid syntax (a_spec.py,
+    line 3)")``, read from the report's ``E`` lines."""
+    errors = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+    if not errors:
+        return None, None
+    last = errors[-1]
+    head, sep, _rest = last.partition(":")
+    error_type = head.rsplit(".", 1)[-1] if sep and head.replace(".", "").replace("_", "").isalnum() else None
+    where = next((m for m in (re.match(r'File "(.+)", line (\d+)', e) for e in errors) if m), None)
+    if where is not None and error_type in ("SyntaxError", "IndentationError", "TabError"):
+        last = f"{last} ({Path(where.group(1)).name}, line {where.group(2)})"
+    return error_type, last
 
 
 def _reporter_failure(reporter: Any, hook: str, err: Exception) -> str:

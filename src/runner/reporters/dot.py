@@ -30,7 +30,8 @@ def print_failures(run: RunResult, c: Colors, write: Any) -> None:
             n += 1
             write("")
             write(f"  {n}) {spec.relative} could not be loaded:")
-            write(c.red(_indent(spec.error, "     ")))
+            write(c.red(f"     {spec.error_headline()}"))
+            write(c.red(_indent(spec.error, "       ")))
         for test in spec.tests:
             if test.state != "failed":
                 continue

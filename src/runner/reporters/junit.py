@@ -84,9 +84,8 @@ class JunitReporter(Reporter):
         if spec.error:
             case = ET.SubElement(suite, "testcase", {"name": "(spec could not be loaded)",
                                                      "classname": _clean(spec.relative), "time": "0.000"})
-            err = ET.SubElement(case, "error", {"message": _clean(spec.error.strip().splitlines()[0]
-                                                                  if spec.error.strip() else "error"),
-                                                "type": "LoadError"})
+            err = ET.SubElement(case, "error", {"message": _clean(spec.error_headline() or "error"),
+                                                "type": _clean(spec.error_type or "LoadError")})
             err.text = _clean(spec.error)
         for test in spec.tests:
             suite.append(self.case_element(spec, test))

@@ -82,6 +82,18 @@ class SpecResult:
     duration_ms: float = 0.0
     video: str | None = None
     screenshots: list[str] = field(default_factory=list)
+    # why it could not be loaded, in one line: "SyntaxError: invalid syntax (a_spec.py, line 3)"
+    error_message: str | None = None
+    error_type: str | None = None  # "SyntaxError", "ModuleNotFoundError", ...
+
+    def error_headline(self) -> str | None:
+        """Why the spec could not be loaded, in one line (None when it loaded)."""
+        if not self.error:
+            return None
+        if self.error_message:
+            return self.error_message
+        lines = [line.strip() for line in self.error.splitlines() if line.strip()]
+        return lines[-1] if lines else "error"
 
     def count(self, state: str) -> int:
         return sum(1 for t in self.tests if t.state == state)

@@ -122,7 +122,8 @@ class SpecReporter(Reporter):
         if spec.error:
             self._print()
             self._print(c.red(f"  The spec {spec.relative} could not be loaded:"))
-            self._print(_indent(spec.error, "    "))
+            self._print(c.red(f"    {spec.error_headline()}"))
+            self._print(_indent(spec.error, "      "))
         failed = [t for t in spec.tests if t.state == "failed"]
         start = self._failure_no - len(failed)
         for n, test in enumerate(failed, start + 1):

@@ -79,8 +79,10 @@ class TapReporter(Reporter):
         if spec.error:
             self._n += 1
             self._print(f"not ok {self._n} - {_desc(spec.relative)} could not be loaded")
-            for line in _yaml_block({"message": spec.error.splitlines()[0] if spec.error.strip() else "error",
-                                     "severity": "fail", "stack": spec.error + "\n"}):
+            fields = {"message": spec.error_headline() or "error", "severity": "fail"}
+            if spec.error_type:
+                fields["type"] = spec.error_type
+            for line in _yaml_block({**fields, "stack": spec.error + "\n"}):
                 self._print(line)
 
     def on_run_end(self, run: RunResult) -> None:
