@@ -267,12 +267,14 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
         extra = extra[1:]
     plugin.preset_session = session
     plugin.preset_reporters = [reporter]
+    plugin.preset_specs = specs
     plugin._state["collector"] = None
     try:
         code = pytest.main(pytest_args + extra)
     finally:
         plugin.preset_session = None
         plugin.preset_reporters = []
+        plugin.preset_specs = None
         session.close()
     run = plugin.last_run()
     failures = _failures_from(run)
@@ -281,6 +283,11 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
     if code == pytest.ExitCode.INTERRUPTED:
         print("runner: interrupted", file=sys.stderr)
         return 130
+    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
+        why = (f"no test of the selected specs matched the pytest arguments {' '.join(extra)!r}" if extra
+               else "the selected specs hold no tests")
+        return _fail(f"no tests ran: {why}.\nA run that tests nothing is a mistake more often than not; "
+                     "check --spec, the pytest arguments after --, and the specs themselves.")
     if failures is None:
         failures = 0 if code == pytest.ExitCode.OK else 1
     broken = plugin.last_reporter_failures()

@@ -41,6 +41,7 @@ _RUNNER_PACKAGE = str(Path(__file__).resolve().parent)
 # Set by `runner run` before it calls pytest, so the session it validated is the one used.
 preset_session: Any = None
 preset_reporters: list[Any] = []
+preset_specs: list[Path] | None = None  # the specs runner run selected, in order
 
 _state: dict[str, Any] = {"session": None, "ctx": None}
 
@@ -135,7 +136,7 @@ def _install(config: pytest.Config, session: Any) -> None:
         version=__version__, config=session.config.as_dict(),
         slow_threshold=lambda nodeid: _slow_threshold(session, nodeid),
         test_extras=_take_extras, finish_spec=session.finish_spec,
-        settle_videos=session.settle_videos,
+        settle_videos=session.settle_videos, spec_paths=preset_specs,
     )
     config.stash[_COLLECTOR_KEY] = collector
     _state["collector"] = collector

@@ -84,3 +84,46 @@ def test_reporter_options_from_the_command_line_are_checked_too(project):
     assert ("runner: warning: reporterOptions.outptu is not an option of the json reporter and is ignored. "
             "Did you mean 'output'?") in result.err
     assert json.loads(result.out)["totalPassed"] == 1  # printed, as without an output
+
+
+def test_a_spec_without_tests_is_listed_and_a_run_of_no_tests_fails(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
+                                   "reporterOptions": {"output": "report.json"}}),
+        "site/index.html": PAGE,
+        "runner/integration/a_spec.py": PASSING,
+        "runner/integration/empty_spec.py": "HELPER = 1\n",
+    })
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    report = json.loads((root / "report.json").read_text())
+    assert [(s["relative"], len(s["tests"])) for s in report["specs"]] == [("a_spec.py", 1), ("empty_spec.py", 0)]
+    assert report["status"] == "passed"
+
+    spec_only = run_runner("run", "--reporter", "spec", "--spec", "**/empty_spec.py", cwd=root)
+    assert spec_only.code == 1, spec_only.text
+    assert "Specs:    1 found (empty_spec.py)" in spec_only.out
+    assert "No tests found in this spec." in spec_only.out and "No tests ran" in spec_only.out
+    assert "runner: no tests ran: the selected specs hold no tests." in spec_only.err
+
+    deselected = run_runner("run", "--", "-k", "nomatch", cwd=root)
+    assert deselected.code == 1, deselected.text
+    assert "no test of the selected specs matched the pytest arguments '-k nomatch'" in deselected.err
+    report = json.loads((root / "report.json").read_text())
+    assert report["status"] == "failed" and report["totalTests"] == 0
+    # a spec whose tests were all deselected is not listed; one without tests is
+    assert [s["relative"] for s in report["specs"]] == ["empty_spec.py"]
+
+
+def test_when_pytest_cannot_run_no_report_says_passed(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
+                                   "reporterOptions": {"output": "report.json"}}),
+        "site/index.html": PAGE,
+        "runner/integration/a_spec.py": PASSING,
+    })
+    result = run_runner("run", "--", "-k", "bad syntax ((", cwd=root)
+    assert result.code == 1, result.text
+    assert "Wrong expression passed to '-k'" in result.text
+    assert "pytest could not run the specs" in result.err
+    assert not (root / "report.json").exists()

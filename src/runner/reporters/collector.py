@@ -72,8 +72,13 @@ class ResultCollector:
                  events: Any = None, emit_events: bool = True, browser: str = "",
                  version: str = "", config: dict[str, Any] | None = None,
                  slow_threshold: Any = None, test_extras: Any = None,
-                 finish_spec: Any = None, settle_videos: Any = None) -> None:
+                 finish_spec: Any = None, settle_videos: Any = None,
+                 spec_paths: list[Path] | None = None) -> None:
         self.project_root = project_root
+        # the specs runner run selected, in order: a spec without tests is reported too
+        self._spec_paths = [str(Path(p).resolve()) for p in spec_paths] if spec_paths is not None else None
+        self._collected_files: set[str] = set()  # files that had tests (before -k deselected any)
+        self._empty: set[str] = set()
         self.spec_root = spec_root
         self.reporters = reporters
         self.events = events
@@ -126,13 +131,31 @@ class ResultCollector:
         return {"name": Path(spec.absolute).name, "relative": spec.relative, "absolute": spec.absolute}
 
     # -- pytest hooks ---------------------------------------------------------------------
+    def pytest_itemcollected(self, item: pytest.Item) -> None:
+        self._collected_files.add(str(Path(str(item.path)).resolve()))
+
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         for item in session.items:
             spec = self._spec(str(item.path))
             self._remaining[spec.absolute] = self._remaining.get(spec.absolute, 0) + 1
+        if self._spec_paths is not None:
+            self._add_specs_without_tests()
         self._announce()
-        self._flush_broken()
+
+    def _add_specs_without_tests(self) -> None:
+        """List the selected specs in their order, with those that hold no test at all (those whose
+        tests pytest arguments deselected are left out)."""
+        assert self._spec_paths is not None
+        ordered = []
+        for key in self._spec_paths:
+            if key in self._specs:
+                ordered.append(key)
+            elif key not in self._collected_files:
+                self._spec(key)
+                self._empty.add(key)
+                ordered.append(key)
+        self._order = ordered + [k for k in self._order if k not in ordered]
 
     def _announce(self) -> None:
         if self._announced:
@@ -146,11 +169,15 @@ class ResultCollector:
             spec.error = _load_error_text(str(report.longrepr))
             spec.error_type, spec.error_message = _load_error_summary(spec.error)
 
-    def _flush_broken(self) -> None:
-        """Report specs that could not be loaded (they have no tests to wait for)."""
+    def _flush_broken(self, before: str | None = None) -> None:
+        """Report specs that could not be loaded or hold no test (there is nothing to wait for),
+        in their place in the order: those listed before the spec ``before``, or all."""
         for key in self._order:
+            if key == before:
+                break
             spec = self._specs[key]
-            if spec.error and self._remaining.get(key, 0) == 0 and spec not in self.run.specs:
+            if ((spec.error or key in self._empty) and self._remaining.get(key, 0) == 0
+                    and spec not in self.run.specs):
                 self._begin(spec)
                 self._finish(spec)
 
@@ -174,6 +201,7 @@ class ResultCollector:
         path = nodeid.split("::")[0]
         spec = self._spec_for_nodeid(path)
         if self._current != spec.absolute:
+            self._flush_broken(before=spec.absolute)
             self._begin(spec)
         self._call("on_test_start", spec, _title(nodeid))
 
@@ -229,6 +257,10 @@ class ResultCollector:
                 if spec.video is not None and spec.video in changed:
                     spec.video = changed[spec.video]
         self.run.duration_ms = (time.monotonic() - self._started) * 1000
+        if exitstatus in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) and not self.run.tests:
+            return  # pytest did not run: there are no results to report (runner run says why)
+        if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            self.run.error = "no tests ran"
         self._call("on_run_end", self.run)
         self._emit("after:run", _run_summary(self.run))
 

@@ -19,6 +19,8 @@ def summary_line(run: RunResult, c: Colors) -> str:
         parts.append(c.cyan(f"{run.total('pending')} pending"))
     if run.total("skipped"):
         parts.append(c.gray(f"{run.total('skipped')} skipped"))
+    if run.error:
+        parts.append(c.red(run.error))
     return "  " + ", ".join(parts) + c.gray(f" ({format_ms(run.duration_ms)})")
 
 

@@ -44,7 +44,7 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
         "totalSlow": sum(1 for s in run.specs for t in s.tests if t.slow),
         "totalSpecErrors": sum(1 for s in run.specs if s.error),
         "totalDuration": run.duration_ms,
-        "status": "failed" if run.failures else "passed",
+        "status": "passed" if run.ok else "failed",
     })
     return data
 

@@ -114,6 +114,11 @@ class RunResult:
     browser: str = ""
     runner_version: str = ""
     config: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None  # the run as a whole failed: "no tests ran"
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.error
 
     def total(self, state: str) -> int:
         return sum(s.count(state) for s in self.specs)

@@ -114,6 +114,8 @@ class SpecReporter(Reporter):
 
     def on_spec_end(self, spec: SpecResult) -> None:
         c = self.c
+        if not spec.tests and not spec.error:
+            self._print(c.yellow("  No tests found in this spec."))
         self._print()
         passing = spec.count("passed")
         failing = spec.count("failed")
@@ -168,7 +170,9 @@ class SpecReporter(Reporter):
                 self._print(c.gray(f"       video: {spec.video}"))
         failed_specs = sum(1 for s in run.specs if not s.ok)
         total_specs = len(run.specs)
-        if failed_specs:
+        if run.error:
+            label, mark = run.error.capitalize(), c.red("✖")
+        elif failed_specs:
             pct = int(round(100 * failed_specs / total_specs)) if total_specs else 0
             label, mark = f"{failed_specs} of {total_specs} failed ({pct}%)", c.red("✖")
         else:

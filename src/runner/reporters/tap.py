@@ -91,3 +91,5 @@ class TapReporter(Reporter):
         self._print(f"# pass {run.total('passed')}")
         self._print(f"# fail {run.failures}")
         self._print(f"# skip {run.total('pending') + run.total('skipped')}")
+        if run.error:
+            self._print(f"# error: {run.error}")
