@@ -240,6 +240,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
     commands = session.begin_test(
         config, spec_relative=relative, title=title,
         screenshot_dir=lambda: (config.path("screenshotsFolder") or Path(".")) / relative,
+        attempt=item.stash.get(_ATTEMPT_KEY, 1),
     )
     _state["ctx"] = commands._ctx
     try:
@@ -282,7 +283,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         # runner.screenshot() files of this phase, then the failure screenshot: each listed once
         report.user_properties.extend(("screenshot", str(p)) for p in ctx.screenshots)
         ctx.screenshots.clear()
-    if call.when == "call" and report.failed:
+    if call.when in ("setup", "call") and report.failed:
         if ctx is not None:
             shot = _failure_screenshot(item, ctx)
             if shot is not None:
@@ -350,11 +351,10 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
     folder = ctx.config.path("screenshotsFolder")
     if folder is None:
         return None
-    attempt = item.stash.get(_ATTEMPT_KEY, 1)
-    name = f"{ctx.title} (failed)" + (f" (attempt {attempt})" if attempt > 1 else "")
-    from runner.commands.api import safe_file_name
+    from runner.artifacts.screenshots import claim_screenshot_path
 
-    path = folder / ctx.spec_relative / f"{safe_file_name(name)}.png"
+    path = claim_screenshot_path(folder / ctx.spec_relative, ctx.title, tail=" (failed)",
+                                 taken=ctx.screenshot_paths, attempt=ctx.attempt)
     browser = ctx.browser
     if not browser.alive or browser.page is None:
         return None

@@ -52,6 +52,7 @@ class RunSession:
         self._current: TestContext | None = None
         self._block_hosts: list[Any] = []
         self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests
+        self.screenshot_paths: set[Path] = set()  # no two screenshots of the run share a file
         self._videos: SpecVideos | None = None
         self.started = time.monotonic()
 
@@ -229,7 +230,7 @@ class RunSession:
 
     # -- tests ------------------------------------------------------------------------------
     def begin_test(self, config: Config, *, spec_relative: str, title: str,
-                   screenshot_dir: Any = None) -> RunnerCommands:
+                   screenshot_dir: Any = None, attempt: int = 1) -> RunnerCommands:
         """Reset the page for a new test and return the ``runner`` fixture's object."""
         browser = self.browser()
         self._block_hosts = [compile_pattern(p) for p in pattern_list(config.block_hosts)]
@@ -242,6 +243,7 @@ class RunSession:
         ctx = TestContext(
             config=config, loop=self.loop, browser_getter=self.browser, base_url=self.base_url,
             spec_relative=spec_relative, title=title, project_root=config.project_root,
+            attempt=attempt, screenshot_paths=self.screenshot_paths,
         )
         self._current = ctx
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,

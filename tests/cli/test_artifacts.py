@@ -118,6 +118,42 @@ def test_json_reporter_writes_the_whole_run(project):
     assert report["config"]["fileServerFolder"] == "site"
 
 
+def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
+                                   "reporterOptions": {"output": "report.json"}}),
+        "site/index.html": PAGE,
+        "runner/integration/shots_spec.py": """
+            import pytest
+
+            @pytest.mark.parametrize("v", ["a/b", "a:b"])  # both ids become test_p[a_b]
+            def test_p(runner, v):
+                runner.visit("/")
+                runner.screenshot("same")
+                assert False, v
+
+            @pytest.fixture
+            def five_headings(runner):
+                runner.visit("/")
+                runner.get("h1", timeout=200).should("have.length", 5)
+
+            def test_setup_fails(five_headings):
+                pass
+        """,
+    })
+    result = run_runner("run", cwd=root)
+    assert result.code == 3, result.text
+    report = json.loads((root / "report.json").read_text())
+    shots = {t["title"][-1]: [Path(p).name for p in t["screenshots"]] for t in report["specs"][0]["tests"]}
+    assert shots == {
+        "test_p[a/b]": ["same.png", "test_p[a_b] (failed).png"],
+        "test_p[a:b]": ["same (2).png", "test_p[a_b] (failed) (2).png"],
+        "test_setup_fails": ["test_setup_fails (failed).png"],  # a fixture failed: a screenshot too
+    }
+    folder = root / "runner/screenshots/shots_spec.py"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(sum(shots.values(), []))
+
+
 @pytest.mark.parametrize("folder", [".", "runner/integration", "..", "runner"])
 def test_trash_refuses_hostile_folders(project, folder):
     root = project({

@@ -125,10 +125,12 @@ def test_retries_report_flaky_tests_and_every_attempt(project, tmp_path):
     at = lines.index("     attempt 1: AssertionError: nope")
     assert lines[at + 1] == "     attempt 2: AssertionError: nope"
     assert "def test_always_fails(runner):" in "\n".join(lines[at + 2:at + 12])
-    # retries overwrite the test's own screenshot: listed once; each attempt's failure screenshot
+    # each attempt's own screenshot and failure screenshot, in files of their own
     shots = [line for line in lines if line.startswith("     screenshot: ")]  # not the command log
     assert [Path(s).name for s in shots if "always" in s or "mine" in s] == [
-        "mine.png", "test_always_fails (failed).png", "test_always_fails (failed) (attempt 2).png"]
+        "mine.png", "test_always_fails (failed).png",
+        "mine (attempt 2).png", "test_always_fails (failed) (attempt 2).png"]
+    assert all(Path(s.split("screenshot: ", 1)[1]).is_file() for s in shots)
     assert "     (in setup) RuntimeError: db down" in lines
     assert counter.read_text() == "3"
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from runner.artifacts.screenshots import claim_screenshot_path, safe_file_name
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture
 from runner.commands.records import Record
@@ -516,18 +517,13 @@ class RunnerCommands:
         folder = self._screenshot_dir() if self._screenshot_dir else Path(self._ctx.config.path("screenshotsFolder") or ".")
         base = name or self._ctx.title or "screenshot"
         # "/" in a name makes sub-folders, as in the original; nothing else unsafe survives.
-        path = folder / "/".join(safe_file_name(part) for part in base.split("/") if part not in ("", ".", ".."))
-        path = path.with_name(path.name + ".png")
+        path = claim_screenshot_path(folder, base, taken=self._ctx.screenshot_paths, attempt=self._ctx.attempt,
+                                     subfolders=True)
         from runner.artifacts.folders import make_artifact_folder
 
         make_artifact_folder(path.parent, option="screenshotsFolder", what=f"The screenshot {path.name!r}",
                              root=self._ctx.config.path("screenshotsFolder") or folder)
         return path
-
-
-def safe_file_name(name: str) -> str:
-    """``name`` usable as a file name on every system (at most 200 characters)."""
-    return re.sub(r'[<>:"/\\|?*\x00-\x1f]', "_", name)[:200] or "_"
 
 
 def _with_query(url: str, qs: Mapping[str, Any] | None) -> str:

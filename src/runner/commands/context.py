@@ -50,6 +50,8 @@ class TestContext:
     project_root: Path = field(default_factory=Path.cwd)
     log: list[LogEntry] = field(default_factory=list)
     screenshots: list[Path] = field(default_factory=list)  # runner.screenshot() files, for reports
+    attempt: int = 1  # 2 and up when the test runs again after a failure (retries)
+    screenshot_paths: set[Path] = field(default_factory=set)  # every screenshot path of the run
     async_errors: list[BaseException] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     _lock: threading.Lock = field(default_factory=threading.Lock)
