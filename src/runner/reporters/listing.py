@@ -39,8 +39,11 @@ class ListReporter(Reporter):
             self._print(f"  {c.gray('- ' + title + ' (skipped)')}")
 
     def on_spec_end(self, spec: SpecResult) -> None:
-        if spec.error:
-            self._print(f"  {self.c.red('✖ ' + spec.relative + ' could not be loaded')}")
+        if spec.error:  # numbered like the failures listed at the end
+            self._failure_no += 1
+            self._print(f"  {self.c.red(f'{self._failure_no}) {spec.relative} could not be loaded')}")
+        elif not spec.tests:
+            self._print(f"  {self.c.gray('- ' + spec.relative + ' (no tests)')}")
 
     def on_run_end(self, run: RunResult) -> None:
         print_failures(run, self.c, self._print)

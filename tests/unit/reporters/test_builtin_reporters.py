@@ -98,7 +98,10 @@ def test_list_lines_and_slow_colour(monkeypatch):
     assert "  ✓ a_spec.py TestSuite test_slow (12s) [flaky, passed on attempt 2]" in lines
     assert "  1) b_spec.py test_bad & <co> \"q\" (120ms)" in lines
     assert "  - b_spec.py test_later" in lines
-    assert "  ✖ c_spec.py could not be loaded" in lines
+    # numbered as in the failures at the end
+    assert "  2) c_spec.py could not be loaded" in lines
+    failures = lines[lines.index("  2) c_spec.py could not be loaded") + 1:]
+    assert "  1) b_spec.py test_bad & <co> \"q\"" in failures and "  2) c_spec.py could not be loaded:" in failures
     assert lines[-2] == SUMMARY
     monkeypatch.delenv("NO_COLOR")
     monkeypatch.setenv("FORCE_COLOR", "1")
@@ -249,7 +252,7 @@ def test_junit_single_file(tmp_path):
     assert "visit: http://x/" in out
     assert later.find("skipped") is not None
     slow = a.findall("testcase")[1]
-    assert slow.get("classname") == "a_spec.py.TestSuite"
+    assert slow.get("classname") == "a_spec.py.TestSuite" and slow.get("name") == "test_slow"
     assert "[[PROPERTY|slow=true]]" in (slow.findtext("system-out") or "")
     assert "[[ATTACHMENT|shots/a first.png]]" in (slow.findtext("system-out") or "")
     error = c.find("testcase/error")
