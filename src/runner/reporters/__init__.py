@@ -121,7 +121,8 @@ def _check_output_path(name: str, key: str, value: str, project_root: Path) -> N
     path = Path(value.replace("[hash]", "0" * 8)).expanduser()
     path = path if path.is_absolute() else project_root / path
     if path.is_dir():
-        problem, example = "it is a folder", (Path(value) / "report.xml").as_posix()
+        file_name = {"json": "report.json", "junit": "junit.xml"}.get(name, "report")
+        problem, example = "it is a folder", (Path(value) / file_name).as_posix()
         expected = f"the path of a file to write, such as {example!r}"
     else:
         blocker = next((p for p in path.parents if p.exists()), None)

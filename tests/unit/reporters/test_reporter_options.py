@@ -49,7 +49,9 @@ def test_an_output_path_that_is_a_folder_or_under_a_file_is_refused(tmp_path):
     with pytest.raises(ConfigError) as caught:
         make_reporter("junit", {"mochaFile": "adir"}, tmp_path)
     assert "reporterOptions.mochaFile of the junit reporter is 'adir'" in str(caught.value)
-    assert "it is a folder" in str(caught.value) and "'adir/report.xml'" in str(caught.value)
+    assert "it is a folder" in str(caught.value) and "such as 'adir/junit.xml'" in str(caught.value)
+    with pytest.raises(ConfigError, match="such as 'adir/report.json'"):
+        make_reporter("json", {"output": "adir"}, tmp_path)
     with pytest.raises(ConfigError) as caught:
         make_reporter("json", {"output": "afile/x.json"}, tmp_path)
     assert f"{str(tmp_path / 'afile')!r} is a file, not a folder" in str(caught.value)
