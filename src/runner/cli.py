@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -307,11 +308,8 @@ def _ini_args(project_root: Path) -> list[str]:
             if name.endswith("pytest.ini") or "[pytest]" in text or "[tool.pytest" in text \
                     or "[tool:pytest]" in text:
                 return ["-c", str(candidate)]
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="runner-ini-"))
-    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    return ["-c", str(folder / "pytest.ini")]
+    # An empty configuration file that is not a folder above the project's (nothing to clean up).
+    return ["-c", os.devnull]
 
 
 def _failures_from(run: Any) -> int | None:

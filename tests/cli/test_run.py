@@ -413,3 +413,16 @@ def test_a_runner_error_shows_the_users_frames_not_runners(project):
     assert ">       load(runner)" in failure and '>       return runner.fixture("missing.json")' in failure
     assert "a_spec.py:2: CommandError" in failure, failure
     assert "fixtures.py" not in failure and "def resolve_fixture" not in failure
+
+
+def test_a_run_leaves_no_temporary_files_behind(project):
+    import tempfile
+
+    root = project(base_project({"runner/integration/a_spec.py": "def test_a(runner):\n    pass\n"},
+                                {"video": False}))
+    scratch = Path(tempfile.gettempdir())
+    before = {p.name for p in scratch.iterdir() if p.name.startswith("runner-")}
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    after = {p.name for p in scratch.iterdir() if p.name.startswith("runner-")}
+    assert after - before == set()
