@@ -259,7 +259,8 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
         "browser": {"name": session.browser_spec.name, "path": session.browser_spec.path},
     })
     pytest_args = [str(s) for s in specs] + _ini_args(config.project_root) + [
-        "--rootdir", str(config.project_root), "-p", "no:cacheprovider", "-p", "no:terminal",
+        "--rootdir", str(config.project_root), "--confcutdir", str(config.project_root),
+        "-p", "no:cacheprovider", "-p", "no:terminal",
         "--import-mode=importlib", "--continue-on-collection-errors",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
     ]

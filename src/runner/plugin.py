@@ -7,7 +7,7 @@ It is registered through the ``pytest11`` entry point, so ``pytest`` on a spec w
 
 from __future__ import annotations
 
-import sysconfig
+import contextlib
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -26,6 +26,7 @@ from runner.reporters.collector import (
     error_summary,
     relative_to_first,
 )
+from runner.tracebacks import is_internal, is_library, is_runner
 
 if TYPE_CHECKING:  # the plugin loads in every pytest run: the config layer only when used
     from runner.config import Config
@@ -36,7 +37,6 @@ _SESSION_KEY = pytest.StashKey["Any"]()
 _TEST_CONFIG_KEY = pytest.StashKey["Config"]()
 _ATTEMPT_KEY = pytest.StashKey[int]()
 _EXTRAS_KEY = pytest.StashKey[tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]]()
-_RUNNER_PACKAGE = str(Path(__file__).resolve().parent)
 
 # Set by `runner run` before it calls pytest, so the session it validated is the one used.
 preset_session: Any = None
@@ -44,6 +44,7 @@ preset_reporters: list[Any] = []
 preset_specs: list[Path] | None = None  # the specs runner run selected, in order
 
 _state: dict[str, Any] = {"session": None, "ctx": None}
+_CTX_KEY = pytest.StashKey[Any]()  # the runner fixture's TestContext, on its test item
 
 
 def current_config() -> Config | None:
@@ -243,6 +244,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         attempt=item.stash.get(_ATTEMPT_KEY, 1),
     )
     _state["ctx"] = commands._ctx
+    item.stash[_CTX_KEY] = commands._ctx  # for the reports of this attempt, teardown's too
     try:
         yield commands
     finally:
@@ -278,7 +280,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     if report.failed and excinfo is not None:
         setattr(report, ERROR_ATTR, error_summary(excinfo.typename, excinfo.value))
-    ctx = _state.get("ctx")
+    ctx = item.stash.get(_CTX_KEY, None)
+    if call.when == "teardown":
+        with contextlib.suppress(KeyError):
+            del item.stash[_CTX_KEY]  # a retried attempt gets a context of its own
     if ctx is not None:
         # runner.screenshot() files of this phase, then the failure screenshot: each listed once
         report.user_properties.extend(("screenshot", str(p)) for p in ctx.screenshots)
@@ -309,16 +314,20 @@ def _drop_runner_frames(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
     """
     error = excinfo.value
     chain = _tb_chain(excinfo.tb)
-    runner_error = isinstance(error, RunnerError)
-    if not chain or not (runner_error or not _is_internal(chain[-1])):
+    if not chain:
         return
+    # whose code raised: the innermost frame that is not the standard library's or a package's
+    raiser = next((t for t in reversed(chain) if not is_library(_file(t))), None)
+    runner_error = isinstance(error, RunnerError)
+    if not runner_error and (raiser is None or is_runner(_file(raiser))):
+        return  # raised in runner (a bug: every frame helps) or only in libraries
     if runner_error and error.__cause__ is not None:
         cause_chain = _tb_chain(error.__cause__.__traceback__)
-        if not cause_chain or _is_internal(cause_chain[-1]):
+        if not cause_chain or is_internal(_file(cause_chain[-1])):
             error.__cause__ = None
             error.__suppress_context__ = True
-    kept = [t for t in chain if not t.tb_frame.f_code.co_filename.startswith(_RUNNER_PACKAGE)]
-    if not kept or len(kept) == len(chain) or kept[0] is not chain[0]:
+    kept = [t for t in chain if not is_runner(_file(t))]
+    if len(kept) == len(chain) or not any(not is_internal(_file(t)) for t in kept) or kept[0] is not chain[0]:
         return  # nothing to drop, or nothing of the user's to show
     for before, after in zip(kept, kept[1:], strict=False):
         before.tb_next = after
@@ -334,13 +343,8 @@ def _tb_chain(tb: TracebackType | None) -> list[TracebackType]:
     return chain
 
 
-#: Where code that is not the user's lives: runner, the standard library, installed packages.
-_INTERNAL_PREFIXES = tuple({_RUNNER_PACKAGE, sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"),
-                            sysconfig.get_path("platlib")})
-
-
-def _is_internal(tb: TracebackType) -> bool:
-    return tb.tb_frame.f_code.co_filename.startswith(_INTERNAL_PREFIXES)
+def _file(tb: TracebackType) -> str:
+    return tb.tb_frame.f_code.co_filename
 
 
 def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:

@@ -16,13 +16,13 @@ import concurrent.futures
 import importlib.util
 import inspect
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from runner.errors import ConfigError, TaskError, UsageError
+from runner.tracebacks import code_tail
 
 __all__ = ["PluginEvents", "load_module", "load_plugins_file", "EVENTS"]
 
@@ -66,7 +66,7 @@ class PluginEvents:
                 where = _where(listener)
                 message = (
                     f"The {event!r} listener {where} raised {type(err).__name__}: {err}\n"
-                    + "".join(traceback.format_exception(err)[-3:])
+                    + code_tail(err, frames=3)
                 )
                 self.errors.append(message)
                 print(f"runner: {message}", file=sys.stderr)
@@ -118,7 +118,7 @@ def load_module(path: Path, name: str) -> ModuleType:
         spec.loader.exec_module(module)
     except Exception as err:
         sys.modules.pop(name, None)
-        tb = "".join(traceback.format_exception(err)[-4:])
+        tb = code_tail(err)
         raise ConfigError(f"{path} raised {type(err).__name__} while it was loaded:\n{tb}") from err
     return module
 
@@ -151,7 +151,7 @@ def load_plugins_file(path: Path, config_dict: dict[str, Any]) -> tuple[PluginEv
     except (UsageError, ConfigError) as err:
         raise ConfigError(f"The plugins file {path} failed in setup(): {err}") from err
     except Exception as err:
-        tb = "".join(traceback.format_exception(err)[-4:])
+        tb = code_tail(err)
         raise ConfigError(f"The plugins file {path} raised {type(err).__name__} in setup():\n{tb}") from err
     if returned is None:
         return events, {}

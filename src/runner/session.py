@@ -19,13 +19,13 @@ from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
 from runner.config import Config, load_config
-from runner.config.model import resolve_path
 from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
 from runner.errors import ConfigError
 from runner.fileserver import FileServer
 from runner.match import compile_pattern, pattern_list
+from runner.paths import resolve_path
 from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
 from runner.spec_videos import SpecVideos
 

@@ -139,6 +139,14 @@ def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
 
             def test_setup_fails(five_headings):
                 pass
+
+            @pytest.fixture
+            def shot_after(runner):
+                yield
+                runner.screenshot("after")
+
+            def test_teardown_shot(shot_after):
+                pass
         """,
     })
     result = run_runner("run", cwd=root)
@@ -149,6 +157,7 @@ def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
         "test_p[a/b]": ["same.png", "test_p[a_b] (failed).png"],
         "test_p[a:b]": ["same (2).png", "test_p[a_b] (failed) (2).png"],
         "test_setup_fails": ["test_setup_fails (failed).png"],  # a fixture failed: a screenshot too
+        "test_teardown_shot": ["after.png"],  # taken while the test was torn down
     }
     folder = root / "runner/screenshots/shots_spec.py"
     assert sorted(p.name for p in folder.iterdir()) == sorted(sum(shots.values(), []))

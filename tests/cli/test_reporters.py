@@ -32,6 +32,14 @@ def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
                 def on_test_end(self, spec, test):
                     raise ValueError("no column " + test.full_title)
         """,
+        "reporting/late.py": """
+            from pathlib import Path
+            from runner.reporters import Reporter as Base
+
+            class Reporter(Base):
+                def on_run_end(self, run):
+                    Path("/nonexistent-dir/summary.json").read_text()
+        """,
         "reporting/direct.py": """
             from runner.reporters import Reporter as Base
 
@@ -54,6 +62,10 @@ def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
     direct = run_runner("run", "--reporter", "./reporting/direct.py", cwd=root)
     assert "raised RuntimeError in on_spec_start: direct" in direct.err
     assert 'direct.py", line 5, in on_spec_start' in direct.err and "runner/reporters" not in direct.err
+    late = run_runner("run", "--reporter", "./reporting/late.py", cwd=root)
+    assert "raised FileNotFoundError in on_run_end" in late.err
+    assert 'late.py", line 6, in on_run_end' in late.err and "pathlib" not in late.err
+    assert "It is switched off for the rest of the run." in late.err and "the tests go on" not in late.err
 
 
 def test_bad_reporter_options_stop_the_run_before_the_trash_is_emptied(project):

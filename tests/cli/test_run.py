@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.cli.conftest import run_runner
+from tests.cli.conftest import run_runner, write_project
 from tests.support.servers import serving
 
 PAGE = "<html><head><title>T</title></head><body><h1>Hi</h1><p id='p'>para</p></body></html>"
@@ -396,23 +396,66 @@ def test_a_runner_error_shows_the_users_frames_not_runners(project):
             def test_callback(runner):
                 runner.visit("/")
                 runner.get("h1").then(lambda el: 1 / 0)
+
+            def test_library_in_callback(runner):
+                import json
+                runner.visit("/")
+                runner.get("h1").then(lambda el: json.loads("{not json"))
+
+            class Unprintable(Exception):
+                def __str__(self):
+                    raise RuntimeError("no str")
+
+            def test_unprintable(runner):
+                raise Unprintable()
         """,
     }, {"video": False}))
     result = run_runner("run", cwd=root)
-    assert result.code == 3, result.text
+    assert result.code == 5, result.text  # an error whose str() raises is one failure, not a crash
+    assert "Unprintable: <its message could not be read>" in result.out, result.out
+    assert "INTERNALERROR" not in result.text
     assert "/runner/commands/" not in result.out and "site-packages" not in result.out, result.out
     # a runner error whose cause is Playwright's: the message says it, the chain is left out
     request = result.out[result.out.index("2) test_request\n"):result.out.index("3) test_callback\n")]
     assert "got no response" in request and "ECONNREFUSED" in request
     assert "The above exception was the direct cause" not in request
     # the user's callback raised: its frames, not runner's in between
-    callback = result.out[result.out.index("3) test_callback\n"):]
+    callback = result.out[result.out.index("3) test_callback\n"):result.out.index("4) test_library_in_callback\n")]
     assert "ZeroDivisionError: division by zero" in callback and "lambda el: 1 / 0" in callback
     failure = result.out[result.out.index("1) test_fixture\n"):result.out.index("2) test_request\n")]
     assert "CommandError: runner.fixture('missing.json') failed: no fixture file was found." in failure
     assert ">       load(runner)" in failure and '>       return runner.fixture("missing.json")' in failure
     assert "a_spec.py:2: CommandError" in failure, failure
     assert "fixtures.py" not in failure and "def resolve_fixture" not in failure
+
+
+def test_a_spec_cut_short_by_x_is_reported_before_the_empty_specs_after_it(project):
+    root = project(base_project({
+        "runner/integration/a_spec.py": """
+            def test_fails(runner):
+                assert False, "first"
+
+            def test_never_runs(runner):
+                pass
+        """,
+        "runner/integration/b_empty_spec.py": "HELPER = 1\n",
+    }, {"video": False}))
+    result = run_runner("run", "--", "-x", cwd=root)
+    assert result.code == 1, result.text
+    lines = result.out.splitlines()
+    running = [line.split()[1] for line in lines if line.startswith("  Running:")]
+    assert running == ["a_spec.py", "b_empty_spec.py"]
+    # a_spec ended before b_empty_spec began: its failure is told under it
+    assert lines.index("  1) test_fails") < lines.index("  Running:  b_empty_spec.py".ljust(80) + "(2 of 2)")
+    assert "AssertionError: first" in result.out
+
+
+def test_conftest_files_above_the_project_are_not_loaded(tmp_path):
+    (tmp_path / "conftest.py").write_text("raise RuntimeError('a conftest.py above the project')\n")
+    root = write_project(tmp_path / "project", base_project(
+        {"runner/integration/a_spec.py": "def test_a(runner):\n    pass\n"}, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
 
 
 def test_a_run_leaves_no_temporary_files_behind(project):

@@ -14,14 +14,19 @@ from pathlib import Path
 
 __all__ = ["MAX_NAME", "claim_screenshot_path", "safe_file_name"]
 
-#: The longest file or folder name runner writes (file systems allow 255 bytes).
+#: The longest file or folder name runner writes, in UTF-8 bytes (file systems allow 255).
 MAX_NAME = 200
 _UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 
 
 def safe_file_name(name: str) -> str:
-    """``name`` usable as a file name on every system (at most :data:`MAX_NAME` characters)."""
-    return _UNSAFE.sub("_", name)[:MAX_NAME] or "_"
+    """``name`` usable as a file name on every system (at most :data:`MAX_NAME` bytes)."""
+    return _cut(_UNSAFE.sub("_", name), MAX_NAME) or "_"
+
+
+def _cut(text: str, size: int) -> str:
+    """``text`` cut to at most ``size`` UTF-8 bytes, never inside a character."""
+    return text.encode("utf-8")[:max(0, size)].decode("utf-8", "ignore")
 
 
 def claim_screenshot_path(folder: Path, name: str, *, taken: set[Path], tail: str = "", attempt: int = 1,
@@ -41,7 +46,7 @@ def claim_screenshot_path(folder: Path, name: str, *, taken: set[Path], tail: st
     number = 1
     while True:
         ending = tail + (f" ({number})" if number > 1 else "")
-        path = where / f"{stem[: max(1, MAX_NAME - len(ending))]}{ending}.png"
+        path = where / f"{_cut(stem, MAX_NAME - len(ending.encode('utf-8'))) or '_'}{ending}.png"
         if path not in taken:
             taken.add(path)
             return path

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -13,6 +12,7 @@ from runner.config.accessors import OptionAccessors
 from runner.config.schema import camel_name, option_names, option_schema, override_level
 from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
+from runner.paths import resolve_path
 
 __all__ = ["Config", "SOURCE_LABELS", "collapse_base_url", "node_version_warning", "resolve_path"]
 
@@ -38,12 +38,6 @@ def collapse_base_url(values: dict[str, Any]) -> None:
     base_url = values.get("baseUrl")
     if isinstance(base_url, str):
         values["baseUrl"] = re.sub(r"//+$", "/", base_url)
-
-
-def resolve_path(root: Path, value: str | os.PathLike[str]) -> Path:
-    """A path from the configuration as an absolute, normalised path: a leading ``~`` or
-    ``~user`` is the home folder (as in a shell), else a relative path is relative to ``root``."""
-    return Path(os.path.normpath(root / os.path.expanduser(os.fspath(value))))
 
 
 def node_version_warning(where: str) -> str:

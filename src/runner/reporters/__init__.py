@@ -6,11 +6,11 @@ import contextlib
 import difflib
 import importlib
 import sys
-import traceback
 from pathlib import Path
 from typing import Any
 
 from runner.errors import ConfigError
+from runner.paths import resolve_path
 from runner.reporters.base import Reporter
 from runner.reporters.dot import DotReporter
 from runner.reporters.json_report import JsonReporter
@@ -20,6 +20,7 @@ from runner.reporters.minimal import MinReporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
 from runner.reporters.spec import SpecReporter
 from runner.reporters.tap import TapReporter
+from runner.tracebacks import code_tail
 
 __all__ = ["Reporter", "RunResult", "SpecResult", "TestResult", "AttemptResult", "make_reporter",
            "BUILTIN"]
@@ -63,7 +64,7 @@ def _load_custom(name: str, project_root: Path) -> type[Reporter]:
                 f"Built-in reporters: {', '.join(BUILTIN)}."
             ) from err
         except Exception as err:
-            tb = "".join(traceback.format_exception(err)[-4:])
+            tb = code_tail(err)
             raise ConfigError(f"reporter {name!r}: importing {module_name} raised {type(err).__name__}:\n{tb}") from err
         finally:
             if sys.path and sys.path[0] == str(project_root):
@@ -118,8 +119,15 @@ def check_options(name: str, cls: type, options: dict[str, Any], project_root: P
 
 def _check_output_path(name: str, key: str, value: str, project_root: Path) -> None:
     """Refuse, before the run, an output path that can never be written as a file."""
-    path = Path(value.replace("[hash]", "0" * 8)).expanduser()
-    path = path if path.is_absolute() else project_root / path
+    path = resolve_path(project_root, value.replace("[hash]", "0" * 8))
+    try:
+        _refuse_unwritable(name, key, value, path)
+    except (OSError, ValueError) as err:  # a name too long, a path runner may not look into
+        raise ConfigError(f"reporterOptions.{key} of the {name} reporter is {value!r} ({path}): "
+                          f"{getattr(err, 'strerror', None) or err}.\nExpected the path of a file to write.") from None
+
+
+def _refuse_unwritable(name: str, key: str, value: str, path: Path) -> None:
     if path.is_dir():
         file_name = {"json": "report.json", "junit": "junit.xml"}.get(name, "report")
         problem, example = "it is a folder", (Path(value) / file_name).as_posix()
@@ -150,7 +158,7 @@ def make_reporter(name: str, options: dict[str, Any], project_root: Path) -> Any
     except TypeError as err:
         raise ConfigError(f"reporter {name!r} could not be created with reporterOptions {options!r}: {err}") from err
     except Exception as err:
-        tb = "".join(traceback.format_exception(err)[-4:])
+        tb = code_tail(err)
         raise ConfigError(f"reporter {name!r} raised {type(err).__name__} when it was created:\n{tb}") from err
     with contextlib.suppress(AttributeError, TypeError):
         setattr(reporter, "runner_name", name)  # noqa: B010 - for messages (a class with __slots__ goes without)

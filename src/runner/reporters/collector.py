@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
-import sysconfig
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ import pytest
 
 from runner.reporters.base import Reporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
+from runner.tracebacks import code_tail, error_line, is_internal, split_error_line
 
 __all__ = ["ResultCollector", "ATTEMPTS_ATTR", "ERROR_ATTR", "error_summary", "relative_to_first"]
 
@@ -30,9 +29,7 @@ ERROR_ATTR = "runner_error"
 
 def error_summary(type_name: str, error: object) -> tuple[str, str]:
     """(``"CommandError"``, ``"CommandError: Timed out ..."``): the error's type and first line."""
-    text = str(error) if error is not None else ""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return type_name, f"{type_name}: {first}" if first else type_name
+    return type_name, error_line(type_name, "" if error is None else error)
 
 
 def _summary_from_text(report: pytest.TestReport) -> tuple[str | None, str | None]:
@@ -42,10 +39,9 @@ def _summary_from_text(report: pytest.TestReport) -> tuple[str | None, str | Non
     if not text:
         lines = [line for line in (report.longreprtext or "").splitlines() if line.strip()]
         return None, (lines[-1].strip() if lines else None)
-    head, _, rest = text.partition(":")
-    if head and " " not in head and head.replace(".", "").replace("_", "").isalnum():
-        return error_summary(head.rsplit(".", 1)[-1], rest.strip() or None if rest else None)
-    return None, text.splitlines()[0]
+    first = text.splitlines()[0]
+    error_type, message = split_error_line(first)
+    return (None, first) if error_type is None else error_summary(error_type, message)
 
 
 def relative_to_first(path: Path, roots: tuple[Path | None, ...]) -> str | None:
@@ -248,9 +244,9 @@ class ResultCollector:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         self._announce()
-        self._flush_broken()
-        if self._current is not None:
+        if self._current is not None:  # a spec cut short (-x, maxfail, interrupted) ends first
             self._finish(self._specs[self._current])
+        self._flush_broken()
         if self._settle_videos is not None:
             changed = self._settle_videos()
             for spec in self.run.specs:
@@ -296,8 +292,6 @@ def _error_text(report: pytest.TestReport) -> str:
 
 #: A frame line of pytest's report: ``path:line: in function``.
 _FRAME = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+): in ")
-#: Where code that is not the user's lives: the standard library and installed packages.
-_INTERNAL = tuple({sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
 
 
 def _load_error_text(text: str) -> str:
@@ -308,7 +302,7 @@ def _load_error_text(text: str) -> str:
     for line in text.splitlines():
         frame = _FRAME.match(line)
         if frame:
-            skipping = frame.group("path").startswith(_INTERNAL)
+            skipping = is_internal(frame.group("path"))
         elif line.startswith("E ") or not line.startswith(" "):
             skipping = False
         if not skipping:
@@ -322,9 +316,9 @@ def _load_error_summary(text: str) -> tuple[str | None, str | None]:
     errors = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
     if not errors:
         return None, None
-    last = errors[-1]
-    head, sep, _rest = last.partition(":")
-    error_type = head.rsplit(".", 1)[-1] if sep and head.replace(".", "").replace("_", "").isalnum() else None
+    # the line that names the exception (a message may go on over several lines after it)
+    last = next((e for e in reversed(errors) if split_error_line(e)[0] is not None), errors[-1])
+    error_type = split_error_line(last)[0]
     where = next((m for m in (re.match(r'File "(.+)", line (\d+)', e) for e in errors) if m), None)
     if where is not None and error_type in ("SyntaxError", "IndentationError", "TabError"):
         last = f"{last} ({Path(where.group(1)).name}, line {where.group(2)})"
@@ -332,13 +326,14 @@ def _load_error_summary(text: str) -> tuple[str | None, str | None]:
 
 
 def _reporter_failure(reporter: Any, hook: str, err: Exception) -> str:
-    """What a reporter that raised did, with the last frames (the reporter's own code)."""
+    """What a reporter that raised did, with the last frames of the reporter's own code."""
     name = getattr(reporter, "runner_name", None) or type(reporter).__name__
-    runner_package = str(Path(__file__).resolve().parents[1])
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if not f.filename.startswith(runner_package)]
-    where = "".join(traceback.format_list(frames[-2:])).rstrip()
-    return (f"the reporter {name!r} raised {type(err).__name__} in {hook}: {err}\n{where}\n"
-            "It is switched off for the rest of the run; the tests go on.")
+    kind = type(err).__name__
+    message = error_line(kind, err)[len(kind):].removeprefix(": ")
+    where = code_tail(err, skip_internal=True, frames=2)
+    after = "" if hook == "on_run_end" else "; the tests go on"
+    return (f"the reporter {name!r} raised {kind} in {hook}" + (f": {message}" if message else "")
+            + (f"\n{where}" if where else "") + f"\nIt is switched off for the rest of the run{after}.")
 
 
 def _spec_summary(spec: SpecResult) -> dict[str, Any]:

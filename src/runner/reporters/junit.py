@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from runner.paths import resolve_path
 from runner.reporters.base import Reporter
 from runner.reporters.model import RunResult, SpecResult, TestResult
 
@@ -61,8 +62,7 @@ class JunitReporter(Reporter):
         name = self.mocha_file
         if spec is not None:
             name = name.replace("[hash]", spec_hash(spec.relative))
-        path = Path(name)
-        return path if path.is_absolute() else self.root / path
+        return resolve_path(self.root, name)
 
     def on_spec_start(self, spec: SpecResult, index: int, total: int) -> None:
         self._started[spec.relative] = _now()

@@ -46,3 +46,10 @@ def test_slashes_make_folders_only_when_asked():
 def test_safe_file_name():
     assert safe_file_name('a<b>c:"d"\x01') == "a_b_c__d__"
     assert safe_file_name("") == "_" and len(safe_file_name("z" * 500)) == MAX_NAME
+
+
+def test_names_are_cut_in_bytes_not_characters():
+    taken: set[Path] = set()
+    path = claim_screenshot_path(FOLDER, "é" * 300, tail=" (failed)", taken=taken)
+    assert len(path.stem.encode("utf-8")) <= MAX_NAME and path.stem.endswith("é (failed)")
+    assert len(safe_file_name("界" * 100).encode("utf-8")) <= MAX_NAME  # never half a character

@@ -46,6 +46,8 @@ def test_the_import_machinery_is_left_out():
     (AT_IMPORT, "RuntimeError", "RuntimeError: boom"),
     (MISSING_MODULE, "ModuleNotFoundError", "ModuleNotFoundError: No module named 'nonexistent_mod'"),
     ("something pytest said", None, None),
+    ('runner/integration/f_spec.py:1: in <module>\n    raise ValueError("exploded:\\nsecond line")\n'
+     "E   ValueError: exploded:\nE   second line", "ValueError", "ValueError: exploded:"),
 ])
 def test_one_line_and_type(text, kind, line):
     assert _load_error_summary(text) == (kind, line)

@@ -109,3 +109,23 @@ def test_a_custom_reporter_may_declare_its_options(tmp_path, capsys):
         make_reporter("mine.py", {"top": True}, tmp_path)
     make_reporter("mine.py", {"fil": "x"}, tmp_path)
     assert "Did you mean 'file'?" in capsys.readouterr().err
+
+
+def test_output_paths_runner_cannot_check_are_clear_errors_too(tmp_path):
+    with pytest.raises(ConfigError, match=r"reporterOptions.output of the json reporter is 'x{300}/r.json'.*"
+                                          r"File name too long"):
+        make_reporter("json", {"output": "x" * 300 + "/r.json"}, tmp_path)
+    # an unknown user's home stays as written (a folder named so in the project), like a shell
+    reporter = make_reporter("json", {"output": "~nosuchuser/r.json"}, tmp_path)
+    assert reporter.options["output"] == "~nosuchuser/r.json"
+
+
+def test_reporters_write_where_the_check_looked(tmp_path, monkeypatch):
+    from runner.reporters.model import RunResult
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    reporter = make_reporter("json", {"output": "~/reports/r.json"}, tmp_path / "project")
+    reporter.on_run_start(RunResult(), [])
+    reporter.on_run_end(RunResult())
+    assert (tmp_path / "home/reports/r.json").is_file()
+    assert not (tmp_path / "project").exists()

@@ -1,0 +1,71 @@
+"""Whose code a traceback frame is, and errors told in a few lines.
+
+A failure is shown with the user's frames: runner's own code, the standard library and installed
+packages are "internal" (``is_internal``), runner's alone ``is_runner``. ``code_tail`` is the end
+of a traceback that raised in user code loaded by runner (plugins file, custom reporter), and
+``error_line`` an exception in one line that never raises itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sysconfig
+import traceback
+from pathlib import Path
+
+__all__ = ["RUNNER_PACKAGE", "code_tail", "error_line", "is_internal", "is_library", "is_runner",
+           "split_error_line"]
+
+#: The folder of the ``runner`` package, with a trailing separator (``runner_x/`` is not in it).
+RUNNER_PACKAGE = str(Path(__file__).resolve().parent) + os.sep
+_LIBRARIES = tuple(sorted({str(Path(p)) + os.sep for p in (
+    sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"), sysconfig.get_path("platlib")) if p}))
+_ERROR_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<text>.*))?$")
+
+
+def is_runner(filename: str) -> bool:
+    """Whether a frame's file is runner's own code."""
+    return filename.startswith(RUNNER_PACKAGE)
+
+
+def is_library(filename: str) -> bool:
+    """Whether a frame's file is the standard library's or an installed package's."""
+    return filename.startswith(_LIBRARIES)
+
+
+def is_internal(filename: str) -> bool:
+    """Whether a frame's file is runner's, the standard library's or an installed package's."""
+    return is_runner(filename) or is_library(filename)
+
+
+def error_line(type_name: str, error: object) -> str:
+    """``"CommandError: Timed out ..."``: the type and the first line of the message.
+
+    A message whose ``str()`` raises is told as such (this runs inside pytest's hooks, where an
+    exception would stop the whole run).
+    """
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001 - a user's exception may have a broken __str__
+        text = "<its message could not be read>"
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return f"{type_name}: {first}" if first else type_name
+
+
+def split_error_line(line: str) -> tuple[str | None, str]:
+    """``"pkg.ValueError: bad"`` -> ``("ValueError", "bad")``; a line that does not start with an
+    exception name -> ``(None, line)``."""
+    match = _ERROR_LINE.match(line.strip())
+    if match is None or " " in match.group("type"):
+        return None, line.strip()
+    return match.group("type").rsplit(".", 1)[-1], (match.group("text") or "").strip()
+
+
+def code_tail(err: BaseException, *, skip_internal: bool = False, frames: int = 4) -> str:
+    """The last ``frames`` entries of ``err``'s traceback and its message, as Python prints them;
+    with ``skip_internal``, frames of runner, the standard library and packages are left out."""
+    if not skip_internal:
+        return "".join(traceback.format_exception(err)[-frames:])
+    kept = [f for f in traceback.extract_tb(err.__traceback__) if not is_internal(f.filename)]
+    return "".join(traceback.format_list(kept[-frames:])).rstrip()
