@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support.video import mean_colour, probe
+from tests.support.video import decoded_frames, mean_colour, probe
 
 from runner.artifacts.video import VideoRecorder
 
@@ -86,6 +86,8 @@ def test_records_h264_mp4_lasting_the_wall_time(tmp_path: Path) -> None:
     assert codec == "h264"
     assert recorder.frames_received >= 3
     assert abs(duration - wall) <= 0.2 * wall, (duration, wall)
+    # every frame handed to ffmpeg is a frame of the video (none paired up as interlaced fields)
+    assert decoded_frames(path) == recorder.frames_written
 
 
 def test_survives_navigation_and_keeps_duration(tmp_path: Path) -> None:

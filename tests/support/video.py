@@ -45,3 +45,14 @@ def mean_colour(path: Path, at: float) -> tuple[int, int, int]:
     ).stdout
     assert len(out) == 3, f"no frame at {at:.3f} s in {path}"
     return out[0], out[1], out[2]
+
+
+def decoded_frames(path: Path) -> int:
+    """How many frames the video stream of ``path`` holds (every one decoded)."""
+    text = subprocess.run(
+        [find_ffmpeg(), "-hide_banner", "-i", str(path), "-map", "0:v:0", "-f", "null", "-"],
+        capture_output=True, text=True, timeout=60,
+    ).stderr
+    counts = re.findall(r"frame=\s*(\d+)", text)
+    assert counts, text
+    return int(counts[-1])

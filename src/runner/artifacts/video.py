@@ -104,8 +104,36 @@ def _el(ident: int, data: bytes) -> bytes:
     return _uint(ident) + _vint_size(len(data)) + data
 
 
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) of a JPEG image, read from its frame header (SOFn), or None."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > len(data):
+                return None
+            height = int.from_bytes(data[i + 5:i + 7], "big")
+            width = int.from_bytes(data[i + 7:i + 9], "big")
+            return (width, height) if width and height else None
+        i += 2 + length
+    return None
+
+
 def mkv_header(width: int, height: int) -> bytes:
-    """EBML header, an open-ended Segment, Info (millisecond timecodes) and the one track."""
+    """EBML header, an open-ended Segment, Info (millisecond timecodes) and the one track.
+
+    ``width`` and ``height`` must be those of the first JPEG frame: ffmpeg's MJPEG decoder takes
+    a first frame well under the track's height for one field of an interlaced picture and then
+    pairs up frames (half of them would be lost).
+    """
     ebml = _el(0x1A45DFA3, b"".join([
         _el(0x4286, _uint(1)), _el(0x42F7, _uint(1)), _el(0x42F2, _uint(4)),
         _el(0x42F3, _uint(8)), _el(0x4282, b"matroska"), _el(0x4287, _uint(4)),
@@ -170,6 +198,7 @@ class VideoRecorder:
         self.pause = PAUSE
         self.frames_received = 0
         self.frames_dropped = 0
+        self.frames_written = 0  # handed to ffmpeg, the tail frame included
         self.pauses = 0
         self._prev_frame_mono: float | None = None  # arrival of the previous frame, this cast
         self._pausing = False
@@ -328,9 +357,11 @@ class VideoRecorder:
                     if not jpeg:
                         continue
                     if not header_written:
-                        proc.stdin.write(mkv_header(self.width, self.height))
+                        size = jpeg_size(jpeg) or (self.width, self.height)
+                        proc.stdin.write(mkv_header(*size))
                         header_written = True
                     proc.stdin.write(mkv_frame(frame.ms, jpeg))
+                    self.frames_written += 1
                     frame.data = jpeg
                     self._last_frame = frame
                 if closing and not self._pending:
