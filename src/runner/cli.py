@@ -228,6 +228,8 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
             "Check integrationFolder, testFiles and ignoreTestFiles in runner.json."
         )
     # the reporter and its options are checked before anything is launched or trashed
+    if args.reporter is not None and not args.reporter.strip():
+        return _fail("--reporter needs a name: spec, dot, list, min, tap, json, junit, or a custom reporter.")
     reporter_name = args.reporter or config.reporter
     reporter_options = dict(config.reporter_options or {})
     for text in args.reporter_options or []:  # in order: a later flag wins per name

@@ -111,7 +111,8 @@ def load_module(path: Path, name: str) -> ModuleType:
     """Import a Python file under a private module name; errors name the file."""
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ConfigError(f"{path} could not be loaded as a Python file.")
+        raise ConfigError(f"{path} could not be loaded as a Python file: Python imports only files "
+                          f"whose name ends in .py (found {path.name!r}).")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

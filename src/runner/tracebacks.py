@@ -30,8 +30,9 @@ def is_runner(filename: str) -> bool:
 
 
 def is_library(filename: str) -> bool:
-    """Whether a frame's file is the standard library's or an installed package's."""
-    return filename.startswith(_LIBRARIES)
+    """Whether a frame's file is the standard library's (frozen modules included: importlib's
+    ``<frozen importlib._bootstrap>``) or an installed package's."""
+    return filename.startswith(_LIBRARIES) or filename.startswith("<frozen ")
 
 
 def is_internal(filename: str) -> bool:
@@ -62,10 +63,16 @@ def split_error_line(line: str) -> tuple[str | None, str]:
     return match.group("type").rsplit(".", 1)[-1], (match.group("text") or "").strip()
 
 
-def code_tail(err: BaseException, *, skip_internal: bool = False, frames: int = 4) -> str:
-    """The last ``frames`` entries of ``err``'s traceback and its message, as Python prints them;
-    with ``skip_internal``, frames of runner, the standard library and packages are left out."""
+def code_tail(err: BaseException, *, skip_internal: bool = False, frames: int = 4,
+              with_message: bool = True) -> str:
+    """The end of ``err``'s traceback as Python prints it: its last ``frames`` entries and (with
+    ``with_message``) the error line. With ``skip_internal``, the frames of runner, the standard
+    library and packages are left out: what is left is the user's code."""
     if not skip_internal:
-        return "".join(traceback.format_exception(err)[-frames:])
+        lines = traceback.format_exception(err)
+        return "".join(lines[-frames:] if with_message else lines[-frames - 1:-1]).rstrip()
     kept = [f for f in traceback.extract_tb(err.__traceback__) if not is_internal(f.filename)]
-    return "".join(traceback.format_list(kept[-frames:])).rstrip()
+    text = "".join(traceback.format_list(kept[-frames:])).rstrip()
+    if with_message:
+        text = f"{text}\n{error_line(type(err).__name__, err)}".lstrip("\n")
+    return text

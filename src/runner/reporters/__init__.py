@@ -39,10 +39,20 @@ BUILTIN: dict[str, type[Reporter]] = {
 def _load_custom(name: str, project_root: Path) -> type[Reporter]:
     """``pkg.module:Class``, ``pkg.module`` (its ``Reporter`` attribute), or a ``.py`` path."""
     module_name, _, attr = name.partition(":")
+    if not module_name.strip():
+        raise ConfigError(
+            f"reporter {name!r} names no module.\nExpected a built-in reporter ({', '.join(BUILTIN)}), "
+            "a module path (my_pkg.reporting:MyReporter) or a .py file relative to the project."
+        )
     if module_name.endswith(".py") or "/" in module_name:
         from runner.pluginsfile import load_module
 
         path = (project_root / module_name).resolve()
+        if path.is_dir():
+            raise ConfigError(
+                f"reporter {name!r}: {str(path)!r} is a folder.\nExpected a .py file that defines a "
+                "reporter class (./reporting/my_reporter.py), or a module path (reporting.my_reporter)."
+            )
         if not path.is_file():
             raise ConfigError(
                 f"reporter {name!r}: the file {str(path)!r} does not exist.\n"
@@ -64,7 +74,7 @@ def _load_custom(name: str, project_root: Path) -> type[Reporter]:
                 f"Built-in reporters: {', '.join(BUILTIN)}."
             ) from err
         except Exception as err:
-            tb = code_tail(err)
+            tb = code_tail(err, skip_internal=True)
             raise ConfigError(f"reporter {name!r}: importing {module_name} raised {type(err).__name__}:\n{tb}") from err
         finally:
             if sys.path and sys.path[0] == str(project_root):
@@ -158,7 +168,7 @@ def make_reporter(name: str, options: dict[str, Any], project_root: Path) -> Any
     except TypeError as err:
         raise ConfigError(f"reporter {name!r} could not be created with reporterOptions {options!r}: {err}") from err
     except Exception as err:
-        tb = code_tail(err)
+        tb = code_tail(err, skip_internal=True)
         raise ConfigError(f"reporter {name!r} raised {type(err).__name__} when it was created:\n{tb}") from err
     with contextlib.suppress(AttributeError, TypeError):
         setattr(reporter, "runner_name", name)  # noqa: B010 - for messages (a class with __slots__ goes without)

@@ -330,7 +330,7 @@ def _reporter_failure(reporter: Any, hook: str, err: Exception) -> str:
     name = getattr(reporter, "runner_name", None) or type(reporter).__name__
     kind = type(err).__name__
     message = error_line(kind, err)[len(kind):].removeprefix(": ")
-    where = code_tail(err, skip_internal=True, frames=2)
+    where = code_tail(err, skip_internal=True, frames=2, with_message=False)
     after = "" if hook == "on_run_end" else "; the tests go on"
     return (f"the reporter {name!r} raised {kind} in {hook}" + (f": {message}" if message else "")
             + (f"\n{where}" if where else "") + f"\nIt is switched off for the rest of the run{after}.")

@@ -129,3 +129,32 @@ def test_reporters_write_where_the_check_looked(tmp_path, monkeypatch):
     reporter.on_run_end(RunResult())
     assert (tmp_path / "home/reports/r.json").is_file()
     assert not (tmp_path / "project").exists()
+
+
+@pytest.mark.parametrize(("name", "fragment"), [
+    (":", "reporter ':' names no module."),
+    (":Thing", "reporter ':Thing' names no module."),
+    ("./reporting", "is a folder"),
+    ("./notes.txt:R", "could not be loaded as a Python file: Python imports only files whose name ends in .py"),
+])
+def test_reporter_names_that_cannot_work_say_why(tmp_path, name, fragment):
+    (tmp_path / "reporting").mkdir()
+    (tmp_path / "notes.txt").write_text("not python")
+    with pytest.raises(ConfigError) as caught:
+        make_reporter(name, {}, tmp_path)
+    assert fragment in str(caught.value)
+    assert "Traceback" not in str(caught.value) and "importlib" not in str(caught.value)
+
+
+def test_a_failing_reporter_shows_its_own_lines_only(tmp_path):
+    (tmp_path / "boom.py").write_text(
+        "class Init:\n    def __init__(self, options):\n        raise KeyError('file')\n")
+    with pytest.raises(ConfigError) as caught:
+        make_reporter("./boom.py:Init", {}, tmp_path)
+    message = str(caught.value)
+    assert 'boom.py", line 3, in __init__' in message and "KeyError: 'file'" in message
+    assert "runner/reporters" not in message
+    (tmp_path / "bad_import.py").write_text("import json\njson.loads('{')\n")
+    with pytest.raises(ConfigError) as caught:
+        make_reporter("./bad_import.py", {}, tmp_path)
+    assert "JSONDecodeError" in str(caught.value) and "<frozen" not in str(caught.value)
