@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 
 from tests.cli.conftest import run_runner
 
@@ -139,3 +140,34 @@ def test_when_pytest_cannot_run_no_report_says_passed(project):
     assert "Wrong expression passed to '-k'" in result.text
     assert "pytest could not run the specs" in result.err
     assert not (root / "report.json").exists()
+
+
+def test_skip_and_xfail_reasons_reach_every_report(project):
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "junit",
+                                   "reporterOptions": {"mochaFile": "junit.xml"}}),
+        "site/index.html": PAGE,
+        "runner/integration/a_spec.py": """
+            import pytest
+
+            @pytest.mark.skip(reason="not now")
+            def test_marked(runner):
+                pass
+
+            def test_at_runtime(runner):
+                pytest.skip("no backend here")
+
+            @pytest.mark.xfail(reason="known bug")
+            def test_known(runner):
+                assert False
+        """,
+    })
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    skipped = [e.get("message") for e in ET.parse(root / "junit.xml").getroot().iter("skipped")]
+    assert skipped == ["Skipped: not now", "Skipped: no backend here", "expected to fail: known bug"]
+    tap = run_runner("run", "--reporter", "tap", cwd=root)
+    assert "ok 1 - a_spec.py test_marked # SKIP Skipped: not now" in tap.out.splitlines()
+    spec = run_runner("run", "--reporter", "spec", cwd=root)
+    assert "- test_marked (Skipped: not now)" in spec.out and "- test_known (expected to fail: known bug)" in spec.out
+    assert "0 passing, 2 pending, 1 skipped" in spec.out

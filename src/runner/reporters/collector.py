@@ -280,10 +280,20 @@ def _attempt_from_reports(reports: list[pytest.TestReport]) -> AttemptResult:
         elif report.skipped and state == "passed":
             if hasattr(report, "wasxfail"):
                 state = "pending"
+                message = f"expected to fail: {report.wasxfail}" if report.wasxfail else "expected to fail"
             else:
                 state = "pending" if report.when == "setup" else "skipped"
+                message = _skip_reason(report)
     return AttemptResult(state=state, duration_ms=duration, error=error, error_type=error_type,
                          message=message, screenshots=screenshots)
+
+
+def _skip_reason(report: pytest.TestReport) -> str | None:
+    """``"Skipped: not now"``: the reason pytest recorded for a skip."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]) or None
+    return None
 
 
 def _error_text(report: pytest.TestReport) -> str:

@@ -99,7 +99,7 @@ class JunitReporter(Reporter):
         case = ET.Element("testcase", {"name": _clean(test.title[-1]), "classname": _clean(classname),
                                        "time": _secs(test.duration_ms)})
         if test.state in ("pending", "skipped"):
-            ET.SubElement(case, "skipped", {"message": test.state})
+            ET.SubElement(case, "skipped", {"message": _clean(test.message or test.state)})
         elif test.state == "failed":
             last = next((a for a in reversed(test.attempts) if a.error), None)
             error = test.error or "failed"

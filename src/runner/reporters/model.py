@@ -57,9 +57,13 @@ class TestResult:
 
     @property
     def message(self) -> str | None:
-        """The last attempt's error in one line, ``"Type: message"`` (else the error's first line)."""
+        """The last failed attempt's error in one line, ``"Type: message"`` (else the error's first
+        line); for a test that did not fail, why it was skipped (``"Skipped: not now"``,
+        ``"expected to fail: known bug"``) or None."""
         last = self._last_failed()
-        return last.headline() if last else None
+        if last is not None:
+            return last.headline()
+        return self.attempts[-1].message if self.attempts and self.state != "passed" else None
 
     def _last_failed(self) -> AttemptResult | None:
         for attempt in reversed(self.attempts):

@@ -108,19 +108,24 @@ class SpecReporter(Reporter):
             attempts = f" [failed {len(test.attempts)} attempts]" if len(test.attempts) > 1 else ""
             self._print(f"{indent}{c.red(f'{self._failure_no}) {name}')} {time_text}{attempts}")
         elif test.state == "pending":
-            self._print(f"{indent}{c.cyan('- ' + name)}")
+            reason = c.gray(f" ({test.message})") if test.message else ""
+            self._print(f"{indent}{c.cyan('- ' + name)}{reason}")
         else:
-            self._print(f"{indent}{c.gray('- ' + name + ' (skipped)')}")
+            self._print(f"{indent}{c.gray('- ' + name + ' (' + (test.message or 'skipped') + ')')}")
 
     def on_spec_end(self, spec: SpecResult) -> None:
         c = self.c
         if not spec.tests and not spec.error:
             self._print(c.yellow("  No tests found in this spec."))
         self._print()
-        passing = spec.count("passed")
-        failing = spec.count("failed")
-        self._print(f"  {c.green(f'{passing} passing')}" + (f", {c.red(f'{failing} failing')}" if failing else "")
-                    + c.gray(f" ({format_ms(spec.duration_ms)})"))
+        counts = [c.green(f"{spec.count('passed')} passing")]
+        if spec.count("failed"):
+            counts.append(c.red(f"{spec.count('failed')} failing"))
+        if spec.count("pending"):
+            counts.append(c.cyan(f"{spec.count('pending')} pending"))
+        if spec.count("skipped"):
+            counts.append(c.gray(f"{spec.count('skipped')} skipped"))
+        self._print("  " + ", ".join(counts) + c.gray(f" ({format_ms(spec.duration_ms)})"))
         if spec.error:
             self._print()
             self._print(c.red(f"  The spec {spec.relative} could not be loaded:"))

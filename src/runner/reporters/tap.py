@@ -57,7 +57,7 @@ class TapReporter(Reporter):
             if test.slow:  # a diagnostic line: TAP consumers show it, none counts it
                 self._print(f"# slow: test {self._n} took {format_ms(test.duration_ms)} (slowTestThreshold)")
         elif test.state in ("pending", "skipped"):
-            self._print(f"ok {self._n} - {title} # SKIP {test.state}")
+            self._print(f"ok {self._n} - {title} # SKIP {_desc(test.message or test.state)}")
         else:
             self._print(f"not ok {self._n} - {title}")
             fields: dict[str, Any] = {"message": test.message or "failed", "severity": "fail"}
