@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from tests.cli.conftest import run_runner
 
@@ -171,3 +173,23 @@ def test_skip_and_xfail_reasons_reach_every_report(project):
     spec = run_runner("run", "--reporter", "spec", cwd=root)
     assert "- test_marked (Skipped: not now)" in spec.out and "- test_known (expected to fail: known bug)" in spec.out
     assert "0 passing, 2 pending, 1 skipped" in spec.out
+
+
+def test_the_custom_reporter_of_the_docs_works_as_written(project, tmp_path):
+    docs = (Path(__file__).parents[2] / "docs" / "reporters.md").read_text(encoding="utf-8")
+    code = docs.split("# reporting/slack_summary.py\n", 1)[1].split("```", 1)[0]
+    [config_text] = re.findall(r"```json\n(\{ \"reporter\": \"\./reporting/slack_summary\.py\".*?)```", docs, re.S)
+    config = json.loads(config_text)
+    root = project({
+        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, **config}),
+        "site/index.html": PAGE,
+        "reporting/slack_summary.py": code,
+        "runner/integration/a_spec.py": PASSING + "\ndef test_fails(runner):\n    assert 1 == 2\n",
+    })
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run_runner("run", "--project", str(root), cwd=elsewhere)  # not run from the project
+    assert result.code == 1, result.text
+    assert "FAILED a_spec.py: test_fails: AssertionError: assert 1 == 2" in result.out
+    summary = json.loads((root / "results" / "summary.json").read_text())
+    assert summary == {"tests": 2, "passed": 1, "failed": ["a_spec.py: test_fails"]}

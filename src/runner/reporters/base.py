@@ -8,8 +8,10 @@ A custom reporter (``"reporter": "my_pkg.reporting:MyReporter"`` or ``"./reporte
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any, ClassVar, TextIO
 
+from runner.paths import resolve_path
 from runner.reporters.model import RunResult, SpecResult, TestResult
 
 __all__ = ["Reporter"]
@@ -35,6 +37,13 @@ class Reporter:
         self.options = dict(options or {})
         self.stream: TextIO = stream if stream is not None else sys.stdout
         self.out: TextIO = self.stream
+
+    def output_file(self, value: str) -> Path:
+        """The file an output option names, ready to be written: ``~`` expanded, a relative path
+        relative to the project (``projectRoot``), its folder made."""
+        path = resolve_path(Path(str(self.options.get("projectRoot") or ".")), value)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
 
     def _print(self, text: str = "") -> None:
         """Write one line and flush, so progress shows while a long run goes on."""

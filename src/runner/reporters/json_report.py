@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from runner.paths import resolve_path
 from runner.reporters.base import Reporter
 from runner.reporters.model import RunResult
 
@@ -68,8 +67,7 @@ class JsonReporter(Reporter):
         text = json.dumps(run_to_json(run, self._started, _now()), indent=2, default=str, ensure_ascii=False)
         output = self.options.get("output")
         if output:
-            path = resolve_path(Path(str(self.options.get("projectRoot") or ".")), str(output))
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path = self.output_file(str(output))
             path.write_text(text + "\n", encoding="utf-8")
             self.written = path
         else:

@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from runner.paths import resolve_path
 from runner.reporters.base import Reporter
 from runner.reporters.model import RunResult, SpecResult, TestResult
 
@@ -54,7 +53,6 @@ class JunitReporter(Reporter):
         super().__init__(options, stream)
         self.mocha_file = str(self.options.get("mochaFile") or DEFAULT_FILE)
         self.title = str(self.options.get("testsuitesTitle") or "runner")
-        self.root = Path(str(self.options.get("projectRoot") or "."))
         self._started: dict[str, str] = {}
         self.written: list[Path] = []
 
@@ -62,7 +60,7 @@ class JunitReporter(Reporter):
         name = self.mocha_file
         if spec is not None:
             name = name.replace("[hash]", spec_hash(spec.relative))
-        return resolve_path(self.root, name)
+        return self.output_file(name)
 
     def on_spec_start(self, spec: SpecResult, index: int, total: int) -> None:
         self._started[spec.relative] = _now()
@@ -133,7 +131,6 @@ class JunitReporter(Reporter):
         })
         root.extend(suites)
         ET.indent(root)
-        path.parent.mkdir(parents=True, exist_ok=True)
         ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
         self.written.append(path)
 
