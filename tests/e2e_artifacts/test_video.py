@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support.video import decoded_frames, mean_colour, probe
+from tests.support.video import decoded_frames, mean_colour, probe, video_size
 
 from runner.artifacts.video import VideoRecorder
 
@@ -88,6 +88,7 @@ def test_records_h264_mp4_lasting_the_wall_time(tmp_path: Path) -> None:
     assert abs(duration - wall) <= 0.2 * wall, (duration, wall)
     # every frame handed to ffmpeg is a frame of the video (none paired up as interlaced fields)
     assert decoded_frames(path) == recorder.frames_written
+    assert video_size(path) == (320, 180)  # the screencast's size: half the 640x360 viewport
 
 
 def test_survives_navigation_and_keeps_duration(tmp_path: Path) -> None:

@@ -56,3 +56,12 @@ def decoded_frames(path: Path) -> int:
     counts = re.findall(r"frame=\s*(\d+)", text)
     assert counts, text
     return int(counts[-1])
+
+
+def video_size(path: Path) -> tuple[int, int]:
+    """(width, height) of the video stream of ``path``."""
+    text = subprocess.run([find_ffmpeg(), "-hide_banner", "-i", str(path)], capture_output=True, text=True,
+                          timeout=30).stderr
+    found = re.search(r"Video: .*?, (\d{2,5})x(\d{2,5})", text)
+    assert found, text
+    return int(found.group(1)), int(found.group(2))

@@ -220,12 +220,18 @@ class VideoRecorder:
         self._running = False
 
     # -- ffmpeg -----------------------------------------------------------------------------------
+    def video_size(self) -> tuple[int, int]:
+        """The mp4's width and height: the screencast's frame size (``scale`` of the viewport,
+        even, as yuv420p needs). Encoding at the viewport size instead would cost four times the
+        pixels for no detail the frames have."""
+        return (max(2, int(self.width * self.scale) // 2 * 2), max(2, int(self.height * self.scale) // 2 * 2))
+
     def _command(self, exe: str) -> list[str]:
         if self.crf is None:
             quality = ["-preset", "ultrafast", "-crf", "23"]
         else:
             quality = ["-preset", "veryfast", "-crf", str(int(self.crf))]
-        w, h = self.width, self.height
+        w, h = self.video_size()
         fit = (
             f"scale={w}:{h}:force_original_aspect_ratio=decrease,"
             f"pad={w}:{h}:(ow-iw)/2:(oh-ih)/2,format=yuv420p"
