@@ -102,6 +102,8 @@ def test_json_reporter_writes_the_whole_run(project):
     assert attempt["error_type"] == "CommandError"
     assert attempt["message"].startswith("CommandError: Timed out retrying after")
     assert test["message"] == attempt["message"]
+    # the command log ends on the command that failed
+    assert test["log"][-1].startswith("failed: get('h1').should('have.text', 'Bye') (after "), test["log"]
     # the test's own screenshot, then the one taken at the failure; the spec lists them all
     assert [Path(p).name for p in attempt["screenshots"]] == ["before.png", "test_fails (failed).png"]
     assert failing["screenshots"] == attempt["screenshots"]

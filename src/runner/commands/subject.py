@@ -392,6 +392,7 @@ class Subject:
             one = self._derive({"op": "eq", "index": i}, f"eq({i})")
             one._prepare(name, force=force, timeout=timeout)
             one._press(0, "left", 1, [], force, timeout)
+        self._ctx.add_log(name, self._label + (f" {', '.join(map(repr, values))}" if values else ""))
         return self
 
     def select(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
@@ -420,6 +421,7 @@ class Subject:
             self._ctx.run(choose())
         except Exception as err:  # a missing option: say which ones exist
             raise CommandError(f"{self._label}.select({', '.join(map(repr, values))}) failed: {err}") from err
+        self._ctx.add_log("select", f"{self._label} {', '.join(map(repr, values))}")
         return self
 
     def trigger(self, event: str, **init: Any) -> Subject:
@@ -437,6 +439,7 @@ class Subject:
                 await handle.dispose()
 
         self._ctx.run(fire())
+        self._ctx.add_log("trigger", f"{self._label} {event}")
         return self
 
     def scroll_into_view(self, *, block: str = "start") -> Subject:
