@@ -288,7 +288,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         # runner.screenshot() files of this phase, then the failure screenshot: each listed once
         report.user_properties.extend(("screenshot", str(p)) for p in ctx.screenshots)
         ctx.screenshots.clear()
-    if call.when in ("setup", "call") and report.failed:
+    if report.failed:  # in the test, or in a fixture it uses (set up or torn down)
         if ctx is not None:
             shot = _failure_screenshot(item, ctx)
             if shot is not None:

@@ -272,6 +272,8 @@ class RunSession:
         return self._videos.settle()
 
     def end_test(self) -> None:
+        if self._videos is not None:
+            self._videos.catch_up()
         if self._interceptor is not None:
             self._interceptor.clear()
         browser = self._browser

@@ -100,6 +100,15 @@ class SpecVideos:
             return
         self._recorder, self._cdp, self._spec = recorder, browser.cdp, spec_relative
 
+    def catch_up(self) -> None:
+        """A test ended: its last state goes into the video even when the screencast was paused."""
+        if self._recorder is None:
+            return
+        try:
+            self.loop.run(self._recorder.catch_up(), 10)
+        except Exception:  # noqa: BLE001 - the video goes on (or is reported lost at its end)
+            pass
+
     def _stop(self) -> None:
         """End the current recording; ffmpeg finishes its file in the background."""
         recorder, self._recorder = self._recorder, None

@@ -149,10 +149,19 @@ def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
 
             def test_teardown_shot(shot_after):
                 pass
+
+            @pytest.fixture
+            def breaks_when_done(runner):
+                runner.visit("/")
+                yield
+                raise RuntimeError("teardown boom")
+
+            def test_teardown_fails(breaks_when_done):
+                pass
         """,
     })
     result = run_runner("run", cwd=root)
-    assert result.code == 3, result.text
+    assert result.code == 4, result.text
     report = json.loads((root / "report.json").read_text())
     shots = {t["title"][-1]: [Path(p).name for p in t["screenshots"]] for t in report["specs"][0]["tests"]}
     assert shots == {
@@ -160,6 +169,7 @@ def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
         "test_p[a:b]": ["same (2).png", "test_p[a_b] (failed) (2).png"],
         "test_setup_fails": ["test_setup_fails (failed).png"],  # a fixture failed: a screenshot too
         "test_teardown_shot": ["after.png"],  # taken while the test was torn down
+        "test_teardown_fails": ["test_teardown_fails (failed).png"],
     }
     folder = root / "runner/screenshots/shots_spec.py"
     assert sorted(p.name for p in folder.iterdir()) == sorted(sum(shots.values(), []))

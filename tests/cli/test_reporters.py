@@ -168,6 +168,9 @@ def test_skip_and_xfail_reasons_reach_every_report(project):
     assert result.code == 0, result.text
     skipped = [e.get("message") for e in ET.parse(root / "junit.xml").getroot().iter("skipped")]
     assert skipped == ["Skipped: not now", "Skipped: no backend here", "expected to fail: known bug"]
+    listing = run_runner("run", "--reporter", "list", cwd=root)
+    assert "- a_spec.py test_marked (Skipped: not now)" in listing.out
+    assert "- a_spec.py test_at_runtime (Skipped: no backend here)" in listing.out
     tap = run_runner("run", "--reporter", "tap", cwd=root)
     assert "ok 1 - a_spec.py test_marked # SKIP Skipped: not now" in tap.out.splitlines()
     spec = run_runner("run", "--reporter", "spec", cwd=root)

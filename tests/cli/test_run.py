@@ -121,6 +121,10 @@ def test_retries_report_flaky_tests_and_every_attempt(project, tmp_path):
     assert result.code == 2, result.text
     assert "passed on attempt 3 of 3, flaky" in result.out
     lines = result.out.splitlines()
+    flaky_at = next(i for i, line in enumerate(lines) if "passed on attempt 3 of 3, flaky" in line)
+    # the failed attempts' screenshots of a test that passed in the end are listed under it
+    assert [Path(line.split("screenshot: ")[1]).name for line in lines[flaky_at + 1:flaky_at + 3]] == [
+        "test_passes_on_third_attempt (failed).png", "test_passes_on_third_attempt (failed) (attempt 2).png"]
     # each attempt's error in one line, then the last one's whole report
     at = lines.index("     attempt 1: AssertionError: nope")
     assert lines[at + 1] == "     attempt 2: AssertionError: nope"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support.video import decoded_frames, mean_colour, probe, video_size
+from tests.support.video import decoded_frames, frame_colours, mean_colour, probe, video_size
 
 from runner.artifacts.video import VideoRecorder
 
@@ -156,3 +156,38 @@ def test_continuous_painting_is_paced_and_every_lasting_state_is_in_the_video(
         assert max(range(3), key=lambda i: rgb[i]) == expected[colour], (colour, at, rgb)
     # A page that stopped painting costs nothing: no frames, no more pauses.
     assert seen["idle_frames"] <= 1 and seen["idle_pauses"] == 0, seen
+
+
+async def _short_last_state(tmp: Path, catch_up: bool) -> Path:
+    """A page painting all the time gets a state that lasts far less than a pause, the test
+    ends (catch_up), and the page moves on."""
+    async with _page(320, 200, PHASES) as (page, cdp):
+        recorder = VideoRecorder(cdp, tmp / f"short-{catch_up}.mp4", crf=10, viewport=(320, 200))
+        await asyncio.wait_for(recorder.start(), 15)
+        deadline = time.monotonic() + 10
+        # the spinner makes the recorder pause: wait until a pause has stopped the screencast
+        while True:
+            assert time.monotonic() < deadline, "the screencast never paused"
+            if recorder._pausing:
+                before = recorder.pauses
+                while recorder._pausing and recorder.pauses == before:
+                    await asyncio.sleep(0.002)
+                if recorder._pausing:
+                    break  # stopped, and still inside the pause
+            await asyncio.sleep(0.005)
+        await page.evaluate("document.body.style.background = 'rgb(30,30,220)'")  # the last state
+        if catch_up:
+            await recorder.catch_up()
+        await page.evaluate("document.body.style.background = 'rgb(30,200,30)'")  # the next test
+        await asyncio.sleep(3 * recorder.pause)
+        return await asyncio.wait_for(recorder.stop(), 60)
+
+
+def test_a_tests_last_state_is_in_the_video_even_while_paused(tmp_path: Path) -> None:
+    def blue_frames(path: Path) -> int:
+        return sum(1 for r, g, b in frame_colours(path) if b > 150 and r < 100 and g < 100)
+
+    caught = asyncio.run(asyncio.wait_for(_short_last_state(tmp_path, catch_up=True), 120))
+    missed = asyncio.run(asyncio.wait_for(_short_last_state(tmp_path, catch_up=False), 120))
+    assert blue_frames(caught) >= 1
+    assert blue_frames(missed) == 0  # what catch_up is for: paused, the state never showed

@@ -65,3 +65,13 @@ def video_size(path: Path) -> tuple[int, int]:
     found = re.search(r"Video: .*?, (\d{2,5})x(\d{2,5})", text)
     assert found, text
     return int(found.group(1)), int(found.group(2))
+
+
+def frame_colours(path: Path) -> list[tuple[int, int, int]]:
+    """The average colour (r, g, b) of every frame of ``path``, in order."""
+    data = subprocess.run(
+        [find_ffmpeg(), "-hide_banner", "-loglevel", "error", "-i", str(path), "-map", "0:v:0",
+         "-fps_mode", "passthrough", "-vf", "scale=1:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+        capture_output=True, timeout=60, check=True,
+    ).stdout
+    return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data) - 2, 3)]

@@ -54,6 +54,8 @@ JPEG_QUALITY = 70
 #: Frames are captured at this fraction of the viewport (the video is scaled back up): the
 #: browser's JPEG encoding and the frames' trip through the driver dominate the cost.
 SCREENCAST_SCALE = 0.5
+#: Seconds :meth:`VideoRecorder.catch_up` waits for the frame of a restarted screencast.
+CATCH_UP_WAIT = 0.5
 #: Two frames closer than this (seconds) mean the page is painting continuously...
 HOT_INTERVAL = 0.1
 #: ...and the screencast is then stopped for this long (seconds) before it is started again.
@@ -293,6 +295,29 @@ class VideoRecorder:
             pass
         finally:
             self._pausing = False
+
+    async def catch_up(self) -> None:
+        """Make sure the page as it is now gets into the video: when the screencast is paused
+        (the page painted all the time), start it again at once (it sends the current page).
+        A test's last state lasting less than a pause would be missed otherwise."""
+        pacer = self._pacer
+        if not self._running or pacer is None or pacer.done():
+            return
+        pacer.cancel()
+        try:
+            await pacer
+        except BaseException:  # noqa: BLE001 - cancelled, or the page went away
+            pass
+        self._pausing = False
+        received = self.frames_received
+        try:
+            await asyncio.wait_for(self._start_screencast(), 5)
+        except Exception:  # noqa: BLE001 - the page or browser is gone; end() still finishes
+            return
+        # the restart's frame is taken a moment later: wait for it (briefly) before the page moves on
+        deadline = time.monotonic() + CATCH_UP_WAIT
+        while self.frames_received == received and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
 
     def _on_frame(self, params: dict[str, Any]) -> None:
         session_id = params.get("sessionId")

@@ -34,9 +34,13 @@ class ListReporter(Reporter):
             self._failure_no += 1
             self._print(f"  {c.red(f'{self._failure_no}) {title}')} {time_text}")
         elif test.state == "pending":
-            self._print(f"  {c.cyan('- ' + title)}")
+            reason = c.gray(f" ({test.message})") if test.message else ""
+            self._print(f"  {c.cyan('- ' + title)}{reason}")
         else:
-            self._print(f"  {c.gray('- ' + title + ' (skipped)')}")
+            self._print(f"  {c.gray('- ' + title + ' (' + (test.message or 'skipped') + ')')}")
+        if test.flaky:  # its failed attempts' screenshots are listed nowhere else
+            for shot in test.screenshots:
+                self._print(c.gray(f"      screenshot: {shot}"))
 
     def on_spec_end(self, spec: SpecResult) -> None:
         if spec.error:  # numbered like the failures listed at the end

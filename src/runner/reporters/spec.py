@@ -103,6 +103,9 @@ class SpecReporter(Reporter):
         if test.state == "passed":
             flaky = c.yellow(f" [passed on attempt {len(test.attempts)} of {len(test.attempts)}, flaky]") if test.flaky else ""
             self._print(f"{indent}{c.green('✓')} {c.gray(name)} {time_text}{flaky}")
+            if test.flaky:  # its failed attempts' screenshots are listed nowhere else
+                for shot in test.screenshots:
+                    self._print(c.gray(f"{indent}    screenshot: {shot}"))
         elif test.state == "failed":
             self._failure_no += 1
             attempts = f" [failed {len(test.attempts)} attempts]" if len(test.attempts) > 1 else ""
