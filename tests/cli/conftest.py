@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,19 @@ from pathlib import Path
 import pytest
 
 RUNNER = str(Path(sys.executable).with_name("runner"))
+PAGE = "<html><head><title>T</title></head><body><h1>Hi</h1><p id='p'>para</p></body></html>"
+
+
+def base_project(extra: dict[str, str] | None = None, config: dict | None = None, *,
+                 page: str = PAGE) -> dict[str, str]:
+    """The files of a small project: runner.json (serving ``site/``, plus ``config``), its page,
+    and ``extra``."""
+    files = {
+        "runner.json": json.dumps({"fileServerFolder": "site", **(config or {})}),
+        "site/index.html": page,
+    }
+    files.update(extra or {})
+    return files
 
 
 @dataclass

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.cli.conftest import run_runner
+from tests.cli.conftest import base_project, run_runner
 from tests.support.video import probe
 
 PAGE = "<html><body><h1>Hi</h1><button id='b' onclick=\"this.textContent='ok'\">go</button></body></html>"
@@ -78,10 +78,7 @@ def test_failed_run_leaves_screenshot_video_junit_and_json(project):
 
 
 def test_json_reporter_writes_the_whole_run(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
-                                   "reporterOptions": {"output": "out/report.json"}}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         **SPECS,
         "runner/integration/fail_spec.py": """
             def test_fails(runner):
@@ -90,7 +87,7 @@ def test_json_reporter_writes_the_whole_run(project):
                 runner.screenshot("before")
                 runner.get("h1").should("have.text", "Bye", timeout=300)
         """,
-    })
+    }, {"video": False, "reporter": "json", "reporterOptions": {"output": "out/report.json"}}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 1, result.text
     report = json.loads((root / "out" / "report.json").read_text())
@@ -121,10 +118,7 @@ def test_json_reporter_writes_the_whole_run(project):
 
 
 def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
-                                   "reporterOptions": {"output": "report.json"}}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/shots_spec.py": """
             import pytest
 
@@ -159,7 +153,7 @@ def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
             def test_teardown_fails(breaks_when_done):
                 pass
         """,
-    })
+    }, {"video": False, "reporter": "json", "reporterOptions": {"output": "report.json"}}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 4, result.text
     report = json.loads((root / "report.json").read_text())
@@ -177,11 +171,7 @@ def test_every_screenshot_of_a_run_has_a_file_of_its_own(project):
 
 @pytest.mark.parametrize("folder", [".", "runner/integration", "..", "runner"])
 def test_trash_refuses_hostile_folders(project, folder):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "screenshotsFolder": folder}),
-        "site/index.html": PAGE,
-        **SPECS,
-    })
+    root = project(base_project(SPECS, {"screenshotsFolder": folder}, page=PAGE))
     before = sorted(p.relative_to(root) for p in root.rglob("*"))
     result = run_runner("run", cwd=root)
     assert result.code == 1
@@ -191,12 +181,10 @@ def test_trash_refuses_hostile_folders(project, folder):
 
 @pytest.mark.slow
 def test_a_video_that_cannot_be_written_is_reported_and_the_run_goes_on(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "trashAssetsBeforeRuns": False}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/pass_spec.py": SPECS["runner/integration/pass_spec.py"],
         "runner/videos/pass_spec.py.mp4/mine.txt": "a folder where the video would go",
-    })
+    }, {"trashAssetsBeforeRuns": False}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
     assert "warning: the video of pass_spec.py was lost: ffmpeg failed" in result.err, result.text
@@ -209,9 +197,7 @@ def test_a_video_that_cannot_be_written_is_reported_and_the_run_goes_on(project)
 
 @pytest.mark.slow
 def test_after_spec_sees_a_finished_video(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site"}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         **SPECS,
         "runner/plugins/index.py": """
             import json, pathlib
@@ -226,7 +212,7 @@ def test_after_spec_sees_a_finished_video(project):
                     copy.with_suffix(".ms").write_text(str(results["duration"]))
                 on("after:spec", after_spec)
         """,
-    })
+    }, {}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 1, result.text  # fail_spec fails
     for name in ("pass_spec.py.mp4", "fail_spec.py.mp4"):

@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from tests.cli.conftest import run_runner
+from tests.cli.conftest import base_project, run_runner
 
 PAGE = "<html><body><h1>Hi</h1></body></html>"
 PASSING = "def test_passes(runner):\n    runner.visit('/')\n"
@@ -21,10 +21,7 @@ def setup(on, config):
 
 
 def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False,
-                                   "reporter": "./reporting/bad.py"}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/a_spec.py": PASSING,
         "runner/integration/b_spec.py": PASSING,
         "runner/plugins/index.py": TOTALS_PLUGIN,
@@ -50,7 +47,7 @@ def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
                 def on_spec_start(self, spec, index, total):
                     raise RuntimeError("direct")
         """,
-    })
+    }, {"video": False, "reporter": "./reporting/bad.py"}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert json.loads((root / "totals.json").read_text()) == 2  # both specs ran
     assert result.code == 1, result.text  # every test passed, but a report is missing
@@ -72,14 +69,11 @@ def test_a_reporter_that_raises_is_switched_off_and_the_tests_go_on(project):
 
 
 def test_bad_reporter_options_stop_the_run_before_the_trash_is_emptied(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "reporter": "junit",
-                                   "reporterOptions": {"mochaFile": "results"}}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/a_spec.py": PASSING,
         "results/old.xml": "<testsuites/>",
         "runner/screenshots/last run.png": "kept",
-    })
+    }, {"reporter": "junit", "reporterOptions": {"mochaFile": "results"}}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 1, result.text
     assert "reporterOptions.mochaFile of the junit reporter is 'results'" in result.err
@@ -89,11 +83,9 @@ def test_bad_reporter_options_stop_the_run_before_the_trash_is_emptied(project):
 
 
 def test_reporter_options_from_the_command_line_are_checked_too(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/a_spec.py": PASSING,
-    })
+    }, {"video": False}, page=PAGE))
     result = run_runner("run", "--reporter", "json", "--reporter-options", "outptu=r.json", cwd=root)
     assert result.code == 0, result.text
     assert ("runner: warning: reporterOptions.outptu is not an option of the json reporter and is ignored. "
@@ -102,13 +94,10 @@ def test_reporter_options_from_the_command_line_are_checked_too(project):
 
 
 def test_a_spec_without_tests_is_listed_and_a_run_of_no_tests_fails(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
-                                   "reporterOptions": {"output": "report.json"}}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/a_spec.py": PASSING,
         "runner/integration/empty_spec.py": "HELPER = 1\n",
-    })
+    }, {"video": False, "reporter": "json", "reporterOptions": {"output": "report.json"}}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
     report = json.loads((root / "report.json").read_text())
@@ -131,12 +120,9 @@ def test_a_spec_without_tests_is_listed_and_a_run_of_no_tests_fails(project):
 
 
 def test_when_pytest_cannot_run_no_report_says_passed(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "json",
-                                   "reporterOptions": {"output": "report.json"}}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/a_spec.py": PASSING,
-    })
+    }, {"video": False, "reporter": "json", "reporterOptions": {"output": "report.json"}}, page=PAGE))
     result = run_runner("run", "--", "-k", "bad syntax ((", cwd=root)
     assert result.code == 1, result.text
     assert "Wrong expression passed to '-k'" in result.text
@@ -145,10 +131,7 @@ def test_when_pytest_cannot_run_no_report_says_passed(project):
 
 
 def test_skip_and_xfail_reasons_reach_every_report(project):
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, "reporter": "junit",
-                                   "reporterOptions": {"mochaFile": "junit.xml"}}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "runner/integration/a_spec.py": """
             import pytest
 
@@ -163,7 +146,7 @@ def test_skip_and_xfail_reasons_reach_every_report(project):
             def test_known(runner):
                 assert False
         """,
-    })
+    }, {"video": False, "reporter": "junit", "reporterOptions": {"mochaFile": "junit.xml"}}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
     skipped = [e.get("message") for e in ET.parse(root / "junit.xml").getroot().iter("skipped")]
@@ -183,12 +166,10 @@ def test_the_custom_reporter_of_the_docs_works_as_written(project, tmp_path):
     code = docs.split("# reporting/slack_summary.py\n", 1)[1].split("```", 1)[0]
     [config_text] = re.findall(r"```json\n(\{ \"reporter\": \"\./reporting/slack_summary\.py\".*?)```", docs, re.S)
     config = json.loads(config_text)
-    root = project({
-        "runner.json": json.dumps({"fileServerFolder": "site", "video": False, **config}),
-        "site/index.html": PAGE,
+    root = project(base_project({
         "reporting/slack_summary.py": code,
         "runner/integration/a_spec.py": PASSING + "\ndef test_fails(runner):\n    assert 1 == 2\n",
-    })
+    }, {"video": False, **config}, page=PAGE))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     result = run_runner("run", "--project", str(root), cwd=elsewhere)  # not run from the project

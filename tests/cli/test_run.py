@@ -6,19 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.cli.conftest import run_runner, write_project
+from tests.cli.conftest import base_project, run_runner, write_project
 from tests.support.servers import serving
-
-PAGE = "<html><head><title>T</title></head><body><h1>Hi</h1><p id='p'>para</p></body></html>"
-
-
-def base_project(extra: dict[str, str] | None = None, config: dict | None = None) -> dict[str, str]:
-    files = {
-        "runner.json": json.dumps({"fileServerFolder": "site", **(config or {})}),
-        "site/index.html": PAGE,
-    }
-    files.update(extra or {})
-    return files
 
 
 def test_run_reports_each_spec_and_exits_with_the_failure_count(project):
