@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from tests.support.video import decoded_frames, frame_colours, mean_colour, probe, video_size
 
-from runner.artifacts.video import VideoRecorder
+from runner.artifacts.video import FFMPEG_NICENESS, VideoRecorder
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
@@ -61,6 +62,7 @@ async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle
         recorder = VideoRecorder(cdp, tmp / name, crf=crf, viewport=(640, 360))
         began = time.monotonic()
         await asyncio.wait_for(recorder.start(), 15)
+        recorder.seen_niceness = os.getpriority(os.PRIO_PROCESS, recorder._proc.pid)
         await asyncio.sleep(animate)
         if navigate:  # the reset between tests goes through about:blank
             await page.goto("about:blank")
@@ -89,6 +91,7 @@ def test_records_h264_mp4_lasting_the_wall_time(tmp_path: Path) -> None:
     # every frame handed to ffmpeg is a frame of the video (none paired up as interlaced fields)
     assert decoded_frames(path) == recorder.frames_written
     assert video_size(path) == (320, 180)  # the screencast's size: half the 640x360 viewport
+    assert recorder.seen_niceness == os.getpriority(os.PRIO_PROCESS, 0) + FFMPEG_NICENESS  # browser first
 
 
 def test_survives_navigation_and_keeps_duration(tmp_path: Path) -> None:

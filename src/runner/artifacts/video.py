@@ -54,6 +54,8 @@ JPEG_QUALITY = 70
 #: Frames are captured at this fraction of the viewport (the video is scaled back up): the
 #: browser's JPEG encoding and the frames' trip through the driver dominate the cost.
 SCREENCAST_SCALE = 0.5
+#: How much lower than runner's the encoder's CPU priority is (``nice``).
+FFMPEG_NICENESS = 10
 #: Seconds :meth:`VideoRecorder.catch_up` waits for the frame of a restarted screencast.
 CATCH_UP_WAIT = 0.5
 #: Two frames closer than this (seconds) mean the page is painting continuously...
@@ -162,6 +164,15 @@ def mkv_frame(timecode_ms: int, jpeg: bytes) -> bytes:
 # -- the recorder ----------------------------------------------------------------------------------
 
 
+def _lower_priority(pid: int) -> None:
+    """Give the encoder a lower CPU priority: it only has to keep up on average, while the
+    browser and the test are what a user waits for."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, FFMPEG_NICENESS)
+    except (AttributeError, OSError):  # not on this system, or not allowed: the default then
+        pass
+
+
 class _Frame:
     __slots__ = ("ms", "data")
 
@@ -261,6 +272,7 @@ class VideoRecorder:
             stdout=subprocess.DEVNULL,
             stderr=self._stderr,
         )
+        _lower_priority(self._proc.pid)
         self._thread = threading.Thread(target=self._writer, name="runner-video", daemon=True)
         self._thread.start()
         self._started_mono = time.monotonic()
