@@ -280,8 +280,7 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
         plugin.preset_reporters = []
         plugin.preset_specs = None
         session.close()
-    run = plugin.last_run()
-    failures = _failures_from(run)
+    failures = _failures_from(plugin.last_run())
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         return _fail("pytest could not run the specs (see the message above).")
     if code == pytest.ExitCode.INTERRUPTED:

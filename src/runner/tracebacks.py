@@ -2,8 +2,9 @@
 
 A failure is shown with the user's frames: runner's own code, the standard library and installed
 packages are "internal" (``is_internal``), runner's alone ``is_runner``. ``code_tail`` is the end
-of a traceback that raised in user code loaded by runner (plugins file, custom reporter), and
-``error_line`` an exception in one line that never raises itself.
+of a traceback that raised in user code loaded by runner (plugins file), ``user_frames`` only the
+user's frames of it (custom reporter), and ``error_line`` an exception in one line that never
+raises itself.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import traceback
 from pathlib import Path
 
 __all__ = ["RUNNER_PACKAGE", "code_tail", "error_line", "is_internal", "is_library", "is_runner",
-           "split_error_line"]
+           "message_line", "split_error_line", "user_frames"]
 
 #: The folder of the ``runner`` package, with a trailing separator (``runner_x/`` is not in it).
 RUNNER_PACKAGE = str(Path(__file__).resolve().parent) + os.sep
@@ -40,8 +41,8 @@ def is_internal(filename: str) -> bool:
     return is_runner(filename) or is_library(filename)
 
 
-def error_line(type_name: str, error: object) -> str:
-    """``"CommandError: Timed out ..."``: the type and the first line of the message.
+def message_line(error: object) -> str:
+    """The first non-blank line of ``str(error)`` ("" for none).
 
     A message whose ``str()`` raises is told as such (this runs inside pytest's hooks, where an
     exception would stop the whole run).
@@ -50,7 +51,12 @@ def error_line(type_name: str, error: object) -> str:
         text = str(error)
     except Exception:  # noqa: BLE001 - a user's exception may have a broken __str__
         text = "<its message could not be read>"
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def error_line(type_name: str, error: object) -> str:
+    """``"CommandError: Timed out ..."``: the type and the first line of the message."""
+    first = message_line(error)
     return f"{type_name}: {first}" if first else type_name
 
 
@@ -63,16 +69,14 @@ def split_error_line(line: str) -> tuple[str | None, str]:
     return match.group("type").rsplit(".", 1)[-1], (match.group("text") or "").strip()
 
 
-def code_tail(err: BaseException, *, skip_internal: bool = False, frames: int = 4,
-              with_message: bool = True) -> str:
-    """The end of ``err``'s traceback as Python prints it: its last ``frames`` entries and (with
-    ``with_message``) the error line. With ``skip_internal``, the frames of runner, the standard
-    library and packages are left out: what is left is the user's code."""
-    if not skip_internal:
-        lines = traceback.format_exception(err)
-        return "".join(lines[-frames:] if with_message else lines[-frames - 1:-1]).rstrip()
+def code_tail(err: BaseException, *, frames: int = 4) -> str:
+    """The end of ``err``'s traceback as Python prints it: the last ``frames`` lines of it (frames
+    and the error line)."""
+    return "".join(traceback.format_exception(err)[-frames:]).rstrip()
+
+
+def user_frames(err: BaseException, *, frames: int = 4) -> str:
+    """The last ``frames`` frames of ``err``'s traceback that are the user's code (not runner's,
+    the standard library's or a package's), as Python prints them."""
     kept = [f for f in traceback.extract_tb(err.__traceback__) if not is_internal(f.filename)]
-    text = "".join(traceback.format_list(kept[-frames:])).rstrip()
-    if with_message:
-        text = f"{text}\n{error_line(type(err).__name__, err)}".lstrip("\n")
-    return text
+    return "".join(traceback.format_list(kept[-frames:])).rstrip()

@@ -16,7 +16,7 @@ from typing import Any
 
 from runner.errors import CommandError
 
-__all__ = ["artifact_folder_warnings", "folder_problem", "make_artifact_folder", "unusable_folders"]
+__all__ = ["artifact_folder_warnings", "folder_problem", "make_artifact_folder"]
 
 
 def folder_problem(folder: Path) -> str | None:
@@ -56,29 +56,17 @@ _CONSEQUENCES = {
 }
 
 
-def unusable_folders(config: Any, *, video: bool = True) -> list[tuple[str, Path, str]]:
-    """``(option, resolved folder, problem)`` for each artifact folder that cannot be used.
-
-    ``video`` False leaves ``videosFolder`` out (no video is recorded anyway).
-    """
-    found: list[tuple[str, Path, str]] = []
-    for name in _CONSEQUENCES:
-        if name == "videosFolder" and not video:
-            continue
-        folder = config.path(name)
-        if folder is None:
-            continue
-        problem = folder_problem(folder)
-        if problem is not None:
-            found.append((name, folder, problem))
-    return found
-
-
 def artifact_folder_warnings(config: Any, *, video: bool = True) -> list[str]:
     """One warning line per artifact folder that cannot be used: option, path, problem and
-    consequence."""
+    consequence. ``video`` False leaves ``videosFolder`` out (no video is recorded anyway)."""
     lines = []
-    for name, _folder, problem in unusable_folders(config, video=video):
+    for name in _CONSEQUENCES:
+        folder = config.path(name)
+        if folder is None or name == "videosFolder" and not video:
+            continue
+        problem = folder_problem(folder)
+        if problem is None:
+            continue
         consequence = _CONSEQUENCES[name]
         if name == "screenshotsFolder" and not config.get("screenshotOnRunFailure"):
             consequence = "runner.screenshot() will fail"

@@ -312,14 +312,8 @@ class VideoRecorder:
         """Make sure the page as it is now gets into the video: when the screencast is paused
         (the page painted all the time), start it again at once (it sends the current page).
         A test's last state lasting less than a pause would be missed otherwise."""
-        pacer = self._pacer
-        if not self._running or pacer is None or pacer.done():
+        if not self._running or not await self._cancel_pacer():
             return
-        pacer.cancel()
-        try:
-            await pacer
-        except BaseException:  # noqa: BLE001 - cancelled, or the page went away
-            pass
         self._pausing = False
         received = self.frames_received
         try:
@@ -418,15 +412,21 @@ class VideoRecorder:
                 pass
 
     # -- ending -----------------------------------------------------------------------------------
+    async def _cancel_pacer(self) -> bool:
+        """Stop a pause in progress (the screencast stays stopped); whether there was one."""
+        pacer, self._pacer = self._pacer, None
+        if pacer is None or pacer.done():
+            return False
+        pacer.cancel()
+        try:
+            await pacer
+        except BaseException:  # noqa: BLE001 - cancelled, or the page went away
+            pass
+        return True
+
     async def _stop_screencast(self) -> None:
         self._running = False
-        pacer, self._pacer = self._pacer, None
-        if pacer is not None and not pacer.done():
-            pacer.cancel()
-            try:
-                await pacer
-            except BaseException:  # noqa: BLE001 - cancelled, or the page went away
-                pass
+        await self._cancel_pacer()
         try:
             self.cdp.remove_listener("Page.screencastFrame", self._on_frame)
         except Exception:  # noqa: BLE001

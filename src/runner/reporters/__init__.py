@@ -20,7 +20,7 @@ from runner.reporters.minimal import MinReporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
 from runner.reporters.spec import SpecReporter
 from runner.reporters.tap import TapReporter
-from runner.tracebacks import code_tail
+from runner.tracebacks import error_line, user_frames
 
 __all__ = ["Reporter", "RunResult", "SpecResult", "TestResult", "AttemptResult", "make_reporter",
            "BUILTIN"]
@@ -74,7 +74,7 @@ def _load_custom(name: str, project_root: Path) -> type[Reporter]:
                 f"Built-in reporters: {', '.join(BUILTIN)}."
             ) from err
         except Exception as err:
-            tb = code_tail(err, skip_internal=True)
+            tb = _reporter_traceback(err)
             raise ConfigError(f"reporter {name!r}: importing {module_name} raised {type(err).__name__}:\n{tb}") from err
         finally:
             if sys.path and sys.path[0] == str(project_root):
@@ -153,6 +153,11 @@ def _refuse_unwritable(name: str, key: str, value: str, path: Path) -> None:
     )
 
 
+def _reporter_traceback(err: BaseException) -> str:
+    """Where a custom reporter's own code raised, and the error: no runner or library frames."""
+    return f"{user_frames(err)}\n{error_line(type(err).__name__, err)}".lstrip("\n")
+
+
 def make_reporter(name: str, options: dict[str, Any], project_root: Path) -> Any:
     """Build the reporter ``name`` with ``options`` (``reporterOptions``).
 
@@ -168,7 +173,7 @@ def make_reporter(name: str, options: dict[str, Any], project_root: Path) -> Any
     except TypeError as err:
         raise ConfigError(f"reporter {name!r} could not be created with reporterOptions {options!r}: {err}") from err
     except Exception as err:
-        tb = code_tail(err, skip_internal=True)
+        tb = _reporter_traceback(err)
         raise ConfigError(f"reporter {name!r} raised {type(err).__name__} when it was created:\n{tb}") from err
     with contextlib.suppress(AttributeError, TypeError):
         setattr(reporter, "runner_name", name)  # noqa: B010 - for messages (a class with __slots__ goes without)

@@ -17,7 +17,7 @@ import pytest
 
 from runner.reporters.base import Reporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
-from runner.tracebacks import code_tail, error_line, is_internal, split_error_line
+from runner.tracebacks import error_line, is_internal, message_line, split_error_line, user_frames
 
 __all__ = ["ResultCollector", "ATTEMPTS_ATTR", "ERROR_ATTR", "error_summary", "relative_to_first"]
 
@@ -165,7 +165,7 @@ class ResultCollector:
             spec.error = _load_error_text(str(report.longrepr))
             spec.error_type, spec.error_message = _load_error_summary(spec.error)
 
-    def _flush_broken(self, before: str | None = None) -> None:
+    def _report_specs_without_tests(self, before: str | None = None) -> None:
         """Report specs that could not be loaded or hold no test (there is nothing to wait for),
         in their place in the order: those listed before the spec ``before``, or all."""
         for key in self._order:
@@ -197,7 +197,7 @@ class ResultCollector:
         path = nodeid.split("::")[0]
         spec = self._spec_for_nodeid(path)
         if self._current != spec.absolute:
-            self._flush_broken(before=spec.absolute)
+            self._report_specs_without_tests(before=spec.absolute)
             self._begin(spec)
         self._call("on_test_start", spec, _title(nodeid))
 
@@ -246,7 +246,7 @@ class ResultCollector:
         self._announce()
         if self._current is not None:  # a spec cut short (-x, maxfail, interrupted) ends first
             self._finish(self._specs[self._current])
-        self._flush_broken()
+        self._report_specs_without_tests()
         if self._settle_videos is not None:
             changed = self._settle_videos()
             for spec in self.run.specs:
@@ -339,8 +339,8 @@ def _reporter_failure(reporter: Any, hook: str, err: Exception) -> str:
     """What a reporter that raised did, with the last frames of the reporter's own code."""
     name = getattr(reporter, "runner_name", None) or type(reporter).__name__
     kind = type(err).__name__
-    message = error_line(kind, err)[len(kind):].removeprefix(": ")
-    where = code_tail(err, skip_internal=True, frames=2, with_message=False)
+    message = message_line(err)
+    where = user_frames(err, frames=2)
     after = "" if hook == "on_run_end" else "; the tests go on"
     return (f"the reporter {name!r} raised {kind} in {hook}" + (f": {message}" if message else "")
             + (f"\n{where}" if where else "") + f"\nIt is switched off for the rest of the run{after}.")

@@ -6,19 +6,13 @@ from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
 from runner.reporters.model import RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, failure_lines, format_ms
+from runner.reporters.spec import Colors, count_parts, failure_lines, format_ms
 
 __all__ = ["DotReporter", "print_failures", "summary_line"]
 
 
 def summary_line(run: RunResult, c: Colors) -> str:
-    parts = [c.green(f"{run.total('passed')} passing")]
-    if run.failures:
-        parts.append(c.red(f"{run.failures} failing"))
-    if run.total("pending"):
-        parts.append(c.cyan(f"{run.total('pending')} pending"))
-    if run.total("skipped"):
-        parts.append(c.gray(f"{run.total('skipped')} skipped"))
+    parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"))
     if run.error:
         parts.append(c.red(run.error))
     return "  " + ", ".join(parts) + c.gray(f" ({format_ms(run.duration_ms)})")

@@ -99,7 +99,7 @@ class JunitReporter(Reporter):
         if test.state in ("pending", "skipped"):
             ET.SubElement(case, "skipped", {"message": _clean(test.message or test.state)})
         elif test.state == "failed":
-            last = next((a for a in reversed(test.attempts) if a.error), None)
+            last = test.last_failed
             error = test.error or "failed"
             failure = ET.SubElement(case, "failure", {
                 "message": _clean(test.message or "failed"),

@@ -7,7 +7,7 @@ from typing import Any, TextIO
 from runner.reporters.base import Reporter
 from runner.reporters.dot import print_failures, summary_line
 from runner.reporters.model import RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, format_ms
+from runner.reporters.spec import Colors, flaky_screenshot_lines, format_ms, not_run_line
 
 __all__ = ["ListReporter"]
 
@@ -33,14 +33,10 @@ class ListReporter(Reporter):
         elif test.state == "failed":
             self._failure_no += 1
             self._print(f"  {c.red(f'{self._failure_no}) {title}')} {time_text}")
-        elif test.state == "pending":
-            reason = c.gray(f" ({test.message})") if test.message else ""
-            self._print(f"  {c.cyan('- ' + title)}{reason}")
         else:
-            self._print(f"  {c.gray('- ' + title + ' (' + (test.message or 'skipped') + ')')}")
-        if test.flaky:  # its failed attempts' screenshots are listed nowhere else
-            for shot in test.screenshots:
-                self._print(c.gray(f"      screenshot: {shot}"))
+            self._print("  " + not_run_line(test, title, c))
+        for line in flaky_screenshot_lines(test, c, "      "):
+            self._print(line)
 
     def on_spec_end(self, spec: SpecResult) -> None:
         if spec.error:  # numbered like the failures listed at the end

@@ -52,7 +52,7 @@ class TestResult:
     @property
     def error(self) -> str | None:
         """The last attempt's whole error report (None when no attempt failed)."""
-        last = self._last_failed()
+        last = self.last_failed
         return last.error if last else None
 
     @property
@@ -60,16 +60,15 @@ class TestResult:
         """The last failed attempt's error in one line, ``"Type: message"`` (else the error's first
         line); for a test that did not fail, why it was skipped (``"Skipped: not now"``,
         ``"expected to fail: known bug"``) or None."""
-        last = self._last_failed()
+        last = self.last_failed
         if last is not None:
             return last.headline()
         return self.attempts[-1].message if self.attempts and self.state != "passed" else None
 
-    def _last_failed(self) -> AttemptResult | None:
-        for attempt in reversed(self.attempts):
-            if attempt.error:
-                return attempt
-        return None
+    @property
+    def last_failed(self) -> AttemptResult | None:
+        """The last attempt that failed (None when none did)."""
+        return next((attempt for attempt in reversed(self.attempts) if attempt.error), None)
 
     @property
     def screenshots(self) -> list[str]:

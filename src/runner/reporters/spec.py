@@ -103,31 +103,22 @@ class SpecReporter(Reporter):
         if test.state == "passed":
             flaky = c.yellow(f" [passed on attempt {len(test.attempts)} of {len(test.attempts)}, flaky]") if test.flaky else ""
             self._print(f"{indent}{c.green('✓')} {c.gray(name)} {time_text}{flaky}")
-            if test.flaky:  # its failed attempts' screenshots are listed nowhere else
-                for shot in test.screenshots:
-                    self._print(c.gray(f"{indent}    screenshot: {shot}"))
+            for line in flaky_screenshot_lines(test, c, indent + "    "):
+                self._print(line)
         elif test.state == "failed":
             self._failure_no += 1
             attempts = f" [failed {len(test.attempts)} attempts]" if len(test.attempts) > 1 else ""
             self._print(f"{indent}{c.red(f'{self._failure_no}) {name}')} {time_text}{attempts}")
-        elif test.state == "pending":
-            reason = c.gray(f" ({test.message})") if test.message else ""
-            self._print(f"{indent}{c.cyan('- ' + name)}{reason}")
         else:
-            self._print(f"{indent}{c.gray('- ' + name + ' (' + (test.message or 'skipped') + ')')}")
+            self._print(indent + not_run_line(test, name, c))
 
     def on_spec_end(self, spec: SpecResult) -> None:
         c = self.c
         if not spec.tests and not spec.error:
             self._print(c.yellow("  No tests found in this spec."))
         self._print()
-        counts = [c.green(f"{spec.count('passed')} passing")]
-        if spec.count("failed"):
-            counts.append(c.red(f"{spec.count('failed')} failing"))
-        if spec.count("pending"):
-            counts.append(c.cyan(f"{spec.count('pending')} pending"))
-        if spec.count("skipped"):
-            counts.append(c.gray(f"{spec.count('skipped')} skipped"))
+        counts = count_parts(c, spec.count("passed"), spec.count("failed"), spec.count("pending"),
+                             spec.count("skipped"))
         self._print("  " + ", ".join(counts) + c.gray(f" ({format_ms(spec.duration_ms)})"))
         if spec.error:
             self._print()
@@ -194,6 +185,31 @@ class SpecReporter(Reporter):
 
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def count_parts(c: Colors, passing: int, failing: int, pending: int, skipped: int) -> list[str]:
+    """``["3 passing", "1 failing", "2 pending"]`` in colour; counts of 0 left out (passing kept)."""
+    parts = [c.green(f"{passing} passing")]
+    if failing:
+        parts.append(c.red(f"{failing} failing"))
+    if pending:
+        parts.append(c.cyan(f"{pending} pending"))
+    if skipped:
+        parts.append(c.gray(f"{skipped} skipped"))
+    return parts
+
+
+def not_run_line(test: TestResult, title: str, c: Colors) -> str:
+    """``- title (Skipped: why)`` for a pending (cyan) or skipped (gray) test."""
+    if test.state == "pending":
+        reason = c.gray(f" ({test.message})") if test.message else ""
+        return f"{c.cyan('- ' + title)}{reason}"
+    return c.gray(f"- {title} ({test.message or 'skipped'})")
+
+
+def flaky_screenshot_lines(test: TestResult, c: Colors, prefix: str) -> list[str]:
+    """The screenshots of a test that passed after failing: listed nowhere else."""
+    return [c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots] if test.flaky else []
 
 
 def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[str]:

@@ -61,7 +61,7 @@ class TapReporter(Reporter):
         else:
             self._print(f"not ok {self._n} - {title}")
             fields: dict[str, Any] = {"message": test.message or "failed", "severity": "fail"}
-            last = next((a for a in reversed(test.attempts) if a.error), None)
+            last = test.last_failed
             if last and last.error_type:
                 fields["type"] = last.error_type
             fields["duration_ms"] = round(test.duration_ms, 3)
