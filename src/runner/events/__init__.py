@@ -1,0 +1,43 @@
+"""The run-event stream: every fact of a run as a typed event on one bus per process.
+
+Publishers (the pytest plugin's recorder, the commands, the interception engine, the artifacts)
+hand events to the run session's :class:`EventBus`; consumers subscribe (the reporters' feed,
+the events file, the plugins file's run events). ``runner report --from FILE`` feeds a recorded
+file to any reporter. See docs/architecture.md for the list of events.
+"""
+
+from __future__ import annotations
+
+from .bus import EventBus, Subscriber
+from .jsonl import EventsFileError, EventsFileWriter, dumps_event, read_events
+from .model import (
+    EVENT_TYPES,
+    SCHEMA_VERSION,
+    AttemptEnded,
+    BrowserStarted,
+    CommandEnded,
+    CommandStarted,
+    Event,
+    EventFormatError,
+    LogLine,
+    PluginEvent,
+    RequestIntercepted,
+    RouteAdded,
+    RunEnded,
+    RunStarted,
+    ScreenshotTaken,
+    SpecEnded,
+    SpecStarted,
+    TestEnded,
+    TestStarted,
+    VideoWritten,
+    from_json,
+)
+
+__all__ = [
+    "EventBus", "Subscriber", "EventsFileWriter", "EventsFileError", "read_events", "dumps_event",
+    "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
+    "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
+    "LogLine", "RouteAdded", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
+    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded",
+]

@@ -1,0 +1,342 @@
+"""The facts of a run, as typed, immutable events with a stable JSON form.
+
+Every event is a frozen dataclass; its docstring is its documentation. ``to_json`` gives a dict of
+plain JSON values, ``{"v": SCHEMA_VERSION, "kind": "test.ended", "at": <epoch seconds>, ...}``,
+and ``from_json`` reads one back (raising ``EventFormatError`` with what was wrong). The order of
+a run's events::
+
+    run.started
+      browser.started            (again after a relaunch)
+      spec.started
+        test.started
+          command.started / command.ended, log, route.added, request.intercepted,
+          screenshot.taken        (as they happen, in the process that runs the test)
+          attempt.ended           (once per attempt; a retried test has several)
+        test.ended
+        video.written            (when the spec's video is complete; may come later)
+      spec.ended
+      plugin.event               (the plugins file's before:spec, after:spec, ... fired)
+    run.ended
+
+This module is the bottom of the tree: standard library only, imported by every layer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+__all__ = [
+    "SCHEMA_VERSION", "Event", "EventFormatError", "EVENT_TYPES", "from_json",
+    "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
+    "LogLine", "RouteAdded", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
+    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded",
+]
+
+#: The version of the JSON form. A reader refuses a newer one (it cannot know its meaning).
+SCHEMA_VERSION = 1
+
+
+class EventFormatError(ValueError):
+    """A JSON object that is not an event this version of runner can read."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every event. ``at``: when it happened, seconds since the epoch (wall clock)."""
+
+    kind: ClassVar[str] = ""
+    at: float = field(default_factory=time.time)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"v": SCHEMA_VERSION, "kind": self.kind}
+        for f in dataclasses.fields(self):
+            data[f.name] = getattr(self, f.name)
+        return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunStarted(Event):
+    """A run began: what it runs and with what. ``specs`` are the spec paths in run order
+    (relative to ``integrationFolder``), ``sources`` where each configuration value came from."""
+
+    kind: ClassVar[str] = "run.started"
+    run_id: str
+    runner_version: str
+    browser: str  # "chromium (headless) /usr/bin/chromium"
+    specs: list[str]
+    config: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    project_root: str = ""
+    mode: str = "run"  # "run" (runner run), "pytest" (plain pytest), "open"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BrowserStarted(Event):
+    """The browser was launched (the first time, or again after it crashed)."""
+
+    kind: ClassVar[str] = "browser.started"
+    name: str
+    version: str
+    path: str
+    headless: bool
+    launch: int = 1  # 2 and up: relaunched
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecStarted(Event):
+    """A spec's first test starts (or a spec with no test to run is reported)."""
+
+    kind: ClassVar[str] = "spec.started"
+    spec: str  # relative to integrationFolder (or the project)
+    absolute: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestStarted(Event):
+    """A test starts (before its first attempt). ``title``: suite titles, then the test's name."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class
+    kind: ClassVar[str] = "test.started"
+    spec: str
+    nodeid: str
+    title: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandStarted(Event):
+    """A ``runner`` command began. ``args`` as the command log shows them; ``file``/``line``:
+    the user's line that called it."""
+
+    kind: ClassVar[str] = "command.started"
+    nodeid: str
+    id: int  # counts up within a test attempt
+    name: str
+    args: str
+    subject: str | None = None
+    file: str | None = None
+    line: int | None = None
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandEnded(Event):
+    """A ``runner`` command ended; ``state`` is ``"passed"`` or ``"failed"`` (with ``error``)."""
+
+    kind: ClassVar[str] = "command.ended"
+    nodeid: str
+    id: int
+    name: str
+    state: str
+    duration_ms: float
+    error: str | None = None
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class LogLine(Event):
+    """``runner.log(message)``."""
+
+    kind: ClassVar[str] = "log"
+    nodeid: str
+    message: str
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class RouteAdded(Event):
+    """``runner.intercept(...)`` added a route (``matcher`` as the Routes table shows it)."""
+
+    kind: ClassVar[str] = "route.added"
+    nodeid: str
+    route_id: str
+    method: str
+    matcher: str
+    stubbed: bool
+    handler: str  # "spy", "static", "function"
+    alias: str | None = None
+    times: int | None = None
+    middleware: bool = False
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class RequestIntercepted(Event):
+    """A request that matched a route ended (completed or errored).
+
+    ``stubbed``: answered by runner (True) or by the server (False). Timings in ms: ``queued``
+    (arrival until the first handler ran), ``handler`` (time in the user's handlers), ``upstream``
+    (waiting for the server), ``total`` (arrival until the end).
+    """
+
+    kind: ClassVar[str] = "request.intercepted"
+    nodeid: str
+    id: str
+    method: str
+    url: str
+    route_ids: list[str]
+    aliases: list[str]
+    stubbed: bool
+    state: str
+    status: int | None = None
+    error: str | None = None
+    resource_type: str = ""
+    request_headers: dict[str, str] = field(default_factory=dict)
+    response_headers: dict[str, str] = field(default_factory=dict)
+    request_body_size: int | None = None
+    response_body_size: int | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScreenshotTaken(Event):
+    """A screenshot file was written (``failure``: the failure screenshot)."""
+
+    kind: ClassVar[str] = "screenshot.taken"
+    nodeid: str
+    path: str
+    failure: bool = False
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttemptEnded(Event):
+    """One attempt of a test ended. ``state``: passed, failed, pending or skipped. ``error`` is
+    the whole failure report, ``message`` one line (or why it was skipped). ``log``, ``routes``
+    and ``requests``: the attempt's command log, Routes table and intercepted requests."""
+
+    kind: ClassVar[str] = "attempt.ended"
+    spec: str
+    nodeid: str
+    attempt: int
+    state: str
+    duration_ms: float
+    error: str | None = None
+    error_type: str | None = None
+    message: str | None = None
+    screenshots: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    routes: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestEnded(Event):
+    """A test ended after its last attempt. ``slow``: over ``slowTestThreshold``."""
+
+    __test__: ClassVar[bool] = False
+    kind: ClassVar[str] = "test.ended"
+    spec: str
+    nodeid: str
+    title: list[str]
+    state: str
+    duration_ms: float
+    attempts: int
+    slow: bool = False
+    flaky: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class VideoWritten(Event):
+    """A spec's video is complete: ``video`` its path(s) (None: lost, or deleted because the spec
+    passed and ``videoUploadOnPasses`` is false)."""
+
+    kind: ClassVar[str] = "video.written"
+    spec: str
+    video: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecEnded(Event):
+    """A spec ended. ``error``: it could not be loaded (``error_type``, one-line
+    ``error_message``). ``video``: its video as known when it ended (still being written)."""
+
+    kind: ClassVar[str] = "spec.ended"
+    spec: str
+    duration_ms: float
+    error: str | None = None
+    error_type: str | None = None
+    error_message: str | None = None
+    video: str | None = None
+    empty: bool = False  # it holds no test
+
+
+@dataclass(frozen=True, kw_only=True)
+class PluginEvent(Event):
+    """The plugins file's ``name`` event (``before:spec``, ``after:run``, ...) was emitted to
+    ``listeners`` listeners; ``errors``: what those that raised said."""
+
+    kind: ClassVar[str] = "plugin.event"
+    name: str
+    listeners: int
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunEnded(Event):
+    """The run ended. ``error``: why it counts as failed as a whole (``"no tests ran"``)."""
+
+    kind: ClassVar[str] = "run.ended"
+    duration_ms: float
+    tests: int
+    passed: int
+    failed: int
+    pending: int
+    skipped: int
+    error: str | None = None
+    interrupted: bool = False
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (
+        RunStarted, BrowserStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
+        RouteAdded, RequestIntercepted, ScreenshotTaken, AttemptEnded, TestEnded, VideoWritten,
+        SpecEnded, PluginEvent, RunEnded,
+    )
+}
+
+_FIELDS: dict[type[Event], dict[str, dataclasses.Field[Any]]] = {
+    cls: {f.name: f for f in dataclasses.fields(cls)} for cls in EVENT_TYPES.values()
+}
+
+_REQUIRED: dict[type[Event], set[str]] = {
+    cls: {name for name, f in fields.items()
+          if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    for cls, fields in _FIELDS.items()
+}
+
+
+def from_json(data: Any) -> Event:
+    """The event a dict of :meth:`Event.to_json` form describes.
+
+    Raises ``EventFormatError`` naming what is wrong: not an object, a newer schema version, an
+    unknown kind, a missing or unknown field.
+    """
+    if not isinstance(data, dict):
+        raise EventFormatError(f"expected a JSON object, found {type(data).__name__}")
+    version = data.get("v")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise EventFormatError(f"'v' (the schema version) must be a whole number; found {version!r}")
+    if version > SCHEMA_VERSION:
+        raise EventFormatError(
+            f"the event has schema version {version}, newer than the {SCHEMA_VERSION} this runner "
+            "reads; upgrade runner to read it"
+        )
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventFormatError(f"unknown event kind {kind!r}; known: {', '.join(EVENT_TYPES)}")
+    fields = _FIELDS[cls]
+    values = {k: v for k, v in data.items() if k not in ("v", "kind")}
+    unknown = sorted(set(values) - set(fields))
+    if unknown:
+        raise EventFormatError(f"{kind} has no field {', '.join(map(repr, unknown))}")
+    missing = sorted(_REQUIRED[cls] - set(values))
+    if missing:
+        raise EventFormatError(f"{kind} is missing {', '.join(map(repr, missing))}")
+    if not isinstance(values.get("at", 0.0), (int, float)):
+        raise EventFormatError(f"{kind}: 'at' must be a number; found {values['at']!r}")
+    return cls(**values)
