@@ -31,9 +31,9 @@ class _Runner:
 
     @staticmethod
     def _config() -> Any:
-        from runner import plugin
+        from runner.active import current_config
 
-        current = plugin.current_config()
+        current = current_config()
         if current is not None:
             return current
         from runner.config import load_config

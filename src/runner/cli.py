@@ -1,4 +1,4 @@
-"""The ``runner`` command: ``run``, ``config``, ``schema``.
+"""The ``runner`` command: ``run``, ``report``, ``config``, ``schema``.
 
 Every failure to start ends with one clear message on stderr and exit status 1; ``runner run``
 otherwise exits with the number of failed tests (0 when all pass, at most 255).
@@ -19,7 +19,7 @@ from runner.errors import RunnerError, UsageError
 
 __all__ = ["main", "select_specs"]
 
-COMMANDS = ("run", "config", "schema")
+COMMANDS = ("run", "report", "config", "schema")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,6 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
 
+    report = sub.add_parser(
+        "report", help="replay a run's events file through a reporter",
+        description="Feed the events file a run wrote (eventsFile, runner/results/events.jsonl by "
+                    "default) to any reporter: the same output as the live run.")
+    report.add_argument("--from", dest="events_from", required=True, metavar="FILE",
+                        help="the events file to replay")
+    report.add_argument("--reporter", "-r", default="spec", help="the reporter (default: spec)")
+    report.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
+                        help="reporter options: name=value,... or a JSON object; may be repeated")
+    report.add_argument("--project", "-P", default=None, metavar="DIR",
+                        help="the folder relative output paths and custom reporters are found in "
+                             "(default: the current folder)")
+
     cfg = sub.add_parser("config", help="print the resolved configuration and where each value came from")
     _common(cfg)
     kind = cfg.add_mutually_exclusive_group()
@@ -98,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "config":
             return _config_command(args)
+        if args.command == "report":
+            from runner.replay import report_command
+
+            return report_command(args.events_from, args.reporter, args.reporter_options,
+                                  Path(args.project) if args.project else Path.cwd())
         return _run_command(args)
     except RunnerError as err:
         return _fail(str(err))
@@ -205,14 +223,11 @@ def _run_command(args: argparse.Namespace) -> int:
 def _run_session(args: argparse.Namespace, session: Any) -> int:
     import pytest
 
-    from runner import plugin
-    from runner.config import parse_cli_values
+    from runner.artifacts.events_file import check_events_file, keep_aside
+    from runner.plugin import RunPlugin
     from runner.reporters import make_reporter
     from runner.session import check_base_url
 
-    # A headless run never watches files and keeps no per-test snapshots, as in the original.
-    session.config = session.config.merged({"watchForFileChanges": False, "numTestsKeptInMemory": 0},
-                                           source="cli", origin="runner run (headless run mode)")
     config = session.config
     for warning in config.warnings:
         print(f"runner: warning: {warning}", file=sys.stderr)
@@ -227,14 +242,13 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
             f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
             "Check integrationFolder, testFiles and ignoreTestFiles in runner.json."
         )
-    # the reporter and its options are checked before anything is launched or trashed
+    # the reporter, its options and the events file are checked before anything is launched or trashed
     if args.reporter is not None and not args.reporter.strip():
         return _fail("--reporter needs a name: spec, dot, list, min, tap, json, junit, or a custom reporter.")
     reporter_name = args.reporter or config.reporter
-    reporter_options = dict(config.reporter_options or {})
-    for text in args.reporter_options or []:  # in order: a later flag wins per name
-        reporter_options.update(parse_cli_values(text, option="--reporter-options"))
-    reporter = make_reporter(reporter_name, reporter_options, config.project_root)
+    reporter = make_reporter(reporter_name, config.reporter_options, config.project_root,
+                             flags=args.reporter_options)
+    events_path = check_events_file(config)
     session.prelaunch()  # fails early and clearly when there is no browser
     if config.base_url:
         problem = check_base_url(str(config.base_url))
@@ -248,14 +262,23 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
         from runner.artifacts.trash import plan_trash, trash_assets
 
         plan = plan_trash(config)  # refuses (ConfigError) to touch anything it must not
+        if events_path is not None:
+            plan.files.append(("eventsFile", events_path))
         trash_assets(plan)
         for problem in plan.problems:
             print(f"runner: warning: trashAssetsBeforeRuns: {problem}", file=sys.stderr)
+    elif events_path is not None:
+        try:
+            keep_aside(events_path)
+        except OSError as err:
+            return _fail(f"eventsFile: the older events file {str(events_path)!r} could not be kept "
+                         f"aside ({err}), so it was not overwritten. Move it, or set eventsFile to false.")
     from runner.artifacts.folders import artifact_folder_warnings
 
     # A folder that cannot be written to costs its artifacts, not the run.
     for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
         print(f"runner: warning: {warning}", file=sys.stderr)
+    writer = _events_writer(session, events_path)
     session.events.emit("before:run", {
         "config": config.as_dict(), "specs": [s.as_posix() for s in specs],
         "browser": {"name": session.browser_spec.name, "path": session.browser_spec.path},
@@ -265,22 +288,17 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
         "-p", "no:cacheprovider", "-p", "no:terminal",
         "--import-mode=importlib", "--continue-on-collection-errors",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
-    ]
+    ] + _worker_args(args, config.project_root)
     extra = list(args.pytest_args or [])
     if extra and extra[0] == "--":
         extra = extra[1:]
-    plugin.preset_session = session
-    plugin.preset_reporters = [reporter]
-    plugin.preset_specs = specs
-    plugin._state["collector"] = None
+    run = RunPlugin(session, [reporter], specs)
     try:
-        code = pytest.main(pytest_args + extra)
+        code = pytest.main(pytest_args + extra, plugins=[run])
     finally:
-        plugin.preset_session = None
-        plugin.preset_reporters = []
-        plugin.preset_specs = None
         session.close()
-    failures = _failures_from(plugin.last_run())
+        if writer is not None:
+            writer.close()
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         return _fail("pytest could not run the specs (see the message above).")
     if code == pytest.ExitCode.INTERRUPTED:
@@ -291,14 +309,48 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
                else "the selected specs hold no tests")
         return _fail(f"no tests ran: {why}.\nA run that tests nothing is a mistake more often than not; "
                      "check --spec, the pytest arguments after --, and the specs themselves.")
-    if failures is None:
-        failures = 0 if code == pytest.ExitCode.OK else 1
-    broken = plugin.last_reporter_failures()
-    if broken and failures == 0:
+    failures = run.run.failures if run.run is not None else (0 if code == pytest.ExitCode.OK else 1)
+    if run.reporter_failures and failures == 0:
         print(f"runner: the tests passed, but the reporter {reporter_name!r} failed (see above): "
               "exit status 1.", file=sys.stderr)
         failures = 1
     return min(failures, 255)
+
+
+def _events_writer(session: Any, path: Path | None) -> Any:
+    """Subscribe the events file's writer to the run's bus (None when there is no file)."""
+    if path is None:
+        return None
+    from runner.events import EventsFileWriter
+
+    try:
+        writer = EventsFileWriter(path)
+    except OSError as err:
+        print(f"runner: warning: eventsFile {str(path)!r} cannot be written ({err.strerror or err}); "
+              "this run writes no events file.", file=sys.stderr)
+        return None
+    session.bus.subscribe(writer)
+    return writer
+
+
+def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:
+    """The run's options as pytest options, for pytest-xdist workers (``runner run -- -n 2``):
+    each worker makes its own session from them, as this process did from the command line.
+    ``--port`` is left out: one port cannot serve several workers, each takes a free one."""
+    import json
+
+    out = ["--runner-mode", "run", "--runner-project", str(project_root)]
+    if args.config_file is not None:
+        out += ["--runner-config-file", str(args.config_file)]
+    for value in args.config or []:
+        out += ["--runner-config", value if isinstance(value, str) else json.dumps(value)]
+    for value in args.env or []:
+        out += ["--runner-env", value]
+    if args.browser:
+        out += ["--runner-browser", args.browser]
+    if args.headed:
+        out.append("--runner-headed")
+    return out
 
 
 def _ini_args(project_root: Path) -> list[str]:
@@ -312,10 +364,6 @@ def _ini_args(project_root: Path) -> list[str]:
                 return ["-c", str(candidate)]
     # An empty configuration file that is not a folder above the project's (nothing to clean up).
     return ["-c", os.devnull]
-
-
-def _failures_from(run: Any) -> int | None:
-    return None if run is None else int(run.failures)
 
 
 if __name__ == "__main__":  # pragma: no cover

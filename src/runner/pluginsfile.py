@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from runner.errors import ConfigError, TaskError, UsageError
+from runner.events import Event, PluginEvent
 from runner.tracebacks import code_tail
 
 __all__ = ["PluginEvents", "load_module", "load_plugins_file", "EVENTS"]
@@ -30,12 +31,16 @@ EVENTS = ("task", "before:run", "after:run", "before:spec", "after:spec", "after
 
 
 class PluginEvents:
-    """What ``setup(on, config)`` registered: tasks and event listeners."""
+    """What ``setup(on, config)`` registered: tasks and event listeners.
 
-    def __init__(self) -> None:
+    ``publish`` (the run's event bus) is told every event emitted (``plugin.event``).
+    """
+
+    def __init__(self, publish: Callable[[Event], None] | None = None) -> None:
         self.tasks: dict[str, Callable[..., Any]] = {}
         self.listeners: dict[str, list[Callable[..., Any]]] = {}
         self.errors: list[str] = []
+        self.publish = publish
 
     def on(self, event: str, handler: Any) -> None:
         if event not in EVENTS:
@@ -59,7 +64,9 @@ class PluginEvents:
 
     def emit(self, event: str, *args: Any) -> None:
         """Call the listeners of ``event``; a listener that raises is reported, not fatal."""
-        for listener in self.listeners.get(event, []):
+        listeners = self.listeners.get(event, [])
+        errors_before = len(self.errors)
+        for listener in listeners:
             try:
                 listener(*args)
             except Exception as err:  # noqa: BLE001 - a broken listener must not stop the run
@@ -70,6 +77,8 @@ class PluginEvents:
                 )
                 self.errors.append(message)
                 print(f"runner: {message}", file=sys.stderr)
+        if self.publish is not None and listeners:
+            self.publish(PluginEvent(name=event, listeners=len(listeners), errors=self.errors[errors_before:]))
 
     def run_task(self, name: str, arg: Any, timeout_ms: float) -> Any:
         """Run task ``name`` with ``arg`` in a worker thread, bounded by ``timeout_ms``."""
@@ -128,17 +137,18 @@ def load_module(path: Path, name: str) -> ModuleType:
 READ_ONLY_KEYS = ("projectRoot", "configFile")
 
 
-def load_plugins_file(path: Path, config_dict: dict[str, Any]) -> tuple[PluginEvents, dict[str, Any]]:
+def load_plugins_file(path: Path, config_dict: dict[str, Any],
+                      publish: Callable[[Event], None] | None = None) -> tuple[PluginEvents, dict[str, Any]]:
     """Run the plugins file's ``setup(on, config)``.
 
     ``config_dict`` may hold :data:`READ_ONLY_KEYS` besides the options: returning them changed
-    is an error.
+    is an error. ``publish`` is told every event the file's listeners are given.
 
     Returns the registered events and the configuration changes it returned (possibly empty).
     Raises ``ConfigError`` when the file cannot be loaded, has no ``setup``, raises, or returns
     something that is not a dict.
     """
-    events = PluginEvents()
+    events = PluginEvents(publish=publish)
     module = load_module(path, "runner_plugins_file")
     setup = getattr(module, "setup", None)
     if not callable(setup):

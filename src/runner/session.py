@@ -7,6 +7,7 @@ a reset page). ``close()`` leaves no browser process behind.
 
 from __future__ import annotations
 
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -15,6 +16,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
+from runner import active
 from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
@@ -23,6 +25,7 @@ from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
 from runner.errors import ConfigError
+from runner.events import BrowserStarted, EventBus
 from runner.fileserver import FileServer
 from runner.match import compile_pattern, pattern_list
 from runner.paths import resolve_path
@@ -41,7 +44,10 @@ class RunSession:
         self.browser_choice = browser
         self.headed = headed
         self.mode = mode  # "run" (runner run), "open" (interactive), "pytest" (plain pytest)
-        self.events = PluginEvents()
+        # The run's events: every fact of the run is published here (see runner.events).
+        self.bus = EventBus(on_error=_report_subscriber_error)
+        self.events = PluginEvents(publish=self.bus.publish)
+        self.videos_enabled = True  # off in pytest-xdist workers (specs are split across them)
         self.support_module: ModuleType | None = None
         self._loop: EngineLoop | None = loop
         self._browser: BrowserSession | None = None
@@ -54,7 +60,9 @@ class RunSession:
         self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests
         self.screenshot_paths: set[Path] = set()  # no two screenshots of the run share a file
         self._videos: SpecVideos | None = None
+        self._launches_told = 0
         self.started = time.monotonic()
+        active.activate(self)
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -69,8 +77,17 @@ class RunSession:
         config = load_config(root, config_file=config_file, testing_type=testing_type,
                              cli_config=cli_config, cli_env=cli_env)
         session = cls(config, browser=browser, headed=headed, mode=mode, loop=loop)
-        if load_plugins:
-            session._load_plugins_file()
+        try:
+            if load_plugins:
+                session._load_plugins_file()
+        except BaseException:
+            session.close()
+            raise
+        if mode == "run":
+            # A headless run never watches files and keeps no per-test snapshots, as in the original.
+            session.config = session.config.merged(
+                {"watchForFileChanges": False, "numTestsKeptInMemory": 0},
+                source="cli", origin="runner run (headless run mode)")
         return session
 
     def _load_plugins_file(self) -> None:
@@ -88,7 +105,7 @@ class RunSession:
         config_file = self.config.config_file
         given = {**self.config.as_dict(), "projectRoot": str(self.config.project_root),
                  "configFile": str(config_file) if config_file else False}
-        events, changes = load_plugins_file(path, given)
+        events, changes = load_plugins_file(path, given, publish=self.bus.publish)
         self.events = events
         if changes:
             self.config = self.config.merged(changes, source="plugin", origin=f"the plugins file {path}")
@@ -151,7 +168,22 @@ class RunSession:
             self._launching = None
             future.result(120)
             self._browser = session
+        self._tell_launches()
         return self._browser
+
+    def _tell_launches(self) -> None:
+        """Publish ``browser.started`` for every launch not told yet (relaunches after a crash)."""
+        browser = self._browser
+        if browser is None or browser.launches == self._launches_told:
+            return
+        self._launches_told = browser.launches
+        spec = self.browser_spec
+        self.bus.publish(BrowserStarted(name=spec.name, version=browser.version, path=spec.path,
+                                        headless=not self.headed, launch=browser.launches))
+
+    def current_config(self) -> Config:
+        """The running test's configuration (its marks included), else the run's."""
+        return self._current.config if self._current is not None else self.config
 
     @property
     def base_url(self) -> str | None:
@@ -230,20 +262,22 @@ class RunSession:
 
     # -- tests ------------------------------------------------------------------------------
     def begin_test(self, config: Config, *, spec_relative: str, title: str,
-                   screenshot_dir: Any = None, attempt: int = 1) -> RunnerCommands:
+                   screenshot_dir: Any = None, attempt: int = 1, nodeid: str = "") -> RunnerCommands:
         """Reset the page for a new test and return the ``runner`` fixture's object."""
         browser = self.browser()
         self._block_hosts = [compile_pattern(p) for p in pattern_list(config.block_hosts)]
         if self._interceptor is not None:
             self._interceptor.clear()
         self.loop.run(browser.reset((int(config.viewport_width), int(config.viewport_height))), 60)
+        self._tell_launches()
         if self._block_hosts:
             self.loop.run(browser.set_routing(True), 30)
         self.videos.ensure(spec_relative, browser)
         ctx = TestContext(
             config=config, loop=self.loop, browser_getter=self.browser, base_url=self.base_url,
             spec_relative=spec_relative, title=title, project_root=config.project_root,
-            attempt=attempt, screenshot_paths=self.screenshot_paths,
+            attempt=attempt, screenshot_paths=self.screenshot_paths, nodeid=nodeid,
+            publish=self.bus.publish,
         )
         self._current = ctx
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
@@ -253,23 +287,25 @@ class RunSession:
     def videos(self) -> SpecVideos:
         if self._videos is None:
             self._videos = SpecVideos(
-                self.config, self.loop, enabled=self.mode == "run" and not self.headed,
+                self.config, self.loop,
+                enabled=self.mode == "run" and not self.headed and self.videos_enabled,
                 # an after:spec handler may read the spec's video: finish it before the event
                 finish_in_background=lambda: not self.events.has("after:spec"),
+                publish=self.bus.publish,
             )
         return self._videos
 
-    def finish_spec(self, passed: bool) -> str | None:
-        """The spec ended: finish its video. Returns the video's path when one is kept."""
+    def finish_spec(self, spec_relative: str, passed: bool) -> str | None:
+        """The spec ``spec_relative`` ended: finish its video. Returns the video's path when one
+        is kept (``video.written`` follows when the file is complete)."""
         if self._videos is None:
             return None
         return self._videos.finish(passed=passed)
 
-    def settle_videos(self) -> dict[str, str | None]:
-        """Wait for videos still being written; see :meth:`SpecVideos.settle`."""
-        if self._videos is None:
-            return {}
-        return self._videos.settle()
+    def settle_videos(self) -> None:
+        """Wait for videos still being written (each publishes ``video.written``)."""
+        if self._videos is not None:
+            self._videos.settle()
 
     def end_test(self) -> None:
         if self._videos is not None:
@@ -307,6 +343,14 @@ class RunSession:
         if self._file_server is not None:
             self._file_server.close()
             self._file_server = None
+        active.deactivate(self)
+
+
+def _report_subscriber_error(subscriber: Any, err: BaseException) -> None:
+    """A consumer of the run's events raised: it is unsubscribed; the run goes on."""
+    name = getattr(subscriber, "__qualname__", None) or type(subscriber).__name__
+    print(f"runner: warning: {name} stopped receiving the run's events after it raised "
+          f"{type(err).__name__}: {err}", file=sys.stderr)
 
 
 def client_certificates_for_playwright(config: Config) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runner.artifacts.folders import folder_problem
+from runner.events import Event, VideoWritten
 
 if TYPE_CHECKING:
     from runner.config import Config
@@ -46,6 +47,7 @@ class _Part:
 class _Finished:
     """What :meth:`SpecVideos.finish` reported for a spec whose files may still be encoding."""
 
+    spec: str
     label: str | None
     parts: list[_Part]
     delete: bool  # videoUploadOnPasses: false and the spec passed
@@ -56,13 +58,15 @@ class SpecVideos:
     """Records the spec that is running; a no-op when ``video`` is off or the run is headed."""
 
     def __init__(self, config: Config, loop: EngineLoop, *, enabled: bool,
-                 finish_in_background: Callable[[], bool] = lambda: True) -> None:
+                 finish_in_background: Callable[[], bool] = lambda: True,
+                 publish: Callable[[Event], None] | None = None) -> None:
         self.config = config
         self.loop = loop
         folder = config.path("videosFolder")
         # A folder that cannot be used was reported when the run started (runner run's warnings).
         self.enabled = enabled and bool(config.video) and folder is not None and folder_problem(folder) is None
         self.finish_in_background = finish_in_background
+        self._publish = publish
         self._recorder: Any = None
         self._cdp: Any = None
         self._spec: str | None = None
@@ -140,17 +144,19 @@ class SpecVideos:
         if not self.enabled or self._spec is None:
             return None
         self._stop()
+        spec = self._spec
         parts, self._parts, self._spec = self._parts, [], None
         delete = bool(passed) and not self.config.video_upload_on_passes
         label = None if delete or not parts else ", ".join(str(p.path) for p in parts)
-        finished = _Finished(label, parts, delete)
+        finished = _Finished(spec, label, parts, delete)
         self._finished.append(finished)
         if not self.finish_in_background():
             return self._settle(finished)
         return label
 
     def _settle(self, finished: _Finished) -> str | None:
-        """Wait for the spec's files; returns its label as it stands (lost files left out)."""
+        """Wait for the spec's files; returns its label as it stands (lost files left out) and
+        publishes ``video.written``."""
         if finished.settled:
             return finished.label
         finished.settled = True
@@ -167,16 +173,13 @@ class SpecVideos:
                 kept.append(part.path)
         if finished.label is not None:
             finished.label = ", ".join(str(p) for p in kept) if kept else None
+        if self._publish is not None:
+            self._publish(VideoWritten(spec=finished.spec, video=finished.label))
         return finished.label
 
-    def settle(self) -> dict[str, str | None]:
-        """Wait until every ended video is written (or known lost). Returns, for each label
-        :meth:`finish` gave out that is no longer right, what it is now (None: no video)."""
-        changed: dict[str, str | None] = {}
+    def settle(self) -> None:
+        """Wait until every ended video is written (or known lost); each publishes
+        ``video.written`` with what is kept of it."""
         for finished in self._finished:
-            before = finished.label
-            after = self._settle(finished)
-            if before is not None and after != before:
-                changed[before] = after
+            self._settle(finished)
         self._finished = [f for f in self._finished if not f.settled]
-        return changed

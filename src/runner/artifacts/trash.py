@@ -1,4 +1,5 @@
-"""``trashAssetsBeforeRuns``: empty the screenshots, videos and downloads folders before a run.
+"""``trashAssetsBeforeRuns``: empty the screenshots, videos and downloads folders before a run
+(and trash the older events file, which ``artifacts/events_file.py`` checked is runner's).
 
 The *contents* of each folder (never the folder itself) go to the freedesktop.org trash
 (``$XDG_DATA_HOME/Trash``, else ``~/.local/share/Trash``: ``files/`` plus one
@@ -41,6 +42,8 @@ class TrashPlan:
     """What :func:`trash_assets` empties: ``(property name, resolved folder)`` pairs."""
 
     folders: list[tuple[str, Path]] = field(default_factory=list)
+    #: Single files trashed themselves (an older events file): ``(property name, file)``.
+    files: list[tuple[str, Path]] = field(default_factory=list)
     #: One line per folder or entry :func:`trash_assets` could not empty (the run goes on).
     problems: list[str] = field(default_factory=list)
 
@@ -213,6 +216,25 @@ def trash_assets(plan: TrashPlan, *, use_freedesktop: bool | None = None) -> lis
         except OSError:
             trash_dev = None
     moved: list[Path] = []
+
+    def throw(name: str, item: Path, device: int) -> None:
+        try:
+            if not (trash_dev is not None and device == trash_dev and _move_to_trash(item, trash)):
+                _delete(item)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            plan.problems.append(f"{name}: {item} could not be trashed: {exc.strerror or exc}")
+            return
+        moved.append(item)
+
+    for name, file in plan.files:
+        try:
+            st = os.lstat(file)
+        except OSError:
+            continue  # no older file: nothing to trash
+        if stat.S_ISREG(st.st_mode):
+            throw(name, file, st.st_dev)
     for name, folder in plan.folders:
         try:
             st = os.stat(folder)
@@ -224,16 +246,6 @@ def trash_assets(plan: TrashPlan, *, use_freedesktop: bool | None = None) -> lis
         except OSError as exc:
             plan.problems.append(f"{name}: {folder} could not be emptied: {exc.strerror or exc}")
             continue
-        same_device = trash_dev is not None and st.st_dev == trash_dev
         for entry in entries:
-            item = folder / entry
-            try:
-                if not (same_device and _move_to_trash(item, trash)):
-                    _delete(item)
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                plan.problems.append(f"{name}: {item} could not be trashed: {exc.strerror or exc}")
-                continue
-            moved.append(item)
+            throw(name, folder / entry, st.st_dev)
     return moved

@@ -23,6 +23,7 @@ from runner.commands.fixtures import read_fixture
 from runner.commands.records import Record
 from runner.commands.subject import Subject, Value, _contains_step, _show
 from runner.errors import CommandError, UsageError
+from runner.events import LogLine, ScreenshotTaken
 
 if TYPE_CHECKING:
     from runner.pluginsfile import PluginEvents
@@ -96,6 +97,7 @@ class RunnerCommands:
     def log(self, message: Any) -> None:
         """Add a line to the command log (shown with a failing test's error)."""
         self._ctx.add_log("log", str(message))
+        self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=str(message), attempt=self._ctx.attempt))
 
     # -- navigation ---------------------------------------------------------------------------
     def visit(self, url: str, **options: Any) -> None:
@@ -492,8 +494,7 @@ class RunnerCommands:
         page = self._ctx.browser.page
         assert page is not None
         self._ctx.run(page.screenshot(path=str(path), full_page=full_page), self._ctx.config.response_timeout)
-        self._ctx.add_log("screenshot", str(path))
-        self._ctx.screenshots.append(path)
+        self._taken(path)
         return path
 
     def _element_screenshot(self, subject: Subject, name: str | None) -> Path:
@@ -509,9 +510,13 @@ class RunnerCommands:
                 await handle.dispose()
 
         self._ctx.run(shoot(), self._ctx.config.response_timeout)
+        self._taken(path)
+        return path
+
+    def _taken(self, path: Path) -> None:
         self._ctx.add_log("screenshot", str(path))
         self._ctx.screenshots.append(path)
-        return path
+        self._ctx.tell(ScreenshotTaken(nodeid=self._ctx.nodeid, path=str(path), attempt=self._ctx.attempt))
 
     def _screenshot_path(self, name: str | None) -> Path:
         folder = self._screenshot_dir() if self._screenshot_dir else Path(self._ctx.config.path("screenshotsFolder") or ".")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from runner.errors import CommandError
+from runner.events import Event
 
 if TYPE_CHECKING:
     from runner.config import Config
@@ -54,6 +55,8 @@ class TestContext:
     screenshot_paths: set[Path] = field(default_factory=set)  # every screenshot path of the run
     async_errors: list[BaseException] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
+    nodeid: str = ""  # the pytest node id of the test
+    publish: Callable[[Event], None] | None = None  # the run's event bus
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -62,6 +65,11 @@ class TestContext:
 
     def add_log(self, name: str, message: str) -> None:
         self.log.append(LogEntry(name, message, (time.monotonic() - self.started) * 1000))
+
+    def tell(self, event: Event) -> None:
+        """Publish ``event`` on the run's bus (when there is one)."""
+        if self.publish is not None:
+            self.publish(event)
 
     def report_async_error(self, error: BaseException) -> None:
         """Called from any thread (route handlers) to fail the test at its next command."""

@@ -197,6 +197,12 @@ class OptionAccessors:
         return value
 
     @property
+    def events_file(self) -> str | bool:
+        """``eventsFile``: JSON Lines file where `runner run` writes the run's events as they happen (`runner report --from` replays it through any reporter); false writes none."""
+        value: str | bool = self._value("eventsFile")
+        return value
+
+    @property
     def chrome_web_security(self) -> bool:
         """``chromeWebSecurity``: Keep the browser's same-origin policy and mixed-content protection on."""
         value: bool = self._value("chromeWebSecurity")

@@ -187,6 +187,11 @@ class BrowserSession:
         self._downloads = [t for t in self._downloads if not t.done()]
 
     @property
+    def version(self) -> str:
+        """The browser's version ("" before it is launched)."""
+        return self.browser.version if self.browser is not None else ""
+
+    @property
     def alive(self) -> bool:
         return (
             self.browser is not None

@@ -158,12 +158,20 @@ def _reporter_traceback(err: BaseException) -> str:
     return f"{user_frames(err)}\n{error_line(type(err).__name__, err)}".lstrip("\n")
 
 
-def make_reporter(name: str, options: dict[str, Any], project_root: Path) -> Any:
-    """Build the reporter ``name`` with ``options`` (``reporterOptions``).
+def make_reporter(name: str, options: dict[str, Any] | None, project_root: Path, *,
+                  flags: list[str] | None = None) -> Any:
+    """Build the reporter ``name`` with ``options`` (``reporterOptions``), then each of ``flags``
+    (``--reporter-options`` texts, ``name=value,...`` or JSON; a later one wins per name).
 
     Raises ``ConfigError`` for an unknown reporter or a bad option value; prints a warning for an
     option a built-in reporter does not read.
     """
+    options = dict(options or {})
+    if flags:
+        from runner.config import parse_cli_values
+
+        for text in flags:
+            options.update(parse_cli_values(text, option="--reporter-options"))
     cls = BUILTIN.get(name) or _load_custom(name, project_root)
     for warning in check_options(name, cls, options, project_root):
         print(f"runner: warning: {warning}", file=sys.stderr)

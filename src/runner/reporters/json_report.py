@@ -61,10 +61,12 @@ class JsonReporter(Reporter):
         self.written: Path | None = None
 
     def on_run_start(self, run: RunResult, spec_paths: list[str]) -> None:
-        self._started = _now()
+        self._started = run.started_at or _now()
 
     def on_run_end(self, run: RunResult) -> None:
-        text = json.dumps(run_to_json(run, self._started, _now()), indent=2, default=str, ensure_ascii=False)
+        started = run.started_at or self._started
+        text = json.dumps(run_to_json(run, started, run.ended_at or _now()), indent=2, default=str,
+                          ensure_ascii=False)
         output = self.options.get("output")
         if output:
             path = self.output_file(str(output))

@@ -41,8 +41,9 @@ def _clean(text: Any) -> str:
     return "".join(ch for ch in str(text) if ch in "\t\n\r" or ord(ch) >= 0x20 and ch not in "\ufffe\uffff")
 
 
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+def _timestamp(at: float | None = None) -> str:
+    moment = datetime.fromtimestamp(at, UTC) if at is not None else datetime.now(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S")
 
 
 class JunitReporter(Reporter):
@@ -63,7 +64,7 @@ class JunitReporter(Reporter):
         return self.output_file(name)
 
     def on_spec_start(self, spec: SpecResult, index: int, total: int) -> None:
-        self._started[spec.relative] = _now()
+        self._started[spec.relative] = _timestamp(spec.started_at)
 
     def suite_element(self, spec: SpecResult) -> ET.Element:
         tests = len(spec.tests) + (1 if spec.error else 0)
@@ -71,7 +72,7 @@ class JunitReporter(Reporter):
         suite = ET.Element("testsuite", {
             "name": _clean(spec.relative), "tests": str(tests), "failures": str(spec.count("failed")),
             "errors": str(1 if spec.error else 0), "skipped": str(skipped), "time": _secs(spec.duration_ms),
-            "timestamp": self._started.get(spec.relative, _now()), "hostname": _clean(socket.gethostname() or "localhost"),
+            "timestamp": self._started.get(spec.relative) or _timestamp(spec.started_at), "hostname": _clean(socket.gethostname() or "localhost"),
             "file": _clean(spec.relative),
         })
         props = ET.SubElement(suite, "properties")

@@ -88,6 +88,7 @@ class SpecResult:
     # why it could not be loaded, in one line: "SyntaxError: invalid syntax (a_spec.py, line 3)"
     error_message: str | None = None
     error_type: str | None = None  # "SyntaxError", "ModuleNotFoundError", ...
+    started_at: float | None = None  # when it started, seconds since the epoch
 
     def error_headline(self) -> str | None:
         """Why the spec could not be loaded, in one line (None when it loaded)."""
@@ -118,6 +119,8 @@ class RunResult:
     runner_version: str = ""
     config: dict[str, Any] = field(default_factory=dict)
     error: str | None = None  # the run as a whole failed: "no tests ran"
+    started_at: str | None = None  # ISO 8601, UTC, when the run started
+    ended_at: str | None = None
 
     @property
     def ok(self) -> bool:

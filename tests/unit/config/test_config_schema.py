@@ -47,6 +47,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "videoCompression": 32,
     "video": True,
     "videoUploadOnPasses": True,
+    "eventsFile": "runner/results/events.jsonl",
     "chromeWebSecurity": True,
     "userAgent": None,
     "blockHosts": None,

@@ -6,7 +6,8 @@ import sysconfig
 
 import pytest
 
-from runner.reporters.collector import _load_error_summary, _load_error_text
+from runner.plugin.outcomes import load_error_summary as _load_error_summary
+from runner.plugin.outcomes import load_error_text as _load_error_text
 
 SITE = sysconfig.get_path("purelib")
 STDLIB = sysconfig.get_path("stdlib")

@@ -1,0 +1,142 @@
+"""What pytest's reports say about one attempt of a test or one spec that could not be loaded.
+
+Reports may come from this process or, under pytest-xdist, from a worker process (pytest
+serializes them). So what runner adds to a report is plain JSON data in attributes of its own:
+``runner_error`` (the failure's type and one line), ``runner_attempts`` (the earlier attempts of
+a retried test) and ``runner_test`` (the attempt's command log, routes, requests, slow threshold).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.tracebacks import error_line, is_internal, split_error_line
+
+__all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "error_summary", "attempt_from_reports",
+           "load_error_text", "load_error_summary", "relative_to_first", "title_of"]
+
+#: ``[type name, one line]`` of a failed report (set by the plugin's makereport hook).
+ERROR_ATTR = "runner_error"
+#: The earlier attempts of a retried test, on its final reports (attempt dicts).
+ATTEMPTS_ATTR = "runner_attempts"
+#: On an attempt's teardown report: ``{"log", "routes", "requests", "slow_ms"}``.
+TEST_ATTR = "runner_test"
+
+
+def error_summary(type_name: str, error: object) -> list[str]:
+    """``["CommandError", "CommandError: Timed out ..."]``: the error's type and first line."""
+    return [type_name, error_line(type_name, "" if error is None else error)]
+
+
+def relative_to_first(path: Path, roots: tuple[Path | None, ...]) -> str | None:
+    """``path`` relative to the first of ``roots`` that holds it (posix form), else None."""
+    for root in roots:
+        if root is None:
+            continue
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            continue
+    return None
+
+
+def title_of(nodeid: str) -> list[str]:
+    """``a_spec.py::Suite::test_x`` -> ``["Suite", "test_x"]``."""
+    parts = nodeid.split("::")[1:]
+    return parts or [nodeid]
+
+
+def _summary_from_text(report: pytest.TestReport) -> tuple[str | None, str | None]:
+    """The error's type and one line, read from pytest's crash line (a report without ours)."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    text = str(getattr(crash, "message", "") or "").strip()
+    if not text:
+        lines = [line for line in (report.longreprtext or "").splitlines() if line.strip()]
+        return None, (lines[-1].strip() if lines else None)
+    first = text.splitlines()[0]
+    error_type, message = split_error_line(first)
+    if error_type is None:
+        return None, first
+    kind, line = error_summary(error_type, message)
+    return kind, line
+
+
+def attempt_from_reports(reports: list[pytest.TestReport]) -> dict[str, Any]:
+    """One attempt (its setup, call and teardown reports) as plain data: ``state`` (passed,
+    failed, pending, skipped), ``duration_ms``, ``error`` (the whole report), ``error_type``,
+    ``message`` (one line, or why it was skipped), ``screenshots``, ``log``, ``routes``,
+    ``requests`` and ``slow_ms`` (None: the run's threshold)."""
+    state = "passed"
+    error = error_type = message = None
+    duration = 0.0
+    screenshots: list[str] = []
+    extras: dict[str, Any] = {}
+    for report in reports:
+        duration += report.duration * 1000
+        screenshots += [str(v) for k, v in report.user_properties if k == "screenshot"]
+        extras = getattr(report, TEST_ATTR, None) or extras
+        if report.failed and state != "failed":
+            state = "failed"
+            error = (report.longreprtext or "").rstrip()  # the phase, when not "call", is in the message
+            summary = getattr(report, ERROR_ATTR, None)
+            error_type, message = tuple(summary) if summary else _summary_from_text(report)
+            if message and report.when != "call":
+                message = f"(in {report.when}) {message}"
+        elif report.skipped and state == "passed":
+            if hasattr(report, "wasxfail"):
+                state = "pending"
+                message = f"expected to fail: {report.wasxfail}" if report.wasxfail else "expected to fail"
+            else:
+                state = "pending" if report.when == "setup" else "skipped"
+                message = _skip_reason(report)
+    return {"state": state, "duration_ms": duration, "error": error, "error_type": error_type,
+            "message": message, "screenshots": screenshots, "log": list(extras.get("log", [])),
+            "routes": list(extras.get("routes", [])), "requests": list(extras.get("requests", [])),
+            "slow_ms": extras.get("slow_ms")}
+
+
+def _skip_reason(report: pytest.TestReport) -> str | None:
+    """``"Skipped: not now"``: the reason pytest recorded for a skip."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]) or None
+    return None
+
+
+#: A frame line of pytest's report: ``path:line: in function``.
+_FRAME = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+): in ")
+
+
+def load_error_text(text: str) -> str:
+    """pytest's report of a spec that could not be imported, without the frames of pytest's and
+    Python's own import machinery (the user's frames and the error lines stay)."""
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        frame = _FRAME.match(line)
+        if frame:
+            skipping = is_internal(frame.group("path"))
+        elif line.startswith("E ") or not line.startswith(" "):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept).strip("\n") or text
+
+
+def load_error_summary(text: str) -> tuple[str | None, str | None]:
+    """(type, one line) of a load error: ``("SyntaxError", "SyntaxError: invalid syntax (a_spec.py,
+    line 3)")``, read from the report's ``E`` lines."""
+    errors = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+    if not errors:
+        return None, None
+    # the line that names the exception (a message may go on over several lines after it)
+    last = next((e for e in reversed(errors) if split_error_line(e)[0] is not None), errors[-1])
+    error_type = split_error_line(last)[0]
+    where = next((m for m in (re.match(r'File "(.+)", line (\d+)', e) for e in errors) if m), None)
+    if where is not None and error_type in ("SyntaxError", "IndentationError", "TabError"):
+        last = f"{last} ({Path(where.group(1)).name}, line {where.group(2)})"
+    return error_type, last
