@@ -57,6 +57,8 @@ class TestContext:
     started: float = field(default_factory=time.monotonic)
     nodeid: str = ""  # the pytest node id of the test
     publish: Callable[[Event], None] | None = None  # the run's event bus
+    command_depth: int = 0  # > 0 while a command runs (commands it calls are part of it)
+    commands_told: int = 0  # the number of the last command.started of this attempt
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
