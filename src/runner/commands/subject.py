@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from runner.commands import assertions
+from runner import assertions
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.keys import type_sequence
 from runner.errors import CommandError, UsageError

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from runner.assertions import check
 from runner.errors import CommandError, UsageError
 
 from ._util import camel_to_snake, show
@@ -158,8 +159,6 @@ class Interception(_CamelAttrs):
 
 def _should(subject: Any, chainer: str, args: tuple[Any, ...]) -> None:
     __tracebackhide__ = True
-    from runner.commands.assertions import check
-
     outcome = check(subject, chainer, *args)
     if not outcome.ok:
         raise CommandError(outcome.message)

@@ -1,4 +1,4 @@
-"""Truth tables for the chai-style assertion strings of ``runner.commands.assertions``."""
+"""Truth tables for the chai-style assertion strings of ``runner.assertions``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from runner.commands.assertions import (
+from runner.assertions import (
     SUPPORTED,
     DomSubject,
     ElementSnapshot,
