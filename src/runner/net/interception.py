@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from runner.assertions import check
+from runner.assertions import PathMissing, check, walk_path
 from runner.errors import CommandError, UsageError
 
 from ._util import camel_to_snake, show
@@ -168,11 +168,22 @@ def _walk(current: Any, path: str) -> Any:
     __tracebackhide__ = True
     if not isinstance(path, str) or not path:
         raise UsageError(f"its() needs a dotted path string; found {path!r}.")
-    walked = []
-    for part in path.split("."):
-        walked.append(part)
-        current = _step(current, part, ".".join(walked))
-    return current
+    try:
+        return walk_path(current, path)
+    except PathMissing as err:
+        raise CommandError(_missing_message(err)) from None
+
+
+def _missing_message(err: PathMissing) -> str:
+    """What ``its`` says about the segment it could not read (the words depend on where)."""
+    walked, part, container = err.walked, err.part, err.container
+    if isinstance(container, Mapping):
+        return f"its({walked!r}): the key {part!r} does not exist in {show(container)[:200]}."
+    if isinstance(container, (list, tuple)):
+        return f"its({walked!r}): no item {part!r} in a list of {len(container)}."
+    if container is None:
+        return f"its({walked!r}): cannot read {part!r} of None."
+    return f"its({walked!r}): {type(container).__name__} has no property {part!r}."
 
 
 class Its:
@@ -246,29 +257,6 @@ class Its:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.value, name)
-
-
-_NOTHING = object()
-
-
-def _step(current: Any, part: str, walked: str) -> Any:
-    if isinstance(current, dict):
-        if part in current:
-            return current[part]
-        raise CommandError(f"its({walked!r}): the key {part!r} does not exist in {show(current)[:200]}.")
-    if isinstance(current, (list, tuple)):
-        if part == "length":
-            return len(current)
-        try:
-            return current[int(part)]
-        except (ValueError, IndexError) as err:
-            raise CommandError(f"its({walked!r}): no item {part!r} in a list of {len(current)}.") from err
-    if current is None:
-        raise CommandError(f"its({walked!r}): cannot read {part!r} of None.")
-    value = getattr(current, part, _NOTHING)
-    if value is _NOTHING:
-        raise CommandError(f"its({walked!r}): {type(current).__name__} has no property {part!r}.")
-    return value
 
 
 def lazy_loader(load: Callable[[], Any], loop: asyncio.AbstractEventLoop, timeout_s: float,
