@@ -143,10 +143,11 @@ class Chain:
     # -- handling ----------------------------------------------------------------------------
     async def handle(self, raw: RawRequest, exchange: Exchange) -> None:
         """Serve one routed request. Never raises; always answers the page's request."""
+        arrival = time.monotonic()
         guard = _Guard(exchange)
         gen = self._registry.generation
         try:
-            await self._handle(raw, guard, gen)
+            await self._handle(raw, guard, gen, arrival)
         except asyncio.CancelledError:
             await _quietly(guard.fail("failed"))
             raise
@@ -167,7 +168,7 @@ class Chain:
         others = [r for r in reversed(routes) if not r.middleware and not r.disabled and r.matcher.match(view)]
         return middleware + others
 
-    async def _handle(self, raw: RawRequest, exchange: _Guard, gen: int) -> None:
+    async def _handle(self, raw: RawRequest, exchange: _Guard, gen: int, arrival: float) -> None:
         with self._registry.lock:
             routes = list(self._registry.routes) if gen == self._registry.generation else []
         view = MatchView(raw.method, raw.url, raw.headers, raw.resource_type)
@@ -183,7 +184,8 @@ class Chain:
 
         data = RequestData(raw, float(self._config("responseTimeout")))
         ic = Interception(id=self._registry.next_id(), browser_request_id=raw.id, request=data.snapshot())
-        ic.started = time.monotonic()
+        ic.started = arrival
+        ic.request_body_size = len(raw.body) if raw.body is not None else 0
         self._registry.add_record(ic, raw, gen)
 
         completion: Completion | None = None
@@ -202,13 +204,19 @@ class Chain:
                     ic.route_id = route.id
                 self._registry.cond.notify_all()
             if route.handler is not None:
+                if ic._queued is None:
+                    ic._queued = time.monotonic() - arrival
                 completion = await self._run_request_handler(route, order, data, ic, exchange, gen)
                 if completion is not None:
                     completed_by = (route, order)
                     break
             elif route.static is not None:
+                if ic._queued is None:
+                    ic._queued = time.monotonic() - arrival
                 completion = Completion("reply", static=route.static)
                 break
+        if ic._queued is None:  # every route reached is a spy: the request is sent on now
+            ic._queued = time.monotonic() - arrival
 
         if gen != self._registry.generation:
             await exchange.pass_through(None)
@@ -231,7 +239,9 @@ class Chain:
         await self._response_phase(raw, data, outgoing, ic, exchange, gen)
 
     async def _pass_through(self, outgoing: OutgoingRequest | None, ic: Interception, exchange: _Guard) -> None:
+        sent = time.monotonic()
         result = await exchange.pass_through(outgoing)
+        ic._upstream = time.monotonic() - sent
         if isinstance(result, UpstreamError):
             self._registry.error(ic, result.message, result)  # recorded only: no response callback waits
             return
@@ -239,7 +249,12 @@ class Chain:
         loader = None
         if result.load_body is not None:
             timeout_s = float(self._config("responseTimeout")) / 1000
-            loader = lazy_loader(result.load_body, self._loop, timeout_s, lambda b: decode_body(b, ctype)[0])
+
+            def decode(body: bytes) -> Any:
+                ic.response_body_size = len(body)  # known only once the test reads the body
+                return decode_body(body, ctype)[0]
+
+            loader = lazy_loader(result.load_body, self._loop, timeout_s, decode)
         with self._registry.cond:
             ic.response = ResponseSnapshot(
                 status_code=result.status, status_message=result.status_text,
@@ -249,17 +264,22 @@ class Chain:
         self._registry.set_state(ic, _S.COMPLETE)
 
     # -- user code ---------------------------------------------------------------------------
-    async def _call_user(self, fn: Callable[..., Any], arg: Any, timeout_ms: float) -> None:
+    async def _call_user(self, fn: Callable[..., Any], arg: Any, timeout_ms: float, ic: Interception) -> None:
         """Run a handler: ``async def`` on the loop, a plain function in a worker thread (so it
-        may block); an awaitable it returns is awaited. Raises TimeoutError past ``timeout_ms``."""
+        may block); an awaitable it returns is awaited. The time it takes counts in ``ic``'s
+        ``handler`` timing. Raises TimeoutError past ``timeout_ms``, and what the handler raises."""
+        started = time.monotonic()
         timeout = max(float(timeout_ms), 0.0) / 1000
         deadline = self._loop.time() + timeout
-        if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):  # noqa: B004
-            await asyncio.wait_for(fn(arg), timeout)
-            return
-        result = await asyncio.wait_for(self._loop.run_in_executor(self._executor, fn, arg), timeout)
-        if inspect.isawaitable(result):
-            await asyncio.wait_for(_as_coro(result), max(deadline - self._loop.time(), 0.0))
+        try:
+            if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):  # noqa: B004
+                await asyncio.wait_for(fn(arg), timeout)
+                return
+            result = await asyncio.wait_for(self._loop.run_in_executor(self._executor, fn, arg), timeout)
+            if inspect.isawaitable(result):
+                await asyncio.wait_for(_as_coro(result), max(deadline - self._loop.time(), 0.0))
+        finally:
+            ic._handler += time.monotonic() - started
 
     def _describe(self, route: Route, data_or_raw: Any) -> str:
         return f"\n\nRoute: {route.describe()}\n\nIntercepted request: {data_or_raw.method} {data_or_raw.url}"
@@ -271,7 +291,7 @@ class Chain:
         timeout_ms = float(self._config("defaultCommandTimeout"))
         assert route.handler is not None
         try:
-            await self._call_user(route.handler, req, timeout_ms)
+            await self._call_user(route.handler, req, timeout_ms, ic)
         except TimeoutError as err:
             req._finish()
             error = InterceptError(
@@ -336,6 +356,7 @@ class Chain:
             headers=headers, body=rendered.body,
         ))
         with self._registry.cond:
+            ic.response_body_size = len(rendered.body)
             ic.response = ResponseSnapshot(
                 status_code=rendered.status, status_message=reason_phrase(rendered.status),
                 headers=dict(headers), url=raw.url,
@@ -353,9 +374,11 @@ class Chain:
                               ic: Interception, exchange: _Guard, gen: int) -> None:
         timeout_ms = float(data.response_timeout)
         subs = sorted(data.subscriptions, key=lambda s: s.order)
+        sent = time.monotonic()
         try:
             upstream = await exchange.fetch(outgoing, follow_redirect=data.follow_redirect, timeout_ms=timeout_ms)
         except UpstreamError as err:
+            ic._upstream = time.monotonic() - sent
             self._registry.error(ic, err.message, err)
             waiting = [s for s in subs if s.event != "after:response"]
             if waiting:
@@ -371,6 +394,7 @@ class Chain:
                 self._report(error, gen)
             await exchange.fail("failed")
             return
+        ic._upstream = time.monotonic() - sent
         self._registry.set_state(ic, _S.RESPONSE_RECEIVED)
         rdata = ResponseData(upstream, outgoing.method)
         if gen == self._registry.generation:
@@ -389,6 +413,7 @@ class Chain:
             ic.response = rdata.snapshot()
         self._registry.set_state(ic, _S.RESPONSE_INTERCEPTED)
         status, reason, headers, body = rdata.final()
+        ic.response_body_size = len(body)
         headers = add_cors_headers(headers, raw.headers)
         await _pause(rdata.delay, throttle_seconds(len(body), rdata.throttle_kbps))
         await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers, body=body))
@@ -417,7 +442,7 @@ class Chain:
         timeout_ms = float(self._config("defaultCommandTimeout"))
         where = f"\n\nIntercepted response: {rdata.describe()}"
         try:
-            await self._call_user(sub.handler, res, timeout_ms)
+            await self._call_user(sub.handler, res, timeout_ms, ic)
         except TimeoutError as err:
             res._finish()
             error = InterceptError(

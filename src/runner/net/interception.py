@@ -113,7 +113,11 @@ class Interception(_CamelAttrs):
     values), ``response`` (:class:`ResponseSnapshot`, or None for a network error or a stub not
     sent yet), ``error`` (:class:`RequestError` when ``Errored``), ``state``
     (:class:`InterceptionState`), ``request_waited`` / ``response_waited`` (consumed by a wait),
-    ``alias`` (the alias the last wait used), ``stubbed`` (answered by the engine, not the server).
+    ``alias`` (the alias the last wait used), ``stubbed`` (answered by the engine, not the server),
+    ``duration_ms`` (arrival until ``Complete`` or ``Errored``), ``timings`` (see there),
+    ``request_body_size`` (bytes of the body the page sent, 0 for none) and
+    ``response_body_size`` (bytes of the body the page received; None when unknown: no response,
+    or a response that went straight to the page and whose body was never read).
     CamelCase spellings work too (``browserRequestId``, ``routeId``).
     """
 
@@ -131,11 +135,31 @@ class Interception(_CamelAttrs):
         self.alias: str | None = None
         self.dynamic_aliases: list[str] = []
         self.stubbed = False
-        self.started = 0.0
+        self.started = 0.0  # time.monotonic() when the engine received the request
         self.duration_ms: float | None = None
+        self.request_body_size: int | None = None
+        self.response_body_size: int | None = None
+        # seconds, written by the chain on the loop thread (a float store needs no lock)
+        self._queued: float | None = None
+        self._handler = 0.0
+        self._upstream = 0.0
 
     def __repr__(self) -> str:
         return f"<Interception {self.id} {self.request.method} {self.request.url} {self.state.value}>"
+
+    @property
+    def timings(self) -> dict[str, float | None]:
+        """Where the time went, in ms rounded to 0.1: ``queued`` (arrival until the first
+        request handler started, the static response was chosen or, when every route reached
+        is a spy, the request was sent on), ``handler`` (in the user's request and response
+        handlers, summed), ``upstream`` (waiting for the server), ``total`` (arrival until
+        ``Complete`` or ``Errored``). ``queued`` and ``total`` are None until known."""
+        return {
+            "queued": None if self._queued is None else round(self._queued * 1000, 1),
+            "handler": round(self._handler * 1000, 1),
+            "upstream": round(self._upstream * 1000, 1),
+            "total": self.duration_ms,
+        }
 
     def its(self, path: str) -> Its:
         """The value at a dotted path (``"response.statusCode"``, ``"request.body.name"``), as a

@@ -33,13 +33,19 @@ class Interceptor:
     ``responseTimeout``; ``load_fixture(spec)`` the bytes of a fixture (``"a.json"`` or
     ``"img.png,null"``); ``report_error(err)`` fails the current test (any thread);
     ``on_change()`` tells the adapter that routes were added or cleared.
+
+    ``observer``, when given, is told of routes and requests for a run-event stream:
+    ``observer.route_added(row)`` (a :meth:`routes_table` row) on the test thread when
+    :meth:`intercept` adds a route, and ``observer.request_ended(row)`` (a :meth:`requests_log`
+    row) on the loop thread once per interception of the current test that reaches ``Complete``
+    or ``Errored``. Both are called outside the engine's lock; what they raise is swallowed.
     """
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
                  load_fixture: Callable[[str], bytes], report_error: Callable[[BaseException], None],
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, observer: Any = None) -> None:
         self._on_change = on_change
-        self._registry = Registry()
+        self._registry = Registry(observer)
         self._aliases = Aliases(self._registry, config)
         self._chain = Chain(loop=loop, config=config, load_fixture=load_fixture, report_error=report_error,
                             registry=self._registry, aliases=self._aliases)
@@ -117,6 +123,9 @@ class Interceptor:
         return self._registry.routes_table()
 
     def requests_log(self) -> list[dict[str, Any]]:
-        """One row per intercepted request, in arrival order: id, method, url, route ids,
-        aliases, stubbed (True) or went to the server (False), state, status, error, duration_ms."""
+        """One row per intercepted request, in arrival order: id, browser_request_id, method,
+        url, route_ids, aliases, stubbed (True) or went to the server (False), state, status,
+        error, duration_ms, resource_type, request_headers, response_headers,
+        request_body_size, response_body_size, timings (see :meth:`Registry.requests_log
+        <runner.net.registry.Registry.requests_log>`)."""
         return self._registry.requests_log()
