@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from runner.commands import assertions
+from runner import assertions
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.keys import type_sequence
 from runner.errors import CommandError, UsageError
@@ -545,34 +545,19 @@ class Value:
 
 
 def lookup_path(value: Any, path: str) -> Any:
-    """Follow a dotted path through dicts, lists and attributes (camelCase or snake_case)."""
-    from runner.commands.records import camel_to_snake, snake_to_camel
+    """Follow a dotted path through dicts, lists and attributes (camelCase or snake_case); a
+    zero-argument accessor on the way (e.g. a Subject's text) reads through.
 
-    current = value
-    for part in [p for p in path.split(".") if p]:
-        if isinstance(current, Mapping):
-            for key in (part, camel_to_snake(part), snake_to_camel(part)):
-                if key in current:
-                    current = current[key]
-                    break
-            else:
-                raise _Missing(f"{_short(current)} has no property {part!r}")
-        elif isinstance(current, (list, tuple, str)) and (part.lstrip("-").isdigit() or part == "length"):
-            current = len(current) if part == "length" else current[int(part)]
-        else:
-            for name in (part, camel_to_snake(part), snake_to_camel(part)):
-                if hasattr(current, name):
-                    current = getattr(current, name)
-                    break
-            else:
-                raise _Missing(f"{_short(current)} has no property {part!r}")
-        if callable(current) and not isinstance(current, type):
-            # A zero-argument accessor (e.g. a Subject's text) reads through.
-            try:
-                current = current()
-            except TypeError:
-                pass
-    return current
+    Raises _Missing (the retry loop tries again) when a part of the path does not exist yet.
+    """
+    try:
+        return assertions.walk_path(value, path, call_accessors=True)
+    except assertions.PathMissing as err:
+        if err.reason == "index":  # the words of Python's IndexError, as before the walker
+            container = err.container
+            kind = "string" if isinstance(container, str) else "tuple" if isinstance(container, tuple) else "list"
+            raise _Missing(f"{kind} index out of range") from None
+        raise _Missing(f"{_short(err.container)} has no property {err.part!r}") from None
 
 
 def _short(value: Any) -> str:

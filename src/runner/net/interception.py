@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from runner.assertions import PathMissing, check, walk_path
 from runner.errors import CommandError, UsageError
 
 from ._util import camel_to_snake, show
@@ -112,7 +113,11 @@ class Interception(_CamelAttrs):
     values), ``response`` (:class:`ResponseSnapshot`, or None for a network error or a stub not
     sent yet), ``error`` (:class:`RequestError` when ``Errored``), ``state``
     (:class:`InterceptionState`), ``request_waited`` / ``response_waited`` (consumed by a wait),
-    ``alias`` (the alias the last wait used), ``stubbed`` (answered by the engine, not the server).
+    ``alias`` (the alias the last wait used), ``stubbed`` (answered by the engine, not the server),
+    ``duration_ms`` (arrival until ``Complete`` or ``Errored``), ``timings`` (see there),
+    ``request_body_size`` (bytes of the body the page sent, 0 for none) and
+    ``response_body_size`` (bytes of the body the page received; None when unknown: no response,
+    or a response that went straight to the page and whose body was never read).
     CamelCase spellings work too (``browserRequestId``, ``routeId``).
     """
 
@@ -130,11 +135,31 @@ class Interception(_CamelAttrs):
         self.alias: str | None = None
         self.dynamic_aliases: list[str] = []
         self.stubbed = False
-        self.started = 0.0
+        self.started = 0.0  # time.monotonic() when the engine received the request
         self.duration_ms: float | None = None
+        self.request_body_size: int | None = None
+        self.response_body_size: int | None = None
+        # seconds, written by the chain on the loop thread (a float store needs no lock)
+        self._queued: float | None = None
+        self._handler = 0.0
+        self._upstream = 0.0
 
     def __repr__(self) -> str:
         return f"<Interception {self.id} {self.request.method} {self.request.url} {self.state.value}>"
+
+    @property
+    def timings(self) -> dict[str, float | None]:
+        """Where the time went, in ms rounded to 0.1: ``queued`` (arrival until the first
+        request handler started, the static response was chosen or, when every route reached
+        is a spy, the request was sent on), ``handler`` (in the user's request and response
+        handlers, summed), ``upstream`` (waiting for the server), ``total`` (arrival until
+        ``Complete`` or ``Errored``). ``queued`` and ``total`` are None until known."""
+        return {
+            "queued": None if self._queued is None else round(self._queued * 1000, 1),
+            "handler": round(self._handler * 1000, 1),
+            "upstream": round(self._upstream * 1000, 1),
+            "total": self.duration_ms,
+        }
 
     def its(self, path: str) -> Its:
         """The value at a dotted path (``"response.statusCode"``, ``"request.body.name"``), as a
@@ -158,8 +183,6 @@ class Interception(_CamelAttrs):
 
 def _should(subject: Any, chainer: str, args: tuple[Any, ...]) -> None:
     __tracebackhide__ = True
-    from runner.commands.assertions import check
-
     outcome = check(subject, chainer, *args)
     if not outcome.ok:
         raise CommandError(outcome.message)
@@ -169,11 +192,22 @@ def _walk(current: Any, path: str) -> Any:
     __tracebackhide__ = True
     if not isinstance(path, str) or not path:
         raise UsageError(f"its() needs a dotted path string; found {path!r}.")
-    walked = []
-    for part in path.split("."):
-        walked.append(part)
-        current = _step(current, part, ".".join(walked))
-    return current
+    try:
+        return walk_path(current, path)
+    except PathMissing as err:
+        raise CommandError(_missing_message(err)) from None
+
+
+def _missing_message(err: PathMissing) -> str:
+    """What ``its`` says about the segment it could not read (the words depend on where)."""
+    walked, part, container = err.walked, err.part, err.container
+    if isinstance(container, Mapping):
+        return f"its({walked!r}): the key {part!r} does not exist in {show(container)[:200]}."
+    if isinstance(container, (list, tuple)):
+        return f"its({walked!r}): no item {part!r} in a list of {len(container)}."
+    if container is None:
+        return f"its({walked!r}): cannot read {part!r} of None."
+    return f"its({walked!r}): {type(container).__name__} has no property {part!r}."
 
 
 class Its:
@@ -247,29 +281,6 @@ class Its:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.value, name)
-
-
-_NOTHING = object()
-
-
-def _step(current: Any, part: str, walked: str) -> Any:
-    if isinstance(current, dict):
-        if part in current:
-            return current[part]
-        raise CommandError(f"its({walked!r}): the key {part!r} does not exist in {show(current)[:200]}.")
-    if isinstance(current, (list, tuple)):
-        if part == "length":
-            return len(current)
-        try:
-            return current[int(part)]
-        except (ValueError, IndexError) as err:
-            raise CommandError(f"its({walked!r}): no item {part!r} in a list of {len(current)}.") from err
-    if current is None:
-        raise CommandError(f"its({walked!r}): cannot read {part!r} of None.")
-    value = getattr(current, part, _NOTHING)
-    if value is _NOTHING:
-        raise CommandError(f"its({walked!r}): {type(current).__name__} has no property {part!r}.")
-    return value
 
 
 def lazy_loader(load: Callable[[], Any], loop: asyncio.AbstractEventLoop, timeout_s: float,

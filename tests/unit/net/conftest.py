@@ -144,7 +144,7 @@ def raw_request(url: str = "http://localhost:3000/api/users", method: str = "GET
 class Env:
     """An Interceptor on a real background loop, with config, fixtures and reported errors."""
 
-    def __init__(self, lt: LoopThread) -> None:
+    def __init__(self, lt: LoopThread, observer: Any = None) -> None:
         self.lt = lt
         self.config: dict[str, Any] = {
             "defaultCommandTimeout": 2000, "requestTimeout": 1000, "responseTimeout": 3000,
@@ -156,7 +156,7 @@ class Env:
         self.upstream = Upstream()
         self.interceptor = Interceptor(
             loop=lt.loop, config=self.config.__getitem__, load_fixture=self._fixture,
-            report_error=self._report, on_change=self._changed,
+            report_error=self._report, on_change=self._changed, observer=observer,
         )
         self.intercept = self.interceptor.intercept
         self.wait = self.interceptor.wait
@@ -220,3 +220,18 @@ def env(loop_thread: LoopThread) -> Any:
     e = Env(loop_thread)
     yield e
     e.interceptor.clear()
+
+
+@pytest.fixture
+def make_env(loop_thread: LoopThread) -> Any:
+    """Build an Env with an observer (``make_env(observer)``); each one is cleared at the end."""
+    made: list[Env] = []
+
+    def make(observer: Any = None) -> Env:
+        e = Env(loop_thread, observer=observer)
+        made.append(e)
+        return e
+
+    yield make
+    for e in made:
+        e.interceptor.clear()

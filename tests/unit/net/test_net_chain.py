@@ -745,13 +745,13 @@ def test_times_race_two_requests_for_the_last_use(env: Any) -> None:
 def test_state_sequence(env: Any) -> None:
     seen: list[str] = []
     env.intercept("/api/users", lambda req: req.continue_(lambda res: None)).as_("a")
-    original = env.interceptor._set_state
+    original = env.interceptor._registry.set_state
 
     def spy(ic: Any, state: Any) -> None:
         seen.append(state.value)
         original(ic, state)
 
-    env.interceptor._set_state = spy
+    env.interceptor._registry.set_state = spy
     env.send(URL)
     assert seen == ["Intercepted", "ResponseReceived", "ResponseIntercepted", "Complete"]
     assert env.get("@a").state == "Complete"

@@ -9,6 +9,7 @@ import pytest
 
 from runner.errors import CommandError, UsageError
 from runner.net import InterceptionState
+from runner.net.interception import Its
 
 URL = "http://localhost:3000/api/users"
 
@@ -323,3 +324,26 @@ def test_lazy_body_of_a_passed_through_response(env: Any) -> None:
     assert ic.response.body == {"a": 1}
     assert ic.its("response.body.a") == 1
     assert ex.body_loads == 1
+
+
+@pytest.mark.parametrize(("value", "path", "message"), [
+    ({"a": 1}, "b", """its('b'): the key 'b' does not exist in {"a": 1}."""),
+    ({"a": {"b": 1}}, "a.c", """its('a.c'): the key 'c' does not exist in {"b": 1}."""),
+    ([1, 2], "5", "its('5'): no item '5' in a list of 2."),
+    ([1, 2], "first", "its('first'): no item 'first' in a list of 2."),
+    ({"a": None}, "a.b", "its('a.b'): cannot read 'b' of None."),
+    ({"a": 1.5}, "a.b", "its('a.b'): float has no property 'b'."),
+])
+def test_its_says_which_segment_is_missing(value: Any, path: str, message: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        Its(value, "x").its(path)
+    assert str(caught.value) == message
+
+
+def test_its_reads_what_the_shared_walker_reads() -> None:
+    value = Its({"user": {"first_name": "Ada", "tags": ("a", "b")}}, "x")
+    assert value.its("user.firstName") == "Ada"
+    assert value.its("user.tags.length") == 2 and value.its("user.tags.-1") == "b"
+    assert value.its("user.first_name.length") == 3
+    with pytest.raises(UsageError, match="its\\(\\) needs a dotted path string"):
+        value.its("")

@@ -1,23 +1,26 @@
-"""Truth tables for the chai-style assertion strings of ``runner.commands.assertions``."""
+"""Truth tables for the chai-style assertion strings of ``runner.assertions``."""
 
 from __future__ import annotations
 
 import math
 import re
 from datetime import date
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-from runner.commands.assertions import (
+from runner.assertions import (
     SUPPORTED,
     DomSubject,
     ElementSnapshot,
     Outcome,
+    PathMissing,
     check,
     css_properties_needed,
     props_needed,
     validate_chainer,
+    walk_path,
 )
 from runner.errors import UsageError
 
@@ -812,3 +815,95 @@ def test_dom_subject_accepts_a_list() -> None:
 def test_nan_is_not_close() -> None:
     assert not ok(math.nan, "be.closeTo", 1, 1)
     assert not ok(math.nan, "be.gt", 1)
+
+
+# --------------------------------------------------------------------------- dotted paths
+
+
+class _Thing:
+    """An object with snake_case and camelCase attributes and two methods."""
+
+    def __init__(self) -> None:
+        self.status_code = 200
+        self.contentType = "text/plain"
+        self.nothing = None
+
+    def text(self) -> str:
+        return "hi"
+
+    def add(self, a: int, b: int) -> int:
+        return a + b
+
+
+THING = _Thing()
+NESTED = {"user": {"name": "Ada", "tags": ["a", "b"]}, "items": [{"id": 7}, {"id": 8}]}
+
+
+@pytest.mark.parametrize(("value", "path", "expected"), [
+    (NESTED, "user.name", "Ada"),
+    (NESTED, "items.1.id", 8),
+    (NESTED, "items.-1.id", 8),
+    (NESTED, "user.tags.length", 2),
+    (NESTED, "user..name", "Ada"),
+    (NESTED, "user.name.", "Ada"),
+    (NESTED, "", NESTED),
+    ({"status_code": 1}, "statusCode", 1),
+    ({"statusCode": 1}, "status_code", 1),
+    ({"statusCode": 1, "status_code": 2}, "statusCode", 1),
+    (MappingProxyType({"a": 1}), "a", 1),
+    ((1, 2, 3), "length", 3),
+    ((1, 2, 3), "0", 1),
+    ("abc", "length", 3),
+    ("abc", "-1", "c"),
+    (THING, "status_code", 200),
+    (THING, "statusCode", 200),
+    (THING, "content_type", "text/plain"),
+    (THING, "nothing", None),
+    ({"thing": THING}, "thing.statusCode", 200),
+    ([[1, [2, 3]]], "0.1.0", 2),
+])
+def test_walk_path(value: Any, path: str, expected: Any) -> None:
+    assert walk_path(value, path) == expected
+
+
+@pytest.mark.parametrize(("value", "path", "walked", "part", "reason"), [
+    ({"a": 1}, "b", "b", "b", "key"),
+    (NESTED, "user.age", "user.age", "age", "key"),
+    (NESTED, "items.2.id", "items.2", "2", "index"),
+    (NESTED, "items.-3", "items.-3", "-3", "index"),
+    ("ab", "2", "2", "2", "index"),
+    ([1], "+0", "+0", "+0", "property"),
+    ([1], " 0", " 0", " 0", "property"),
+    ([1], "first", "first", "first", "property"),
+    ({"a": None}, "a.b", "a.b", "b", "none"),
+    (THING, "nothing.x", "nothing.x", "x", "none"),
+    (THING, "nope", "nope", "nope", "property"),
+    (NESTED, "items..9", "items.9", "9", "index"),
+])
+def test_walk_path_missing(value: Any, path: str, walked: str, part: str, reason: str) -> None:
+    with pytest.raises(PathMissing) as caught:
+        walk_path(value, path)
+    err = caught.value
+    assert (err.walked, err.part, err.reason) == (walked, part, reason)
+
+
+def test_walk_path_reads_attributes_of_lists_for_other_segments() -> None:
+    assert walk_path([3, 1, 3], "count")(3) == 2
+
+
+def test_walk_path_calls_zero_argument_accessors_only_when_asked() -> None:
+    assert walk_path(THING, "text", call_accessors=True) == "hi"
+    assert walk_path(THING, "text")() == "hi"
+    assert walk_path({"f": lambda: {"g": 5}}, "f.g", call_accessors=True) == 5
+    assert walk_path(THING, "add", call_accessors=True)(1, 2) == 3  # needs arguments: kept
+    assert walk_path({"cls": int}, "cls", call_accessors=True) is int  # a class is not called
+
+
+def test_walk_path_lets_a_failing_property_raise() -> None:
+    class Broken:
+        @property
+        def body(self) -> Any:
+            raise RuntimeError("the page went away")
+
+    with pytest.raises(RuntimeError, match="the page went away"):
+        walk_path({"r": Broken()}, "r.body")

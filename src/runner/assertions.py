@@ -51,6 +51,10 @@ Values (any other subject)
 
 A subject of the wrong type (``have.length`` on an ``int``, ``be.visible`` on a ``dict``)
 never raises: :func:`check` returns ``Outcome(False, ...)`` naming the problem, negated or not.
+
+Dotted paths
+    :func:`walk_path` is the one reader of ``its("a.b.0.c")`` paths, for the retrying subjects
+    and for interceptions alike; it signals a missing segment with :class:`PathMissing`.
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ __all__ = [
     "props_needed",
     "validate_chainer",
     "SUPPORTED",
+    "walk_path",
+    "PathMissing",
 ]
 
 
@@ -1349,3 +1355,99 @@ def props_needed(chainer: str, *args: Any) -> list[str]:
     if spec.primary == "have.prop" and args and isinstance(args[0], str):
         return [args[0]]
     return []
+
+
+# --------------------------------------------------------------------------- dotted paths
+
+
+class PathMissing(LookupError):
+    """A dotted path could not be followed past ``part`` (the walk's "missing" signal).
+
+    ``walked``: the path up to and including ``part``; ``container``: the value ``part`` was
+    looked up in; ``reason``: ``"key"`` (not a key of a mapping), ``"index"`` (an index outside
+    a list, tuple or str), ``"none"`` (the value was None) or ``"property"`` (no attribute of
+    that name). Callers turn it into their own error: a retrying subject retries, ``its`` on an
+    interception fails at once.
+    """
+
+    def __init__(self, walked: str, part: str, container: Any, reason: str) -> None:
+        super().__init__(f"{walked!r}: {_short(container)} has no {part!r}")
+        self.walked = walked
+        self.part = part
+        self.container = container
+        self.reason = reason
+
+
+_ABSENT = object()
+_CAMEL_BOUNDARY = re.compile(r"(?<!^)(?=[A-Z])")
+_INDEX = re.compile(r"-?[0-9]+")
+
+
+def _spellings(part: str) -> tuple[str, ...]:
+    """``part`` as written, then in snake_case, then in camelCase (without repeats)."""
+    snake = _CAMEL_BOUNDARY.sub("_", part).lower()
+    head, *rest = part.split("_")
+    camel = head + "".join(word[:1].upper() + word[1:] for word in rest)
+    return tuple(dict.fromkeys((part, snake, camel)))
+
+
+def _as_index(part: str) -> int | None:
+    # ASCII digits with an optional minus only: int() would also take "+1", " 1", "1_0" and
+    # other scripts' digits, which no one means as an index.
+    return int(part) if _INDEX.fullmatch(part) else None
+
+
+def walk_path(value: Any, path: str, *, call_accessors: bool = False) -> Any:
+    """Follow the dotted path ``path`` (``"body.items.0.name"``) from ``value``; return the end.
+
+    Each segment is read from the value reached so far:
+
+    * a mapping: the key as written, else its snake_case, else its camelCase spelling;
+    * a list, tuple or str: ``length`` (its size) or an integer index (negative ones count from
+      the end); any other segment is read as an attribute;
+    * None: nothing can be read from it;
+    * anything else: the attribute as written, else its snake_case, else its camelCase spelling.
+
+    Empty segments are skipped (``"a..b"`` is ``"a.b"``; ``""`` yields ``value``). With
+    ``call_accessors``, every callable reached (but not a class) is called without arguments and
+    replaced by what it returns, unless the call raises TypeError (it needs arguments).
+
+    Raises PathMissing for the first segment that cannot be followed. Any other error of a
+    property or accessor read on the way (a body that cannot load) propagates.
+    """
+    current = value
+    walked: list[str] = []
+    for part in path.split("."):
+        if not part:
+            continue
+        walked.append(part)
+        current = _walk_step(current, part, walked)
+        if call_accessors and callable(current) and not isinstance(current, type):
+            try:
+                current = current()
+            except TypeError:
+                pass
+    return current
+
+
+def _walk_step(current: Any, part: str, walked: list[str]) -> Any:
+    if isinstance(current, Mapping):
+        for key in _spellings(part):
+            if key in current:
+                return current[key]
+        raise PathMissing(".".join(walked), part, current, "key")
+    if isinstance(current, (list, tuple, str)):
+        if part == "length":
+            return len(current)
+        index = _as_index(part)
+        if index is not None:
+            if -len(current) <= index < len(current):
+                return current[index]
+            raise PathMissing(".".join(walked), part, current, "index")
+    if current is None:
+        raise PathMissing(".".join(walked), part, current, "none")
+    for name in _spellings(part):
+        found = getattr(current, name, _ABSENT)
+        if found is not _ABSENT:
+            return found
+    raise PathMissing(".".join(walked), part, current, "property")

@@ -1,0 +1,219 @@
+"""Aliases of routes and requests, ``runner.wait("@alias")`` and ``runner.get("@alias")``.
+
+Both run on the test thread. The state kept here (aliases set with ``req.alias`` and how many
+times each alias was waited on) is guarded by the registry's lock and cleared with it; ``wait``
+sleeps on the registry's condition, which every change of an interception notifies.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from runner.errors import CommandError, UsageError
+
+from ._util import ordinal, show
+from .interception import Interception
+from .registry import Registry
+
+__all__ = ["Aliases"]
+
+
+class Aliases:
+    """Alias bookkeeping and the test thread's reads of the records (``wait`` and ``get``)."""
+
+    def __init__(self, registry: Registry, config: Callable[[str], Any]) -> None:
+        self._registry = registry
+        self._config = config
+        self._dynamic: list[tuple[str, Interception]] = []
+        self._ordinals: dict[str, int] = {}
+
+    def add(self, alias: str, ic: Interception) -> None:
+        """Record that a request handler gave ``ic`` the alias ``alias`` (``req.alias = ...``)."""
+        with self._registry.lock:
+            self._dynamic.append((alias, ic))
+            ic.dynamic_aliases.append(alias)
+
+    def clear(self) -> None:
+        with self._registry.lock:
+            self._dynamic = []
+            self._ordinals = {}
+
+    def _known_aliases(self) -> list[str]:
+        names: list[str] = []
+        for route in self._registry.routes:
+            if route.alias and route.alias not in names:
+                names.append(route.alias)
+        for name, _ic in self._dynamic:
+            if name not in names:
+                names.append(name)
+        return names
+
+    def _candidates(self, alias: str) -> list[Interception]:
+        out: list[Interception] = []
+        seen: set[str] = set()
+        for name, ic in self._dynamic:
+            if name == alias and ic.id not in seen:
+                seen.add(ic.id)
+                out.append(ic)
+        for route in self._registry.routes:
+            if route.alias == alias:
+                for ic in route.interceptions:
+                    if ic.id not in seen:
+                        seen.add(ic.id)
+                        out.append(ic)
+        return out
+
+    def _alias_error(self, cmd: str, name: str) -> UsageError:
+        known = self._known_aliases()
+        if known:
+            listed = f"Available aliases are: `{', '.join(known)}`."
+        else:
+            listed = "You have not aliased anything yet."
+        return UsageError(f"`{cmd}` could not find a registered alias for: `@{name}`.\n{listed}")
+
+    def _split(self, name: str, known: list[str]) -> tuple[str, str | None]:
+        if "." not in name or name in known:
+            return name, None
+        head, _, last = name.rpartition(".")
+        if last in ("request", "response", "all") or last.isdigit():
+            return head, last
+        return name, None
+
+    def _parse_wait_target(self, target: str) -> tuple[str, str | None]:
+        known = self._known_aliases()
+        if not target.startswith("@"):
+            if target in known or self._split(target, known)[0] in known:
+                raise UsageError(
+                    f"Invalid alias: `{target}`.\nYou forgot the `@`. It should be written as: `@{target}`."
+                )
+            raise UsageError(
+                "`runner.wait()` only accepts a number, an alias of a route, or a list of aliases of "
+                f"routes. You passed: {show(target)}. Aliases are written with a leading `@`."
+            )
+        alias, spec = self._split(target[1:], known)
+        if spec == "all" or (spec is not None and spec.isdigit()):
+            raise UsageError(
+                f"`runner.wait()` does not support waiting on `@{alias}.{spec}`: the `.all` and index "
+                f"suffixes are for `runner.get()`. Use `runner.get('@{alias}.{spec}')` to read what was "
+                f"recorded, or `runner.wait('@{alias}')` to wait for the next request."
+            )
+        if not alias:
+            raise UsageError(f"`runner.wait()` was given an empty alias: {show(target)}.")
+        if alias not in known and not any(r.handler is not None for r in self._registry.routes):
+            raise self._alias_error("runner.wait()", alias)
+        return alias, spec
+
+    def wait(self, aliases: str | list[str], *, timeout: float | None = None,
+             request_timeout: float | None = None, response_timeout: float | None = None,
+             **options: Any) -> Interception | list[Interception]:
+        """See :meth:`runner.net.Interceptor.wait`. Raises UsageError for misuse and
+        CommandError on timeout."""
+        __tracebackhide__ = True
+        for key, value in options.items():  # the camelCase spellings of the original's options
+            if key == "requestTimeout" and request_timeout is None:
+                request_timeout = value
+            elif key == "responseTimeout" and response_timeout is None:
+                response_timeout = value
+            elif key not in ("requestTimeout", "responseTimeout", "log"):
+                raise UsageError(
+                    f"runner.wait() got an unknown option {key!r}. Options: timeout, request_timeout, "
+                    "response_timeout (requestTimeout, responseTimeout)."
+                )
+        single = isinstance(aliases, str)
+        if single:
+            targets = [aliases]
+        elif isinstance(aliases, (list, tuple)) and aliases and all(isinstance(a, str) for a in aliases):
+            targets = list(aliases)
+        else:
+            raise UsageError(
+                "`runner.wait()` only accepts a number, an alias of a route, or a list of aliases of "
+                f"routes. You passed: {show(aliases)}"
+            )
+        with self._registry.lock:
+            parsed = [self._parse_wait_target(t) for t in targets]  # type: ignore[arg-type]
+        req_ms = _pick(request_timeout, timeout, self._config("requestTimeout"))
+        resp_ms = _pick(response_timeout, timeout, self._config("responseTimeout"))
+        start = time.monotonic()
+        results = [self._wait_one(alias, spec, start + req_ms / 1000, req_ms, resp_ms) for alias, spec in parsed]
+        return results[0] if single else results
+
+    def _wait_one(self, alias: str, spec: str | None, deadline: float, req_ms: float,
+                  resp_ms: float) -> Interception:
+        __tracebackhide__ = True
+        cond = self._registry.cond
+        with cond:
+            n = self._ordinals.get(alias, 0) + 1
+            self._ordinals[alias] = n
+            found: Interception | None = None
+            while spec != "response":  # `@a.response` skips the request step (see the docs)
+                found = next((c for c in self._candidates(alias) if not c.request_waited), None)
+                if found is not None:
+                    found.request_waited = True
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise CommandError(
+                        f"runner.wait() timed out waiting {req_ms:g}ms for the {ordinal(n)} request to "
+                        f"the route: `{alias}`. No request ever occurred."
+                    )
+                cond.wait(remaining)
+            if spec == "request":
+                assert found is not None
+                found.alias = alias
+                found.request.alias = alias
+                return found
+            resp_deadline = time.monotonic() + resp_ms / 1000
+            while True:
+                target = next((c for c in self._candidates(alias) if not c.response_waited), None)
+                if target is not None and target.state.done:
+                    break
+                remaining = resp_deadline - time.monotonic()
+                if remaining <= 0:
+                    raise CommandError(
+                        f"runner.wait() timed out waiting {resp_ms:g}ms for the {ordinal(n)} response "
+                        f"to the route: `{alias}`. No response ever occurred."
+                    )
+                cond.wait(remaining)
+            target.request_waited = True
+            target.response_waited = True
+            target.alias = alias
+            target.request.alias = alias
+            return target
+
+    def get(self, alias: str) -> Interception | list[Interception] | None:
+        """See :meth:`runner.net.Interceptor.get`. Raises UsageError for an unknown alias or
+        ``"@a.0"``."""
+        __tracebackhide__ = True
+        if not isinstance(alias, str) or not alias.startswith("@"):
+            raise UsageError(f"`runner.get()` reads an alias written with a leading `@`; found {alias!r}.")
+        with self._registry.lock:
+            known = self._known_aliases()
+            name = alias[1:]
+            base, spec = self._split(name, known)
+            if spec in ("request", "response"):
+                base, spec = name, None
+            if spec == "0":
+                raise UsageError(
+                    "`0` is not a valid alias property. Are you trying to ask for the first response? "
+                    f"If so write `@{base}.1`"
+                )
+            if base not in known:
+                raise self._alias_error("runner.get()", base)
+            candidates = self._candidates(base)
+        if spec is None:
+            return candidates[-1] if candidates else None
+        if spec == "all":
+            return candidates
+        index = int(spec)
+        return candidates[index - 1] if index <= len(candidates) else None
+
+
+def _pick(*values: Any) -> float:
+    for value in values:
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise UsageError(f"runner.wait() timeouts must be numbers of milliseconds >= 0; found {value!r}.")
+            return float(value)
+    return 0.0

@@ -1,0 +1,167 @@
+"""The routes of one page and what they recorded: interception records, the page's raw requests,
+the generation that :meth:`Registry.clear` starts, and the Routes/requests tables.
+
+Threads: routes are added and cleared from the test thread; records are added and change state
+on the engine's loop. One re-entrant lock guards this state (and the aliases' state, see
+``aliases.py``); its condition wakes ``wait`` whenever an interception changes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from typing import Any
+
+from .interception import Interception, RequestError
+from .route import Route
+from .types import InterceptionState, RawRequest
+
+__all__ = ["Registry"]
+
+_S = InterceptionState
+_ENDED = (_S.COMPLETE, _S.ERRORED)
+
+
+class Registry:
+    """Routes, records and the generation counter of one page (one test at a time).
+
+    ``generation`` grows on every :meth:`clear`: a request remembers the generation it arrived
+    in, and once that is no longer current it is no longer recorded, reported or run through
+    the old routes.
+
+    ``observer``, when given, is told of what happens, outside the lock: ``route_added(row)``
+    (a :meth:`routes_table` row, on the test thread) for every route added and
+    ``request_ended(row)`` (a :meth:`requests_log` row, on the loop thread) once per recorded
+    interception of the current generation that reaches ``Complete`` or ``Errored``. Whatever
+    it raises is swallowed: watching must never break request handling.
+    """
+
+    def __init__(self, observer: Any = None) -> None:
+        self.lock = threading.RLock()
+        self.cond = threading.Condition(self.lock)
+        self.routes: list[Route] = []
+        self.records: list[Interception] = []
+        self.raw: dict[str, RawRequest] = {}  # by interception id: this generation's records
+        self.generation = 0
+        self._ids = itertools.count(1)
+        self._observer = observer
+
+    def _tell(self, event: str, row: dict[str, Any]) -> None:
+        try:
+            getattr(self._observer, event)(row)
+        except Exception:  # noqa: BLE001 - an observer's bug must not break the engine
+            pass
+
+    # -- routes (test thread) ------------------------------------------------------------------
+    def add_route(self, route: Route) -> None:
+        with self.lock:
+            self.routes.append(route)
+            row = _route_row(route) if self._observer is not None else None
+        if row is not None:
+            self._tell("route_added", row)
+
+    def has_routes(self) -> bool:
+        return bool(self.routes)
+
+    def needs_routing(self) -> bool:
+        """True when some route may change a request (a handler or a static response)."""
+        with self.lock:
+            return any(r.handler is not None or r.static is not None for r in self.routes)
+
+    def clear(self) -> bool:
+        """Start a new generation without routes or records; return whether routes existed.
+
+        The caller holds :attr:`cond` when it clears other state with it, and notifies."""
+        with self.cond:
+            had = bool(self.routes)
+            self.generation += 1
+            self.routes = []
+            self.records = []
+            self.raw = {}
+            return had
+
+    # -- records (loop thread) -----------------------------------------------------------------
+    def next_id(self) -> str:
+        return f"interceptedRequest{next(self._ids)}"
+
+    def add_record(self, ic: Interception, raw: RawRequest, gen: int) -> None:
+        """Record ``ic`` unless its generation ended while it was being built."""
+        with self.lock:
+            if gen == self.generation:
+                self.records.append(ic)
+                self.raw[ic.id] = raw
+
+    def set_state(self, ic: Interception, state: InterceptionState) -> None:
+        row = None
+        with self.cond:
+            ended_before = ic.state in _ENDED
+            ic.state = state
+            if state in _ENDED:
+                ic.duration_ms = round((time.monotonic() - ic.started) * 1000, 1)
+                if self._observer is not None and not ended_before and ic.id in self.raw:
+                    row = self._request_row(ic, {r.id: r for r in self.routes})
+            self.cond.notify_all()
+        if row is not None:
+            self._tell("request_ended", row)
+
+    def error(self, ic: Interception, message: str, cause: BaseException | None = None) -> None:
+        with self.cond:
+            ic.error = RequestError(message, cause=cause)
+        self.set_state(ic, _S.ERRORED)
+
+    # -- tables (any thread) -------------------------------------------------------------------
+    def routes_table(self) -> list[dict[str, Any]]:
+        """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
+        matches, times, middleware, log (the Routes panel)."""
+        with self.lock:
+            return [_route_row(r) for r in self.routes]
+
+    def requests_log(self) -> list[dict[str, Any]]:
+        """One row per intercepted request, in arrival order: id, browser_request_id, method,
+        url, route_ids, aliases, stubbed (True) or went to the server (False), state, status,
+        error, duration_ms, resource_type, request_headers (as the page sent them),
+        response_headers (of the recorded response; {} without one), request_body_size,
+        response_body_size and timings (see :attr:`Interception.timings`)."""
+        with self.lock:
+            by_id = {r.id: r for r in self.routes}
+            return [self._request_row(ic, by_id) for ic in self.records]
+
+    def _request_row(self, ic: Interception, by_id: dict[str, Route]) -> dict[str, Any]:
+        raw = self.raw.get(ic.id)
+        aliases = [by_id[rid].alias for rid in ic.route_ids if rid in by_id and by_id[rid].alias]
+        aliases += [a for a in ic.dynamic_aliases if a not in aliases]
+        return {
+            "id": ic.id,
+            "browser_request_id": ic.browser_request_id,
+            "method": raw.method if raw else ic.request.method,
+            "url": raw.url if raw else ic.request.url,
+            "route_ids": list(ic.route_ids),
+            "aliases": aliases,
+            "stubbed": ic.stubbed,
+            "state": ic.state.value,
+            "status": ic.response.status_code if ic.response is not None else None,
+            "error": ic.error.message if ic.error is not None else None,
+            "duration_ms": ic.duration_ms,
+            "resource_type": raw.resource_type if raw else ic.request.resource_type,
+            "request_headers": dict(raw.headers if raw else ic.request.headers),
+            "response_headers": dict(ic.response.headers) if ic.response is not None else {},
+            "request_body_size": ic.request_body_size,
+            "response_body_size": ic.response_body_size,
+            "timings": ic.timings,
+        }
+
+
+def _route_row(r: Route) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "method": r.matcher.method_text,
+        "matcher": r.describe(),
+        "stubbed": r.static is not None,
+        "handler": r.kind,
+        "alias": r.alias,
+        "matches": r.matches,
+        "times": r.times,
+        "middleware": r.middleware,
+        "log": r.log,
+    }

@@ -1,0 +1,285 @@
+"""Timings, body sizes and the wider requests_log() rows of interceptions, and the observer that
+hears of every route added and every request ended (for the run-event stream)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from runner.net import UpstreamError, UpstreamResponse
+
+BOUND = 5.0  # seconds: the upper bound of every wait in these tests
+URL = "http://localhost:3000/api/users"
+ROUTE_KEYS = {"id", "method", "matcher", "stubbed", "handler", "alias", "matches", "times", "middleware", "log"}
+REQUEST_KEYS = {
+    "id", "browser_request_id", "method", "url", "route_ids", "aliases", "stubbed", "state", "status",
+    "error", "duration_ms", "resource_type", "request_headers", "response_headers", "request_body_size",
+    "response_body_size", "timings",
+}
+NAP = 0.05  # seconds a handler or the server spends, to be seen in the timings
+
+
+def _free(lock: Any) -> bool:
+    """Whether another thread can take ``lock`` now (so the caller does not hold it)."""
+    got: list[bool] = []
+
+    def take() -> None:
+        ok = lock.acquire(timeout=BOUND)
+        got.append(ok)
+        if ok:
+            lock.release()
+
+    thread = threading.Thread(target=take)
+    thread.start()
+    thread.join(BOUND * 2)
+    return got == [True]
+
+
+class Recorder:
+    """An observer that records its calls, the thread of each and whether the lock was free."""
+
+    def __init__(self) -> None:
+        self.lock: Any = None
+        self.routes: list[dict[str, Any]] = []
+        self.ended: list[dict[str, Any]] = []
+        self.threads: list[tuple[str, int]] = []
+        self.lock_free: list[bool] = []
+
+    def route_added(self, row: dict[str, Any]) -> None:
+        self.routes.append(row)
+        self.threads.append(("route_added", threading.get_ident()))
+        self.lock_free.append(_free(self.lock))
+
+    def request_ended(self, row: dict[str, Any]) -> None:
+        self.ended.append(row)
+        self.threads.append(("request_ended", threading.get_ident()))
+        self.lock_free.append(_free(self.lock))
+
+
+class Raising:
+    def route_added(self, row: dict[str, Any]) -> None:
+        raise RuntimeError("observer bug")
+
+    def request_ended(self, row: dict[str, Any]) -> None:
+        raise RuntimeError("observer bug")
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def watched(make_env: Any, recorder: Recorder) -> Any:
+    e = make_env(recorder)
+    recorder.lock = e.interceptor._registry.lock
+    return e
+
+
+# -- timings ---------------------------------------------------------------------------------
+
+def test_a_request_handler_that_sleeps_counts_in_handler(env: Any) -> None:
+    env.intercept("/api/users", lambda req: time.sleep(NAP)).as_("a")
+    env.send(URL)
+    timings = env.get("@a").timings
+    assert set(timings) == {"queued", "handler", "upstream", "total"}
+    assert timings["handler"] >= NAP * 1000
+    assert 0 <= timings["queued"] <= timings["total"]
+    assert timings["total"] >= timings["handler"] + timings["upstream"] - 0.2  # each rounded to 0.1
+    assert timings["total"] == env.get("@a").duration_ms
+
+
+def test_request_and_response_handlers_are_summed(env: Any) -> None:
+    async def before(res: Any) -> None:
+        time.sleep(NAP)  # holds the loop on purpose: an async handler's time counts too
+
+    def handler(req: Any) -> None:
+        time.sleep(NAP)
+        req.on("before:response", before)
+        req.continue_(lambda res: time.sleep(NAP))
+
+    env.intercept("/api/users", handler).as_("a")
+    env.send(URL)
+    assert env.get("@a").timings["handler"] >= 3 * NAP * 1000
+
+
+def test_a_stub_waits_for_no_server(env: Any) -> None:
+    env.intercept("/api/users", {"body": "stubbed"}).as_("a")
+    env.send(URL)
+    ic = env.get("@a")
+    assert ic.timings["upstream"] == 0.0 and ic.timings["handler"] == 0.0
+    assert ic.timings["queued"] is not None and ic.timings["total"] is not None
+    assert ic.response_body_size == len(b"stubbed")
+
+
+def _slow_server(env: Any, body: bytes = b"from server") -> None:
+    def answer(req: Any) -> Any:
+        time.sleep(NAP)  # the server is slow
+        return UpstreamResponse(200, "OK", {"content-type": "text/plain"}, body, req.url)
+
+    env.upstream.script = answer
+
+
+@pytest.mark.parametrize("handler", [None, lambda req: req.continue_(lambda res: None)],
+                         ids=["spy (pass_through)", "response handler (fetch)"])
+def test_waiting_for_the_server_counts_in_upstream(env: Any, handler: Any) -> None:
+    _slow_server(env)
+    if handler is None:
+        env.intercept("/api/users").as_("a")
+    else:
+        env.intercept("/api/users", handler).as_("a")
+    env.send(URL)
+    timings = env.get("@a").timings
+    assert timings["upstream"] >= NAP * 1000
+    assert timings["handler"] < NAP * 1000
+    assert timings["total"] >= timings["upstream"]
+
+
+def test_an_upstream_error_still_has_timings(env: Any) -> None:
+    env.server(error=UpstreamError("connection refused"))
+    env.intercept("/api/users", lambda req: req.continue_(lambda res: None)).as_("a")
+    env.send(URL)
+    ic = env.get("@a")
+    assert ic.state == "Errored" and ic.timings["total"] is not None and ic.timings["queued"] is not None
+    assert ic.response_body_size is None
+
+
+# -- body sizes --------------------------------------------------------------------------------
+
+def test_body_sizes(env: Any) -> None:
+    env.server(200, b"0123456789", {"content-type": "text/plain"})
+    env.intercept("/api/users", lambda req: req.continue_(lambda res: setattr(res, "body", "abc"))).as_("a")
+    env.send(URL, method="POST", body="hello")
+    ic = env.get("@a")
+    assert ic.request_body_size == 5
+    assert ic.response_body_size == 3  # the body the page received, after the handler
+
+
+def test_a_request_without_body_has_size_zero(env: Any) -> None:
+    env.intercept("/api/users", "x").as_("a")
+    env.send(URL)
+    assert env.get("@a").request_body_size == 0
+
+
+def test_a_passed_through_body_is_unknown_until_read(env: Any) -> None:
+    env.server(200, b"0123456789", {"content-type": "text/plain"})
+    env.intercept("/api/users").as_("a")
+    env.send(URL)
+    ic = env.get("@a")
+    assert ic.response_body_size is None and env.interceptor.requests_log()[0]["response_body_size"] is None
+    assert ic.response.body == "0123456789"
+    assert ic.response_body_size == 10 and env.interceptor.requests_log()[0]["response_body_size"] == 10
+
+
+# -- rows --------------------------------------------------------------------------------------
+
+def test_requests_log_rows_have_headers_sizes_and_timings(env: Any) -> None:
+    env.intercept("/api/users", {"body": "ok", "headers": {"x-stub": "1"}}).as_("a")
+    env.send(URL, method="POST", body="hi", headers={"content-type": "text/plain", "origin": "http://a.test"},
+             resource_type="fetch")
+    [row] = env.interceptor.requests_log()
+    assert set(row) == REQUEST_KEYS
+    assert row["resource_type"] == "fetch"
+    assert row["request_headers"] == {"content-type": "text/plain", "origin": "http://a.test"}
+    assert row["response_headers"]["x-stub"] == "1"
+    assert row["response_headers"]["access-control-allow-origin"] == "http://a.test"
+    assert row["request_body_size"] == 2 and row["response_body_size"] == 2
+    assert row["timings"] == env.get("@a").timings and row["timings"]["total"] == row["duration_ms"]
+
+
+def test_a_row_without_response_has_no_response_headers(env: Any) -> None:
+    env.intercept("/api/users", {"forceNetworkError": True}).as_("a")
+    env.send(URL)
+    [row] = env.interceptor.requests_log()
+    assert row["state"] == "Errored" and row["response_headers"] == {} and row["response_body_size"] is None
+
+
+def test_rows_are_copies(env: Any) -> None:
+    env.intercept("/api/users", "x")
+    env.send(URL, headers={"a": "1"})
+    env.interceptor.requests_log()[0]["request_headers"]["a"] = "changed"
+    env.interceptor.requests_log()[0]["timings"]["total"] = -1
+    row = env.interceptor.requests_log()[0]
+    assert row["request_headers"] == {"a": "1"} and row["timings"]["total"] != -1
+
+
+# -- the observer ------------------------------------------------------------------------------
+
+def test_route_added_on_the_test_thread_outside_the_lock(watched: Any, recorder: Recorder) -> None:
+    watched.intercept("GET", "/api/users", {"body": "x"})
+    watched.intercept("/api/*", lambda req: None)
+    assert recorder.routes == watched.interceptor.routes_table()
+    assert all(set(row) == ROUTE_KEYS for row in recorder.routes)
+    assert recorder.threads == [("route_added", threading.get_ident())] * 2
+    assert recorder.lock_free == [True, True]
+
+
+def test_request_ended_once_on_the_loop_thread_outside_the_lock(watched: Any, recorder: Recorder,
+                                                                 loop_thread: Any) -> None:
+    watched.intercept("/api/users", lambda req: req.continue_(lambda res: None)).as_("a")
+    watched.intercept("/api/users", lambda req: req.on("after:response", lambda res: None))
+    watched.send(URL)
+    assert recorder.ended == watched.interceptor.requests_log()
+    [row] = recorder.ended
+    assert set(row) == REQUEST_KEYS and row["state"] == "Complete" and row["aliases"] == ["a"]
+    assert row["timings"]["total"] is not None
+    assert recorder.threads[-1] == ("request_ended", loop_thread.thread.ident)
+    assert recorder.lock_free[-1] is True
+
+
+@pytest.mark.parametrize("setup", [
+    lambda e: e.server(error=UpstreamError("connection refused")),
+    lambda e: e.intercept("/api/users", {"forceNetworkError": True}),
+    lambda e: e.intercept("/api/users", lambda req: 1 / 0),
+], ids=["upstream error", "forceNetworkError", "handler error"])
+def test_request_ended_for_an_errored_request(watched: Any, recorder: Recorder, setup: Any) -> None:
+    watched.intercept("/api/users").as_("a")
+    setup(watched)
+    watched.send(URL)
+    [row] = recorder.ended
+    assert row["state"] == "Errored" and row["error"]
+    assert row == watched.interceptor.requests_log()[0]
+
+
+def test_every_request_ends_once(watched: Any, recorder: Recorder) -> None:
+    watched.intercept("/api/users").as_("a")
+    for _ in range(3):
+        watched.send(URL)
+    assert [row["id"] for row in recorder.ended] == [row["id"] for row in watched.interceptor.requests_log()]
+    assert len({row["id"] for row in recorder.ended}) == 3
+
+
+def test_no_request_ended_after_clear(watched: Any, recorder: Recorder) -> None:
+    started = threading.Event()
+    release = threading.Event()
+
+    def slow(req: Any) -> None:
+        started.set()
+        release.wait(BOUND)
+
+    watched.intercept("/api/users", slow).as_("a")
+    ex, future = watched.start(URL)
+    assert started.wait(BOUND)
+    watched.interceptor.clear()  # the next test begins
+    release.set()
+    future.result(BOUND)
+    assert ex.answered.is_set()
+    assert recorder.ended == []
+
+
+def test_a_request_not_recorded_is_not_reported(watched: Any, recorder: Recorder) -> None:
+    watched.intercept("/api/other")
+    watched.send(URL)
+    assert recorder.ended == [] and len(recorder.routes) == 1
+
+
+def test_an_observer_that_raises_breaks_nothing(make_env: Any) -> None:
+    e = make_env(Raising())
+    e.intercept("/api/users", "stubbed").as_("a")
+    ex = e.send(URL)
+    assert ex.response.body == b"stubbed"
+    assert e.get("@a").state == "Complete"
+    assert e.errors == []
