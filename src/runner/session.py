@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,7 +26,14 @@ from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
 from runner.errors import ConfigError
-from runner.events import BrowserStarted, EventBus
+from runner.events import (
+    BrowserStarted,
+    Event,
+    EventBus,
+    RequestIntercepted,
+    RouteAdded,
+    RouteAliased,
+)
 from runner.fileserver import FileServer
 from runner.match import compile_pattern, pattern_list
 from runner.paths import resolve_path
@@ -211,6 +219,7 @@ class RunSession:
                 load_fixture=self._load_fixture,
                 report_error=self._report_error,
                 on_change=self._routes_changed,
+                observer=_RouteEvents(self.bus.publish, lambda: self._current),
             )
         return self._interceptor
 
@@ -344,6 +353,39 @@ class RunSession:
             self._file_server.close()
             self._file_server = None
         active.deactivate(self)
+
+
+class _RouteEvents:
+    """Tells the run's bus what the interception engine did, as events of the running test."""
+
+    def __init__(self, publish: Callable[[Event], None], current: Callable[[], TestContext | None]) -> None:
+        self._publish = publish
+        self._current = current
+
+    def _test(self) -> tuple[str, int]:
+        ctx = self._current()
+        return (ctx.nodeid, ctx.attempt) if ctx is not None else ("", 1)
+
+    def route_added(self, row: dict[str, Any]) -> None:
+        nodeid, attempt = self._test()
+        self._publish(RouteAdded(
+            nodeid=nodeid, attempt=attempt, route_id=row["id"], method=row["method"], matcher=row["matcher"],
+            stubbed=row["stubbed"], handler=row["handler"], alias=row["alias"], times=row["times"],
+            middleware=row["middleware"]))
+
+    def route_aliased(self, row: dict[str, Any]) -> None:
+        nodeid, attempt = self._test()
+        self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=row["alias"]))
+
+    def request_ended(self, row: dict[str, Any]) -> None:
+        nodeid, attempt = self._test()
+        self._publish(RequestIntercepted(
+            nodeid=nodeid, attempt=attempt, id=row["id"], method=row["method"], url=row["url"],
+            route_ids=list(row["route_ids"]), aliases=list(row["aliases"]), stubbed=row["stubbed"],
+            state=row["state"], status=row["status"], error=row["error"], resource_type=row["resource_type"],
+            request_headers=dict(row["request_headers"]), response_headers=dict(row["response_headers"]),
+            request_body_size=row["request_body_size"], response_body_size=row["response_body_size"],
+            timings=dict(row["timings"] or {})))
 
 
 def _report_subscriber_error(subscriber: Any, err: BaseException) -> None:

@@ -15,10 +15,13 @@ from tests.cli.conftest import RUNNER, base_project, run_runner
 SPECS = {
     "runner/integration/a_spec.py": """
         def test_passes(runner):
+            runner.intercept("/data.json").as_("data")
             runner.visit("/")
             runner.log("hello from a")
             runner.get("h1").should("have.text", "Hi")
+            assert runner.wait("@data").response.status_code == 200
         """,
+    "site/data.json": '{"n": 1}',
     "runner/integration/b_spec.py": """
         import pytest
 
@@ -34,13 +37,17 @@ SPECS = {
 }
 
 
+FETCHING_PAGE = "<html><body><h1>Hi</h1><script>fetch('/data.json')</script></body></html>"
+
+
 def _kinds(path: Path) -> list[str]:
     return [json.loads(line)["kind"] for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 @pytest.mark.slow
 def test_a_run_writes_its_events_and_a_replay_prints_the_same(project):
-    root = project(base_project(SPECS, {"video": False, "reporterOptions": {"mochaFile": "results/junit.xml"}}))
+    root = project(base_project(SPECS, {"video": False, "reporterOptions": {"mochaFile": "results/junit.xml"}},
+                                page=FETCHING_PAGE))
     live = run_runner("run", cwd=root)
     assert live.code == 1, live.text
     events = root / "runner" / "results" / "events.jsonl"
@@ -48,7 +55,15 @@ def test_a_run_writes_its_events_and_a_replay_prints_the_same(project):
     assert kinds[0] == "run.started" and kinds[-1] == "run.ended"
     assert kinds.count("spec.started") == 2 and kinds.count("spec.ended") == 2
     assert kinds.count("test.ended") == 3 and kinds.count("attempt.ended") == 4  # a retry: 2 attempts
-    assert {"browser.started", "log", "screenshot.taken"} <= set(kinds)
+    assert {"browser.started", "log", "screenshot.taken", "route.added", "route.aliased",
+            "request.intercepted", "command.started", "command.ended"} <= set(kinds)
+    lines = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
+    request = next(e for e in lines if e["kind"] == "request.intercepted")
+    assert request["url"].endswith("/data.json") and request["aliases"] == ["data"] and request["status"] == 200
+    assert set(request["timings"]) == {"queued", "handler", "upstream", "total"}
+    assert request["nodeid"].endswith("a_spec.py::test_passes")
+    visit = next(e for e in lines if e["kind"] == "command.started" and e["name"] == "visit")
+    assert visit["args"] == "'/'" and visit["file"].endswith("a_spec.py") and visit["line"] == 3
 
     replay = run_runner("report", "--from", str(events), cwd=root)
     assert replay.code == 1, replay.text

@@ -23,6 +23,7 @@ from .model import (
     PluginEvent,
     RequestIntercepted,
     RouteAdded,
+    RouteAliased,
     RunEnded,
     RunStarted,
     ScreenshotTaken,
@@ -38,6 +39,6 @@ __all__ = [
     "EventBus", "Subscriber", "EventsFileWriter", "EventsFileError", "read_events", "dumps_event",
     "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
     "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded",
 ]

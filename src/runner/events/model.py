@@ -9,7 +9,8 @@ a run's events::
       browser.started            (again after a relaunch)
       spec.started
         test.started
-          command.started / command.ended, log, route.added, request.intercepted,
+          command.started / command.ended, log, route.added, route.aliased,
+          request.intercepted,
           screenshot.taken        (as they happen, in the process that runs the test)
           attempt.ended           (once per attempt; a retried test has several)
         test.ended
@@ -31,7 +32,7 @@ from typing import Any, ClassVar
 __all__ = [
     "SCHEMA_VERSION", "Event", "EventFormatError", "EVENT_TYPES", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
     "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded",
 ]
 
@@ -159,6 +160,17 @@ class RouteAdded(Event):
     alias: str | None = None
     times: int | None = None
     middleware: bool = False
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class RouteAliased(Event):
+    """``.as_(alias)`` named a route after it was added."""
+
+    kind: ClassVar[str] = "route.aliased"
+    nodeid: str
+    route_id: str
+    alias: str
     attempt: int = 1
 
 
@@ -293,7 +305,7 @@ class RunEnded(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
         RunStarted, BrowserStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
-        RouteAdded, RequestIntercepted, ScreenshotTaken, AttemptEnded, TestEnded, VideoWritten,
+        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, AttemptEnded, TestEnded, VideoWritten,
         SpecEnded, PluginEvent, RunEnded,
     )
 }

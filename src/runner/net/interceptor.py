@@ -36,9 +36,11 @@ class Interceptor:
 
     ``observer``, when given, is told of routes and requests for a run-event stream:
     ``observer.route_added(row)`` (a :meth:`routes_table` row) on the test thread when
-    :meth:`intercept` adds a route, and ``observer.request_ended(row)`` (a :meth:`requests_log`
-    row) on the loop thread once per interception of the current test that reaches ``Complete``
-    or ``Errored``. Both are called outside the engine's lock; what they raise is swallowed.
+    :meth:`intercept` adds a route, ``observer.route_aliased(row)`` when ``.as_()`` names it
+    (if the observer has that method), and ``observer.request_ended(row)`` (a
+    :meth:`requests_log` row) on the loop thread once per interception of the current test that
+    reaches ``Complete`` or ``Errored``. They are called outside the engine's lock; what they
+    raise is swallowed.
     """
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
@@ -61,7 +63,7 @@ class Interceptor:
         self._registry.add_route(route)
         if self._on_change is not None:
             self._on_change()
-        return RouteHandle(route, self._registry.lock)
+        return RouteHandle(route, self._registry.lock, on_alias=self._registry.route_aliased)
 
     def has_routes(self) -> bool:
         return self._registry.has_routes()

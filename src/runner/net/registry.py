@@ -61,6 +61,14 @@ class Registry:
         if row is not None:
             self._tell("route_added", row)
 
+    def route_aliased(self, route: Route) -> None:
+        """``.as_()`` named ``route``: the observer hears ``route_aliased(row)``."""
+        if self._observer is None or getattr(self._observer, "route_aliased", None) is None:
+            return
+        with self.lock:
+            row = _route_row(route)
+        self._tell("route_aliased", row)
+
     def has_routes(self) -> bool:
         return bool(self.routes)
 

@@ -86,9 +86,11 @@ class RouteHandle:
     """What ``runner.intercept(...)`` returns: ``.as_(alias)`` plus read-only ``alias``,
     ``call_count`` and ``calls`` (the interceptions that reached the route)."""
 
-    def __init__(self, route: Route, lock: threading.RLock) -> None:
+    def __init__(self, route: Route, lock: threading.RLock,
+                 on_alias: Callable[[Route], None] | None = None) -> None:
         self._route = route
         self._lock = lock
+        self._on_alias = on_alias
 
     def as_(self, alias: str) -> RouteHandle:
         """Name the route so ``runner.wait("@alias")`` and ``runner.get("@alias")`` find its
@@ -97,6 +99,8 @@ class RouteHandle:
         validate_alias(alias, ".as_()")
         with self._lock:
             self._route.alias = alias
+        if self._on_alias is not None:
+            self._on_alias(self._route)
         return self
 
     @property
