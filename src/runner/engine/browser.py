@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import (
@@ -32,6 +32,9 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 
 from runner.engine.discovery import BrowserSpec
+
+if TYPE_CHECKING:
+    from runner.engine.routing import RoutingTarget
 
 __all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS", "DOM_SCRIPT"]
 
@@ -51,8 +54,6 @@ QUIET_FLAGS = (
 )
 
 DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
-
-RouteCallback = Callable[[Route, Request], Awaitable[None]]
 
 # Playwright's driver (a node process) takes most of a second to start and needs no
 # configuration, so `runner run` starts it first thing, while the rest of runner loads.
@@ -92,10 +93,15 @@ class LaunchOptions:
 
 
 class BrowserSession:
-    """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only."""
+    """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
-    def __init__(self, options: LaunchOptions) -> None:
+    ``routing`` says where the page's requests go while it is routed or watched (see
+    :meth:`set_routing`, :meth:`set_watching`); without one, routed requests go on unchanged.
+    """
+
+    def __init__(self, options: LaunchOptions, routing: RoutingTarget | None = None) -> None:
         self.options = options
+        self._routing = routing
         self._pw: Playwright | None = None
         self.browser: Browser | None = None
         self.context: BrowserContext | None = None
@@ -103,8 +109,7 @@ class BrowserSession:
         self.cdp: CDPSession | None = None
         self.crash_message: str | None = None
         self._touched_origins: set[str] = set()
-        self._route_callback: RouteCallback | None = None
-        self._observer: Callable[[Request], None] | None = None
+        self._observer: Callable[[Request], None] | None = None  # the request listener while watching
         self._routed = False
         self._downloads: list[asyncio.Task[None]] = []
         self._fresh = False
@@ -187,6 +192,11 @@ class BrowserSession:
         self._downloads = [t for t in self._downloads if not t.done()]
 
     @property
+    def page_url(self) -> str | None:
+        """The page's URL now (Playwright keeps it: no trip to the browser); None without a page."""
+        return self.page.url if self.page is not None else None
+
+    @property
     def alive(self) -> bool:
         return (
             self.browser is not None
@@ -221,7 +231,7 @@ class BrowserSession:
             await self._set_viewport(viewport)
             return
         await self.set_routing(False)
-        self.set_observer(None)
+        self.set_watching(False)
         await self._blank()
         await self.context.clear_cookies()
         await self.context.clear_permissions()
@@ -314,11 +324,8 @@ class BrowserSession:
             self._pw = None
 
     # -- routing ----------------------------------------------------------------------------
-    def set_route_callback(self, callback: RouteCallback | None) -> None:
-        self._route_callback = callback
-
-    def set_observer(self, callback: Callable[[Request], None] | None) -> None:
-        """Call ``callback`` for every request the page makes, without intercepting it.
+    def set_watching(self, on: bool) -> None:
+        """Show every request the page makes to the routing target, without intercepting it.
 
         Watching costs next to nothing, unlike routing: spies use it (see net's cost rule).
         """
@@ -327,16 +334,24 @@ class BrowserSession:
             return
         if self._observer is not None:
             page.remove_listener("request", self._observer)
-        self._observer = callback
-        if callback is not None:
-            page.on("request", callback)
+        self._observer = self._on_request if on else None
+        if self._observer is not None:
+            page.on("request", self._observer)
+
+    def _on_request(self, request: Request) -> None:
+        if self._routing is not None:
+            from runner.engine.exchange import observe_request
+
+            observe_request(self._routing, request, self.page_url)
 
     async def _on_route(self, route: Route, request: Request) -> None:
-        callback = self._route_callback
-        if callback is None:
+        if self._routing is None:
             await route.fallback()
             return
-        await callback(route, request)
+        # Imported on the first routed request: the interception engine loads only when used.
+        from runner.engine.exchange import handle_route
+
+        await handle_route(self._routing, route, request, self.page_url)
 
     async def set_routing(self, on: bool) -> None:
         if self.page is None or on == self._routed:
@@ -347,7 +362,6 @@ class BrowserSession:
         else:
             await self.page.unroute_all(behavior="ignoreErrors")
         self._routed = on
-
 
     # -- DOM --------------------------------------------------------------------------------
     async def dom(self, arg: dict[str, Any]) -> Any:
