@@ -1,7 +1,9 @@
 """The Playwright adapter: one browser, one context and one page, reused from test to test.
 
-This is the only module (with ``exchange.py``) that imports Playwright. Everything here is
-``async`` and runs on the engine loop (``loop.py``); the commands call it through that loop.
+Only ``engine/`` imports Playwright, and only its modules hold Playwright objects: the commands
+call the verbs :class:`BrowserSession` gets from :class:`~runner.engine.page_verbs.PageVerbs`,
+which take and return plain data. Everything here is ``async`` and runs on the engine loop
+(``loop.py``); the commands call it through that loop.
 
 Isolation between tests comes from :meth:`BrowserSession.reset`, which is measured at about a
 quarter of the cost of a new context and page (see ``shared/notes/engine-facts.md``): routes off,
@@ -12,7 +14,7 @@ cleared through CDP, the HTTP cache cleared, and the viewport set back.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,7 +33,9 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
+from runner.engine.devtools import DevTools
 from runner.engine.discovery import BrowserSpec
+from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
 
 if TYPE_CHECKING:
     from runner.engine.routing import RoutingTarget
@@ -52,8 +56,6 @@ QUIET_FLAGS = (
     "--metrics-recording-only",
     "--no-pings",
 )
-
-DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
 
 # Playwright's driver (a node process) takes most of a second to start and needs no
 # configuration, so `runner run` starts it first thing, while the rest of runner loads.
@@ -92,7 +94,7 @@ class LaunchOptions:
     extra_args: tuple[str, ...] = ()
 
 
-class BrowserSession:
+class BrowserSession(PageVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
     ``routing`` says where the page's requests go while it is routed or watched (see
@@ -107,6 +109,7 @@ class BrowserSession:
         self.context: BrowserContext | None = None
         self.page: Page | None = None
         self.cdp: CDPSession | None = None
+        self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
         self.crash_message: str | None = None
         self._touched_origins: set[str] = set()
         self._observer: Callable[[Request], None] | None = None  # the request listener while watching
@@ -150,6 +153,7 @@ class BrowserSession:
         self.context = await self.browser.new_context(**kwargs)
         self.page = await self.context.new_page()
         self.cdp = await self.context.new_cdp_session(self.page)
+        self.devtools = DevTools(self.cdp)
         self.page.on("crash", self._on_crash)
         self.page.on("framenavigated", self._on_navigated)
         self.page.on("download", self._on_download)
@@ -190,11 +194,6 @@ class BrowserSession:
         if pending:
             await asyncio.wait(pending, timeout=timeout)
         self._downloads = [t for t in self._downloads if not t.done()]
-
-    @property
-    def page_url(self) -> str | None:
-        """The page's URL now (Playwright keeps it: no trip to the browser); None without a page."""
-        return self.page.url if self.page is not None else None
 
     @property
     def alive(self) -> bool:
@@ -362,31 +361,3 @@ class BrowserSession:
         else:
             await self.page.unroute_all(behavior="ignoreErrors")
         self._routed = on
-
-    # -- DOM --------------------------------------------------------------------------------
-    async def dom(self, arg: dict[str, Any]) -> Any:
-        return await self._in_page(lambda page: page.evaluate(DOM_SCRIPT, arg))
-
-    async def dom_handle(self, arg: dict[str, Any]) -> Any:
-        return await self._in_page(lambda page: page.evaluate_handle(DOM_SCRIPT, arg))
-
-    async def _in_page(self, call: Callable[[Page], Awaitable[Any]]) -> Any:
-        """Evaluate in the page; a navigation under way is waited out, not reported."""
-        assert self.page is not None
-        for attempt in range(20):
-            try:
-                return await call(self.page)
-            except PlaywrightError as err:
-                text = str(err)
-                if attempt == 19 or not any(s in text for s in _NAVIGATING):
-                    raise
-                try:
-                    await self.page.wait_for_load_state("domcontentloaded", timeout=5_000)
-                except PlaywrightError:
-                    await asyncio.sleep(0.02)
-        raise AssertionError("unreachable")
-
-
-_NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
-               "navigation")
-
