@@ -25,6 +25,7 @@ from runner.config import Config, load_config
 from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
+from runner.engine.routing import RoutingTarget
 from runner.errors import ConfigError
 from runner.events import (
     BrowserStarted,
@@ -163,8 +164,8 @@ class RunSession:
     def prelaunch(self) -> None:
         """Start launching the browser in the background (while pytest starts up)."""
         if self._browser is None and self._launching is None:
-            session = BrowserSession(self.launch_options())
-            session.set_route_callback(self._route)
+            routing = RoutingTarget(interceptor=lambda: self._interceptor, blocked=self.blocked)
+            session = BrowserSession(self.launch_options(), routing)
             self._launching = (session, self.loop.submit(session.start()))
 
     def browser(self) -> BrowserSession:
@@ -242,24 +243,17 @@ class RunSession:
             return
         interceptor = self._interceptor
         route = bool(self._block_hosts) or bool(interceptor and interceptor.needs_routing())
-        observe = not route and bool(interceptor and interceptor.has_routes())
+        watch = not route and bool(interceptor and interceptor.has_routes())
 
         async def apply() -> None:
-            from runner.engine.exchange import observe_request
-
             # Spies only watch (no interception, HTTP cache kept); anything else routes.
-            browser.set_observer((lambda request: observe_request(self, request)) if observe else None)
+            browser.set_watching(watch)
             await browser.set_routing(route)
 
         if self.loop.in_loop_thread:
             self.loop.loop.create_task(apply())
         else:
             self.loop.run(apply(), 30)
-
-    async def _route(self, route: Any, request: Any) -> None:
-        from runner.engine.exchange import handle_route
-
-        await handle_route(self, route, request)
 
     def blocked(self, url: str) -> bool:
         if not self._block_hosts:

@@ -26,6 +26,7 @@ from runner.events import Event, VideoWritten
 if TYPE_CHECKING:
     from runner.config import Config
     from runner.engine.browser import BrowserSession
+    from runner.engine.devtools import DevTools
     from runner.engine.loop import EngineLoop
 
 __all__ = ["SpecVideos"]
@@ -68,7 +69,7 @@ class SpecVideos:
         self.finish_in_background = finish_in_background
         self._publish = publish
         self._recorder: Any = None
-        self._cdp: Any = None
+        self._devtools: DevTools | None = None  # the recorded page's (a relaunch makes a new one)
         self._spec: str | None = None
         self._parts: list[_Part] = []
         self._finished: list[_Finished] = []
@@ -85,7 +86,8 @@ class SpecVideos:
             return
         if self._spec is not None and self._spec != spec_relative:
             self.finish(passed=None)
-        if self._recorder is not None and self._cdp is browser.cdp:
+        devtools = browser.devtools
+        if self._recorder is not None and self._devtools is devtools:
             return
         if self._recorder is not None:  # the browser was relaunched: close the broken part
             self._stop()
@@ -94,15 +96,17 @@ class SpecVideos:
         path = self._path(spec_relative)
         width, height = (int(self.config.viewport_width), int(self.config.viewport_height))
         try:
+            if devtools is None:
+                raise RuntimeError("the browser has no page")
             path.parent.mkdir(parents=True, exist_ok=True)
-            recorder = VideoRecorder(browser.cdp, path, crf=self.config.video_crf, viewport=(width, height))
+            recorder = VideoRecorder(devtools, path, crf=self.config.video_crf, viewport=(width, height))
             self.loop.run(recorder.start(), 30)
         except Exception as err:  # noqa: BLE001 - a video that cannot start must not fail a test
             print(f"runner: warning: the video of {spec_relative} could not be recorded: {err}",
                   file=sys.stderr)
             self.enabled = False
             return
-        self._recorder, self._cdp, self._spec = recorder, browser.cdp, spec_relative
+        self._recorder, self._devtools, self._spec = recorder, devtools, spec_relative
 
     def catch_up(self) -> None:
         """A test ended: its last state goes into the video even when the screencast was paused."""

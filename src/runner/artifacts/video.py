@@ -40,12 +40,13 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from runner.errors import ConfigError, RunnerError
 
-__all__ = ["VideoRecorder", "find_ffmpeg", "VideoError"]
+__all__ = ["VideoRecorder", "DevToolsChannel", "find_ffmpeg", "VideoError"]
 
 #: Frames waiting for ffmpeg at most (a JPEG of a 1000x660 page is 30-100 KB).
 MAX_PENDING_FRAMES = 30
@@ -66,6 +67,20 @@ PAUSE = 0.15
 
 class VideoError(RunnerError):
     """ffmpeg failed or did not finish encoding a video in time."""
+
+
+class DevToolsChannel(Protocol):
+    """What the recorder needs of the page's DevTools protocol session.
+
+    runner hands it the engine's adapter (``runner.engine.devtools.DevTools``); a Playwright
+    ``CDPSession`` fits too.
+    """
+
+    async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]: ...
+
+    def on(self, event: str, callback: Callable[[dict[str, Any]], Any]) -> None: ...
+
+    def remove_listener(self, event: str, callback: Callable[[dict[str, Any]], Any]) -> None: ...
 
 
 def find_ffmpeg() -> str:
@@ -182,15 +197,15 @@ class _Frame:
 
 
 class VideoRecorder:
-    """Records the page behind ``cdp`` into ``path`` (an mp4). Runs on the engine loop.
+    """Records the page behind ``devtools`` into ``path`` (an mp4). Runs on the engine loop.
 
-    ``cdp`` is a Playwright ``CDPSession`` (or anything with ``await send(method, params)``,
-    ``on(event, callback)`` and ``remove_listener(event, callback)``).
+    ``devtools`` is the page's protocol session (a :class:`DevToolsChannel`: ``await
+    send(method, params)``, ``on(event, callback)`` and ``remove_listener(event, callback)``).
     """
 
     def __init__(
         self,
-        cdp: Any,
+        devtools: DevToolsChannel,
         path: Path,
         *,
         crf: int | None,
@@ -199,7 +214,7 @@ class VideoRecorder:
     ) -> None:
         if crf is not None and not 0 <= int(crf) <= 51:
             raise ConfigError(f"videoCompression: {crf!r} is not a CRF. Expected 0 to 51, or false.")
-        self.cdp = cdp
+        self.devtools = devtools
         self.path = Path(path)
         self.crf = crf
         width, height = viewport
@@ -277,7 +292,7 @@ class VideoRecorder:
         self._thread.start()
         self._started_mono = time.monotonic()
         self._running = True
-        self.cdp.on("Page.screencastFrame", self._on_frame)
+        self.devtools.on("Page.screencastFrame", self._on_frame)
         try:
             await self._start_screencast()
         except BaseException:
@@ -286,7 +301,7 @@ class VideoRecorder:
 
     async def _start_screencast(self) -> None:
         self._prev_frame_mono = None
-        await self.cdp.send("Page.startScreencast", {
+        await self.devtools.send("Page.startScreencast", {
             "format": "jpeg", "quality": JPEG_QUALITY,
             "maxWidth": max(2, int(self.width * self.scale)),
             "maxHeight": max(2, int(self.height * self.scale)),
@@ -296,7 +311,7 @@ class VideoRecorder:
         """The page paints continuously: stop the screencast for ``pause`` s, then start it
         again (it sends the page as it is then at once)."""
         try:
-            await asyncio.wait_for(self.cdp.send("Page.stopScreencast", {}), 5)
+            await asyncio.wait_for(self.devtools.send("Page.stopScreencast", {}), 5)
             self.pauses += 1
             await asyncio.sleep(self.pause)
             if self._running:
@@ -364,7 +379,7 @@ class VideoRecorder:
 
     async def _ack(self, session_id: Any) -> None:
         try:
-            await self.cdp.send("Page.screencastFrameAck", {"sessionId": session_id})
+            await self.devtools.send("Page.screencastFrameAck", {"sessionId": session_id})
         except Exception:  # noqa: BLE001 - the page went away; nothing to ack
             pass
 
@@ -428,18 +443,18 @@ class VideoRecorder:
         self._running = False
         await self._cancel_pacer()
         try:
-            self.cdp.remove_listener("Page.screencastFrame", self._on_frame)
+            self.devtools.remove_listener("Page.screencastFrame", self._on_frame)
         except Exception:  # noqa: BLE001
             pass
         try:
-            await asyncio.wait_for(self.cdp.send("Page.stopScreencast", {}), 5)
+            await asyncio.wait_for(self.devtools.send("Page.stopScreencast", {}), 5)
         except Exception:  # noqa: BLE001 - the page or browser is gone
             pass
 
     async def _screenshot(self) -> str | None:
         """The page as it is now (base64 JPEG), or None when the page is gone."""
         try:
-            shot = await asyncio.wait_for(self.cdp.send("Page.captureScreenshot", {
+            shot = await asyncio.wait_for(self.devtools.send("Page.captureScreenshot", {
                 "format": "jpeg", "quality": JPEG_QUALITY, "optimizeForSpeed": True,
             }), 5)
         except Exception:  # noqa: BLE001

@@ -118,23 +118,9 @@ class RunnerCommands:
         fail_on_status = opts.get("fail_on_status_code", True)
         headers = opts.get("headers")
 
-        async def go() -> tuple[int | None, str, str | None]:
-            page = self._ctx.browser.page
-            assert page is not None
-            if headers:
-                await page.set_extra_http_headers({str(k): str(v) for k, v in headers.items()})
-            try:
-                response = await page.goto(full, wait_until=opts.get("wait_until", "load"), timeout=timeout)
-            except Exception as err:  # Playwright's Error/TimeoutError
-                return None, "", str(err).splitlines()[0]
-            finally:
-                if headers:
-                    await page.set_extra_http_headers({})
-            if response is None:
-                return 200, "", None
-            return response.status, response.status_text, None
-
-        status, status_text, error = self._ctx.run(go(), timeout)
+        extra = {str(k): str(v) for k, v in headers.items()} if headers else None
+        status, status_text, error = self._ctx.run(self._ctx.browser.goto(
+            full, wait_until=opts.get("wait_until", "load"), timeout_ms=timeout, headers=extra), timeout)
         if error is not None:
             if "Timeout" in error:
                 raise CommandError(
@@ -162,39 +148,20 @@ class RunnerCommands:
         if not isinstance(steps, int) or isinstance(steps, bool) or steps == 0:
             raise UsageError(f"runner.go() expects 'back', 'forward' or a non-zero integer; found {direction!r}.")
         timeout = float(self._ctx.config.page_load_timeout)
-
-        async def travel() -> None:
-            page = self._ctx.browser.page
-            assert page is not None
-            if steps == -1:
-                await page.go_back(timeout=timeout, wait_until="load")
-            elif steps == 1:
-                await page.go_forward(timeout=timeout, wait_until="load")
-            else:
-                async with page.expect_event("load", timeout=timeout):
-                    await page.evaluate("n => history.go(n)", steps)
-
-        self._ctx.run(travel(), timeout)
+        self._ctx.run(self._ctx.browser.history_go(steps, timeout), timeout)
 
     def reload(self, *, timeout: float | None = None) -> None:
         limit = float(timeout if timeout is not None else self._ctx.config.page_load_timeout)
-        page = self._ctx.browser.page
-        assert page is not None
-        self._ctx.run(page.reload(timeout=limit, wait_until="load"), limit)
+        self._ctx.run(self._ctx.browser.reload(limit), limit)
 
     def url(self) -> str:
-        page = self._ctx.browser.page
-        assert page is not None
-        return page.url
+        url = self._ctx.browser.page_url
+        assert url is not None
+        return url
 
     def location(self, key: str | None = None) -> Any:
         """``window.location`` as a dict (``href``, ``origin``, ``pathname``, ...), or one part."""
-        page = self._ctx.browser.page
-        assert page is not None
-        loc = self._ctx.run(page.evaluate(
-            "() => { const l = window.location; return {hash: l.hash, host: l.host, hostname: l.hostname,"
-            " href: l.href, origin: l.origin, pathname: l.pathname, port: l.port, protocol: l.protocol,"
-            " search: l.search}; }"))
+        loc = self._ctx.run(self._ctx.browser.location())
         record = Record(loc)
         if key is None:
             return record
@@ -203,9 +170,7 @@ class RunnerCommands:
         return record[key]
 
     def title(self) -> str:
-        page = self._ctx.browser.page
-        assert page is not None
-        return self._ctx.run(page.title())
+        return self._ctx.run(self._ctx.browser.title())
 
     def viewport(self, width: int | str, height: int | str | None = None) -> None:
         """Resize the viewport: ``viewport(1280, 720)``, or a preset ``viewport("iphone-6")``
@@ -227,9 +192,7 @@ class RunnerCommands:
                     f"runner.viewport() expects a positive width and height in pixels; found {width!r}, {height!r}."
                 )
             w, h = width, height
-        page = self._ctx.browser.page
-        assert page is not None
-        self._ctx.run(page.set_viewport_size({"width": w, "height": h}))
+        self._ctx.run(self._ctx.browser.set_viewport(w, h))
 
     # -- queries ------------------------------------------------------------------------------
     def get(self, selector: str, *, timeout: float | None = None,
@@ -381,16 +344,14 @@ class RunnerCommands:
 
     # -- cookies ------------------------------------------------------------------------------
     def _cookie_url(self) -> str | None:
-        page = self._ctx.browser.page
-        if page is not None and page.url.startswith(("http://", "https://")):
-            return page.url
+        url = self._ctx.browser.page_url
+        if url is not None and url.startswith(("http://", "https://")):
+            return url
         return self._ctx.base_url
 
     def get_cookies(self, *, domain: str | None = None) -> list[Record]:
         """Cookies of the current page's domain (or ``domain``)."""
-        context = self._ctx.browser.context
-        assert context is not None
-        cookies = self._ctx.run(context.cookies(), self._ctx.config.response_timeout)
+        cookies = self._ctx.run(self._ctx.browser.cookies(), self._ctx.config.response_timeout)
         host = domain or urlsplit(self._cookie_url() or "").hostname
         out = []
         for c in cookies:
@@ -400,9 +361,7 @@ class RunnerCommands:
         return out
 
     def get_all_cookies(self) -> list[Record]:
-        context = self._ctx.browser.context
-        assert context is not None
-        return [_cookie_record(c) for c in self._ctx.run(context.cookies())]
+        return [_cookie_record(c) for c in self._ctx.run(self._ctx.browser.cookies())]
 
     def get_cookie(self, name: str) -> Record | None:
         for cookie in self.get_cookies():
@@ -413,8 +372,6 @@ class RunnerCommands:
     def set_cookie(self, name: str, value: str, *, domain: str | None = None, path: str = "/",
                    secure: bool = False, http_only: bool = False, expiry: float | None = None,
                    same_site: str | None = None) -> Record:
-        context = self._ctx.browser.context
-        assert context is not None
         cookie: dict[str, Any] = {"name": name, "value": value, "path": path, "secure": secure,
                                   "httpOnly": http_only}
         if domain:
@@ -434,19 +391,15 @@ class RunnerCommands:
             if canonical is None:
                 raise UsageError(f"runner.set_cookie(): same_site must be 'lax', 'strict' or 'none'; found {same_site!r}.")
             cookie["sameSite"] = canonical
-        self._ctx.run(context.add_cookies([cookie]))  # type: ignore[list-item]
+        self._ctx.run(self._ctx.browser.add_cookies([cookie]))
         found = self.get_cookie(name)
         return found if found is not None else _cookie_record(cookie)
 
     def clear_cookie(self, name: str) -> None:
-        context = self._ctx.browser.context
-        assert context is not None
-        self._ctx.run(context.clear_cookies(name=name))
+        self._ctx.run(self._ctx.browser.clear_cookies(name))
 
     def clear_cookies(self) -> None:
-        context = self._ctx.browser.context
-        assert context is not None
-        self._ctx.run(context.clear_cookies())
+        self._ctx.run(self._ctx.browser.clear_cookies())
 
     # -- sessions -----------------------------------------------------------------------------
     def session(self, id: Any, setup: Callable[[], Any], validate: Callable[[], Any] | None = None) -> None:
@@ -491,25 +444,14 @@ class RunnerCommands:
     def screenshot(self, name: str | None = None, *, full_page: bool = True) -> Path:
         """Save a PNG of the page under ``screenshotsFolder/<spec>/<name>.png`` and return its path."""
         path = self._screenshot_path(name)
-        page = self._ctx.browser.page
-        assert page is not None
-        self._ctx.run(page.screenshot(path=str(path), full_page=full_page), self._ctx.config.response_timeout)
+        self._ctx.run(self._ctx.browser.screenshot(path, full_page=full_page), self._ctx.config.response_timeout)
         self._taken(path)
         return path
 
     def _element_screenshot(self, subject: Subject, name: str | None) -> Path:
         path = self._screenshot_path(name)
-
-        async def shoot() -> None:
-            handle = await self._ctx.browser.dom_handle(subject._query_arg())
-            try:
-                element = (await handle.evaluate_handle("els => els[0]")).as_element()
-                assert element is not None
-                await element.screenshot(path=str(path))
-            finally:
-                await handle.dispose()
-
-        self._ctx.run(shoot(), self._ctx.config.response_timeout)
+        self._ctx.run(self._ctx.browser.element_screenshot(subject._query_arg(), path),
+                      self._ctx.config.response_timeout)
         self._taken(path)
         return path
 

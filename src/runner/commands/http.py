@@ -1,4 +1,4 @@
-"""``runner.request()``: HTTP from the test itself, through Playwright's API request context.
+"""``runner.request()``: HTTP from the test itself, through the browser context (``fetch`` verb).
 
 It shares the browser context's cookies (as the original does) but never passes the page's
 routes, so ``runner.intercept()`` does not see it.
@@ -9,12 +9,15 @@ from __future__ import annotations
 import base64
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.bodies import decode_body
 from runner.commands.context import TestContext
 from runner.commands.records import Record
 from runner.errors import CommandError, UsageError
+
+if TYPE_CHECKING:
+    from runner.engine.page_verbs import FetchedResponse
 
 __all__ = ["perform_request"]
 
@@ -44,35 +47,33 @@ def perform_request(ctx: TestContext, opts: dict[str, Any]) -> Record:
     timeout = float(opts.get("timeout", ctx.config.response_timeout))
     follow = bool(opts.get("follow_redirect", True))
     body = opts.get("body")
-    kwargs: dict[str, Any] = {"method": method, "headers": headers, "timeout": timeout,
-                              "max_redirects": 20 if follow else 0, "fail_on_status_code": False}
-    if opts.get("qs"):
-        kwargs["params"] = {str(k): v for k, v in opts["qs"].items()}
+    params = {str(k): v for k, v in opts["qs"].items()} if opts.get("qs") else None
+    form: dict[str, str | float | bool] | None = None
+    data: str | bytes | None = None
     if opts.get("form"):
         if not isinstance(body, dict):
             raise UsageError(f"runner.request(form=True) needs a dict body; found {body!r}.")
-        kwargs["form"] = {str(k): str(v) for k, v in body.items()}
+        form = {str(k): str(v) for k, v in body.items()}
     elif body is not None:
         if isinstance(body, (bytes, str)):
-            kwargs["data"] = body
+            data = body
         else:
-            kwargs["data"] = json.dumps(body)
+            data = json.dumps(body)
             if not any(k.lower() == "content-type" for k in headers):
                 headers["Content-Type"] = "application/json"
 
-    async def send() -> tuple[Any, bytes, float]:
-        context = ctx.browser.context
-        assert context is not None
+    async def send() -> tuple[FetchedResponse, float]:
         started = time.perf_counter()
-        response = await context.request.fetch(url, **kwargs)
-        data = await response.body()
-        return response, data, (time.perf_counter() - started) * 1000
+        response = await ctx.browser.fetch(url, method=method, headers=headers, timeout_ms=timeout,
+                                           max_redirects=20 if follow else 0, params=params,
+                                           form=form, data=data)
+        return response, (time.perf_counter() - started) * 1000
 
     try:
-        response, data, duration = ctx.run(send(), timeout)
+        response, duration = ctx.run(send(), timeout)
     except CommandError:
         raise
-    except Exception as err:
+    except Exception as err:  # the engine's PageError, or its bound ran out (TimeoutError)
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         if "Timeout" in first or isinstance(err, TimeoutError):
             raise CommandError(
@@ -83,19 +84,19 @@ def perform_request(ctx: TestContext, opts: dict[str, Any]) -> Record:
             f"runner.request() failed: {method} {url} got no response: {first}\n"
             "Is the server running, and is the URL right?"
         ) from err
-    response_headers = dict(response.headers)
+    status, response_headers, content = response["status"], response["headers"], response["body"]
     record = Record(
-        status=response.status, status_code=response.status, status_text=response.status_text,
-        headers=response_headers, body=decode_body(data, response_headers.get("content-type"))[0],
-        duration=round(duration, 1), url=response.url, method=method,
-        redirected_to=response_headers.get("location") if 300 <= response.status < 400 else None,
-        is_ok_status_code=200 <= response.status < 400,
+        status=status, status_code=status, status_text=response["status_text"],
+        headers=response_headers, body=decode_body(content, response_headers.get("content-type"))[0],
+        duration=round(duration, 1), url=response["url"], method=method,
+        redirected_to=response_headers.get("location") if 300 <= status < 400 else None,
+        is_ok_status_code=200 <= status < 400,
     )
-    if opts.get("fail_on_status_code", True) and response.status >= 400:
-        shown = data[:500].decode("utf-8", "replace")
+    if opts.get("fail_on_status_code", True) and status >= 400:
+        shown = content[:500].decode("utf-8", "replace")
         raise CommandError(
             f"runner.request() failed on:\n\n  {method} {url}\n\n"
-            f"The response was: {response.status} {response.status_text}\n{shown}\n\n"
+            f"The response was: {status} {response['status_text']}\n{shown}\n\n"
             "This counts as a failure because the status code was not 2xx or 3xx.\n"
             "Pass fail_on_status_code=False if this status is expected."
         )

@@ -67,10 +67,12 @@ def parse_sequence(text: str, parse_special: bool = True) -> list[tuple[str, str
 
 
 async def type_sequence(browser: BrowserSession, text: str, delay: float, parse_special: bool) -> None:
-    page = browser.page
-    assert page is not None
+    """Type ``text`` into the focused element, pressing the keys its ``{name}`` sequences name.
+
+    Raises ``UsageError`` for an unknown sequence, before any key is sent.
+    """
     for kind, value in parse_sequence(text, parse_special):
         if kind == "text":
-            await page.keyboard.type(value, delay=delay)
+            await browser.type_text(value, delay)
         else:
-            await page.keyboard.press(value)
+            await browser.press_key(value)

@@ -8,7 +8,7 @@ A :class:`Value` does the same for data that is not DOM (``its``, ``invoke``, ``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from runner import assertions
@@ -202,21 +202,9 @@ class Subject:
                 return self._snap(props=[args[0]]).elements[0].props.get(args[0])
             if method == "css":
                 return self._snap(css=[args[0]]).elements[0].css.get(args[0])
-            return self._ctx.run(self._call_dom_method(method, list(args)))
+            return self._ctx.run(self._ctx.browser.call_method(self._query_arg(), method, list(args)))
 
         return Value(self._commands, getter, f"{self._label}.invoke({method!r})")
-
-    async def _call_dom_method(self, method: str, args: list[Any]) -> Any:
-        handle = await self._ctx.browser.dom_handle(self._query_arg())
-        try:
-            return await handle.evaluate(
-                "(els, [m, a]) => { const el = els[0]; const r = el[m](...a);"
-                " try { return JSON.parse(JSON.stringify(r === undefined ? null : r)); }"
-                " catch (e) { return String(r); } }",
-                [method, args],
-            )
-        finally:
-            await handle.dispose()
 
     def as_(self, alias: str) -> Subject:
         self._commands._dom_aliases[_alias_name(alias)] = self
@@ -300,26 +288,13 @@ class Subject:
 
     def _press(self, index: int, button: str, count: int, modifiers: list[str], force: bool,
                timeout: float | None) -> None:
-        """Click element ``index`` through Playwright, which checks, right as the event is
+        """Click element ``index`` like a user; the engine checks, right as the event is
         dispatched, that it lands on the element (a layout shift in between is retried)."""
         __tracebackhide__ = True
         limit = self._timeout_ms(timeout)
-
-        async def press() -> str | None:
-            handle = await self._ctx.browser.dom_handle(self._query_arg())
-            try:
-                element = (await handle.evaluate_handle("(els, i) => els[i]", index)).as_element()
-                if element is None:
-                    return "the element left the page"
-                await element.click(button=button, click_count=count, modifiers=modifiers,  # type: ignore[arg-type]
-                                    force=force, timeout=limit)
-                return None
-            except Exception as err:  # Playwright's TimeoutError / Error: reported below
-                return str(err).splitlines()[0]
-            finally:
-                await handle.dispose()
-
-        problem = self._ctx.run(press(), limit)
+        problem = self._ctx.run(self._ctx.browser.click_element(
+            self._query_arg(), index, button=button, click_count=count, modifiers=modifiers,
+            force=force, timeout_ms=limit), limit)
         if problem is not None:
             raise CommandError(f"{self._label}: the click did not happen within {int(limit)}ms: {problem}")
 
@@ -339,12 +314,9 @@ class Subject:
         self._ctx.run(self._eval_first("el => el.blur()"))
         return self
 
-    async def _eval_first(self, script: str, arg: Any = None) -> Any:
-        handle = await self._ctx.browser.dom_handle(self._query_arg())
-        try:
-            return await handle.evaluate(f"(els, arg) => ({script})(els[0], arg)", arg)
-        finally:
-            await handle.dispose()
+    def _eval_first(self, script: str, arg: Any = None) -> Coroutine[Any, Any, Any]:
+        """Call the JavaScript ``script(element, arg)`` on the first element (run it with ctx.run)."""
+        return self._ctx.browser.eval_first(self._query_arg(), script, arg)
 
     def type(self, text: str, *, delay: float = 0, force: bool = False,
              parse_special_char_sequences: bool = True, timeout: float | None = None) -> Subject:
@@ -402,23 +374,8 @@ class Subject:
         if snap.elements[0].tag != "select":
             raise CommandError(f"{self._label}.select() can only be called on a <select>; found {snap.elements[0].description}.")
         self._prepare("select", force=force, timeout=timeout)
-
-        async def choose() -> list[str]:
-            handle = await self._ctx.browser.dom_handle(self._query_arg())
-            try:
-                element = await handle.evaluate_handle("els => els[0]")
-                el = element.as_element()
-                assert el is not None
-                by_value = await el.evaluate(
-                    "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))", list(values))
-                if by_value:
-                    return await el.select_option(value=list(values))
-                return await el.select_option(label=list(values))
-            finally:
-                await handle.dispose()
-
         try:
-            self._ctx.run(choose())
+            self._ctx.run(self._ctx.browser.select_options(self._query_arg(), list(values)))
         except Exception as err:  # a missing option: say which ones exist
             raise CommandError(f"{self._label}.select({', '.join(map(repr, values))}) failed: {err}") from err
         self._ctx.add_log("select", f"{self._label} {', '.join(map(repr, values))}")
@@ -428,17 +385,7 @@ class Subject:
         """Dispatch a DOM event (``mouseover``, ``change``, ...) on the element."""
         __tracebackhide__ = True
         self._prepare("trigger", force=bool(init.pop("force", False)))
-
-        async def fire() -> None:
-            handle = await self._ctx.browser.dom_handle(self._query_arg())
-            try:
-                element = (await handle.evaluate_handle("els => els[0]")).as_element()
-                assert element is not None
-                await element.dispatch_event(event, init or None)
-            finally:
-                await handle.dispose()
-
-        self._ctx.run(fire())
+        self._ctx.run(self._ctx.browser.dispatch_event(self._query_arg(), event, init or None))
         self._ctx.add_log("trigger", f"{self._label} {event}")
         return self
 

@@ -1,7 +1,9 @@
 """The Playwright adapter: one browser, one context and one page, reused from test to test.
 
-This is the only module (with ``exchange.py``) that imports Playwright. Everything here is
-``async`` and runs on the engine loop (``loop.py``); the commands call it through that loop.
+Only ``engine/`` imports Playwright, and only its modules hold Playwright objects: the commands
+call the verbs :class:`BrowserSession` gets from :class:`~runner.engine.page_verbs.PageVerbs`,
+which take and return plain data. Everything here is ``async`` and runs on the engine loop
+(``loop.py``); the commands call it through that loop.
 
 Isolation between tests comes from :meth:`BrowserSession.reset`, which is measured at about a
 quarter of the cost of a new context and page (see ``shared/notes/engine-facts.md``): routes off,
@@ -12,10 +14,10 @@ cleared through CDP, the HTTP cache cleared, and the viewport set back.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import (
@@ -31,7 +33,12 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
+from runner.engine.devtools import DevTools
 from runner.engine.discovery import BrowserSpec
+from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
+
+if TYPE_CHECKING:
+    from runner.engine.routing import RoutingTarget
 
 __all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS", "DOM_SCRIPT"]
 
@@ -49,10 +56,6 @@ QUIET_FLAGS = (
     "--metrics-recording-only",
     "--no-pings",
 )
-
-DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
-
-RouteCallback = Callable[[Route, Request], Awaitable[None]]
 
 # Playwright's driver (a node process) takes most of a second to start and needs no
 # configuration, so `runner run` starts it first thing, while the rest of runner loads.
@@ -91,20 +94,25 @@ class LaunchOptions:
     extra_args: tuple[str, ...] = ()
 
 
-class BrowserSession:
-    """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only."""
+class BrowserSession(PageVerbs):
+    """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
-    def __init__(self, options: LaunchOptions) -> None:
+    ``routing`` says where the page's requests go while it is routed or watched (see
+    :meth:`set_routing`, :meth:`set_watching`); without one, routed requests go on unchanged.
+    """
+
+    def __init__(self, options: LaunchOptions, routing: RoutingTarget | None = None) -> None:
         self.options = options
+        self._routing = routing
         self._pw: Playwright | None = None
         self.browser: Browser | None = None
         self.context: BrowserContext | None = None
         self.page: Page | None = None
         self.cdp: CDPSession | None = None
+        self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
         self.crash_message: str | None = None
         self._touched_origins: set[str] = set()
-        self._route_callback: RouteCallback | None = None
-        self._observer: Callable[[Request], None] | None = None
+        self._observer: Callable[[Request], None] | None = None  # the request listener while watching
         self._routed = False
         self._downloads: list[asyncio.Task[None]] = []
         self._fresh = False
@@ -145,6 +153,7 @@ class BrowserSession:
         self.context = await self.browser.new_context(**kwargs)
         self.page = await self.context.new_page()
         self.cdp = await self.context.new_cdp_session(self.page)
+        self.devtools = DevTools(self.cdp)
         self.page.on("crash", self._on_crash)
         self.page.on("framenavigated", self._on_navigated)
         self.page.on("download", self._on_download)
@@ -226,7 +235,7 @@ class BrowserSession:
             await self._set_viewport(viewport)
             return
         await self.set_routing(False)
-        self.set_observer(None)
+        self.set_watching(False)
         await self._blank()
         await self.context.clear_cookies()
         await self.context.clear_permissions()
@@ -319,11 +328,8 @@ class BrowserSession:
             self._pw = None
 
     # -- routing ----------------------------------------------------------------------------
-    def set_route_callback(self, callback: RouteCallback | None) -> None:
-        self._route_callback = callback
-
-    def set_observer(self, callback: Callable[[Request], None] | None) -> None:
-        """Call ``callback`` for every request the page makes, without intercepting it.
+    def set_watching(self, on: bool) -> None:
+        """Show every request the page makes to the routing target, without intercepting it.
 
         Watching costs next to nothing, unlike routing: spies use it (see net's cost rule).
         """
@@ -332,16 +338,24 @@ class BrowserSession:
             return
         if self._observer is not None:
             page.remove_listener("request", self._observer)
-        self._observer = callback
-        if callback is not None:
-            page.on("request", callback)
+        self._observer = self._on_request if on else None
+        if self._observer is not None:
+            page.on("request", self._observer)
+
+    def _on_request(self, request: Request) -> None:
+        if self._routing is not None:
+            from runner.engine.exchange import observe_request
+
+            observe_request(self._routing, request, self.page_url)
 
     async def _on_route(self, route: Route, request: Request) -> None:
-        callback = self._route_callback
-        if callback is None:
+        if self._routing is None:
             await route.fallback()
             return
-        await callback(route, request)
+        # Imported on the first routed request: the interception engine loads only when used.
+        from runner.engine.exchange import handle_route
+
+        await handle_route(self._routing, route, request, self.page_url)
 
     async def set_routing(self, on: bool) -> None:
         if self.page is None or on == self._routed:
@@ -352,32 +366,3 @@ class BrowserSession:
         else:
             await self.page.unroute_all(behavior="ignoreErrors")
         self._routed = on
-
-
-    # -- DOM --------------------------------------------------------------------------------
-    async def dom(self, arg: dict[str, Any]) -> Any:
-        return await self._in_page(lambda page: page.evaluate(DOM_SCRIPT, arg))
-
-    async def dom_handle(self, arg: dict[str, Any]) -> Any:
-        return await self._in_page(lambda page: page.evaluate_handle(DOM_SCRIPT, arg))
-
-    async def _in_page(self, call: Callable[[Page], Awaitable[Any]]) -> Any:
-        """Evaluate in the page; a navigation under way is waited out, not reported."""
-        assert self.page is not None
-        for attempt in range(20):
-            try:
-                return await call(self.page)
-            except PlaywrightError as err:
-                text = str(err)
-                if attempt == 19 or not any(s in text for s in _NAVIGATING):
-                    raise
-                try:
-                    await self.page.wait_for_load_state("domcontentloaded", timeout=5_000)
-                except PlaywrightError:
-                    await asyncio.sleep(0.02)
-        raise AssertionError("unreachable")
-
-
-_NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
-               "navigation")
-

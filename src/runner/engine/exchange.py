@@ -2,7 +2,9 @@
 
 ``handle_route`` is the page's one route handler. It answers blocked hosts itself and hands every
 other request to the :class:`~runner.net.Interceptor` through a :class:`PlaywrightExchange`, which
-is the only code that turns the engine's decisions into Playwright calls.
+is the only code that turns the engine's decisions into Playwright calls. Both it and
+``observe_request`` learn about the run only through the :class:`~runner.engine.routing.RoutingTarget`
+the browser session was given, and the page's URL from the browser session.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from runner.net import (
 )
 
 if TYPE_CHECKING:
-    from runner.session import RunSession
+    from runner.engine.routing import RoutingTarget
 
 __all__ = ["handle_route", "observe_request", "PlaywrightExchange", "WatchingExchange"]
 
@@ -114,21 +116,19 @@ class WatchingExchange:
         pass
 
 
-def observe_request(session: RunSession, request: Request) -> None:
+def observe_request(target: RoutingTarget, request: Request, page_url: str | None) -> None:
     """The page's request listener while every route is a spy (runs on the engine loop)."""
-    interceptor = session._interceptor
+    interceptor = target.interceptor()
     if interceptor is None or not interceptor.has_routes():
         return
     try:
-        raw = _raw_request(session, request)
+        raw = _raw_request(request, page_url)
     except PlaywrightError:
         return
     asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request)))
 
 
-def _raw_request(session: RunSession, request: Request) -> RawRequest:
-    browser = session._browser
-    page_url = browser.page.url if browser is not None and browser.page is not None else None
+def _raw_request(request: Request, page_url: str | None) -> RawRequest:
     return RawRequest(
         id=str(id(request)),
         method=request.method,
@@ -162,18 +162,18 @@ def _first_line(err: BaseException) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
-async def handle_route(session: RunSession, route: Route, request: Request) -> None:
+async def handle_route(target: RoutingTarget, route: Route, request: Request, page_url: str | None) -> None:
     """The page's route handler: blocked hosts first, then the interception engine."""
     url = request.url
     try:
-        if session.blocked(url):
+        if target.blocked(url):
             await route.fulfill(status=503, headers={BLOCKED_HEADER: url}, body="")
             return
-        interceptor = session._interceptor
+        interceptor = target.interceptor()
         if interceptor is None or not interceptor.has_routes():
             await route.fallback()
             return
-        raw = _raw_request(session, request)
+        raw = _raw_request(request, page_url)
     except PlaywrightError:
         return  # the request is gone (the page navigated away)
     await interceptor.handle(raw, PlaywrightExchange(route, request))

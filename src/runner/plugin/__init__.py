@@ -315,11 +315,11 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
     path = claim_screenshot_path(folder / ctx.spec_relative, ctx.title, tail=" (failed)",
                                  taken=ctx.screenshot_paths, attempt=ctx.attempt)
     browser = ctx.browser
-    if not browser.alive or browser.page is None:
+    if not browser.alive:
         return None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        ctx.loop.run(browser.page.screenshot(path=str(path), full_page=True), 30)
+        ctx.loop.run(browser.screenshot(path, full_page=True), 30)
     except Exception:  # noqa: BLE001 - a failed screenshot must not hide the test's own error
         return None
     return path

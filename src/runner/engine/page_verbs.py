@@ -1,0 +1,287 @@
+"""The verbs the commands ask of the browser: plain data in, plain data out.
+
+:class:`PageVerbs` is mixed into :class:`~runner.engine.browser.BrowserSession`; ``commands/`` and
+the plugin call these methods (through the engine loop) and never hold a Playwright object. Every
+verb is ``async`` and runs on the engine loop.
+
+Errors: where a command reports a failure in its own words, the verb hands over what it needs,
+either as an error string in its result (``goto``, ``click_element``) or as :class:`PageError`,
+whose ``str()`` is Playwright's message unchanged (``select_options``, ``fetch``). Everywhere
+else Playwright's error reaches the test as it always did.
+
+Elements are found by ``dom.js`` from a query (``{"steps": [...], "shadow": bool}``, e.g. a
+subject's), run again for every verb, so no element handle outlives a verb.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypedDict
+
+from playwright.async_api import BrowserContext, ElementHandle, JSHandle, Page
+from playwright.async_api import Error as PlaywrightError
+
+__all__ = ["PageVerbs", "PageError", "FetchedResponse", "DOM_SCRIPT"]
+
+DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
+
+_LOCATION_SCRIPT = (
+    "() => { const l = window.location; return {hash: l.hash, host: l.host, hostname: l.hostname,"
+    " href: l.href, origin: l.origin, pathname: l.pathname, port: l.port, protocol: l.protocol,"
+    " search: l.search}; }"
+)
+_CALL_METHOD_SCRIPT = (
+    "(els, [m, a]) => { const el = els[0]; const r = el[m](...a);"
+    " try { return JSON.parse(JSON.stringify(r === undefined ? null : r)); }"
+    " catch (e) { return String(r); } }"
+)
+_HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
+
+# Playwright's messages while a navigation replaces the document under an evaluation.
+_NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
+               "navigation")
+
+
+class PageError(Exception):
+    """A verb failed in the browser; ``str()`` is Playwright's message, unchanged."""
+
+
+class FetchedResponse(TypedDict):
+    """The answer to :meth:`PageVerbs.fetch`."""
+
+    status: int
+    status_text: str
+    headers: dict[str, str]
+    body: bytes
+    url: str
+
+
+class PageVerbs:
+    """Navigation, cookies, screenshots, keys, elements and HTTP of the session's one page."""
+
+    page: Page | None
+    context: BrowserContext | None
+
+    def _live_page(self) -> Page:
+        assert self.page is not None
+        return self.page
+
+    def _live_context(self) -> BrowserContext:
+        assert self.context is not None
+        return self.context
+
+    # -- navigation -------------------------------------------------------------------------
+    @property
+    def page_url(self) -> str | None:
+        """The page's URL now (Playwright keeps it: no trip to the browser); None without a page."""
+        return self.page.url if self.page is not None else None
+
+    async def goto(self, url: str, *, wait_until: str, timeout_ms: float,
+                   headers: dict[str, str] | None = None) -> tuple[int | None, str, str | None]:
+        """Load ``url`` and wait for ``wait_until``, sending ``headers`` with the page's requests
+        meanwhile.
+
+        Returns ``(status, status text, None)`` (``(200, "", None)`` when the browser had no
+        response to show, e.g. a same-document navigation), or ``(None, "", first line of the
+        error)`` when the load failed or timed out. Raises Playwright's ``Error`` when the headers
+        cannot be set.
+        """
+        page = self._live_page()
+        if headers:
+            await page.set_extra_http_headers(headers)
+        try:
+            response = await page.goto(url, wait_until=wait_until, timeout=timeout_ms)  # type: ignore[arg-type]
+        except Exception as err:  # Playwright's Error/TimeoutError: the caller words the failure
+            return None, "", str(err).splitlines()[0]
+        finally:
+            if headers:
+                await page.set_extra_http_headers({})
+        if response is None:
+            return 200, "", None
+        return response.status, response.status_text, None
+
+    async def history_go(self, steps: int, timeout_ms: float) -> None:
+        """Go ``steps`` back (negative) or forward in history and wait for the load event.
+
+        Raises Playwright's ``TimeoutError`` when no page loads within ``timeout_ms``.
+        """
+        page = self._live_page()
+        if steps == -1:
+            await page.go_back(timeout=timeout_ms, wait_until="load")
+        elif steps == 1:
+            await page.go_forward(timeout=timeout_ms, wait_until="load")
+        else:
+            async with page.expect_event("load", timeout=timeout_ms):
+                await page.evaluate("n => history.go(n)", steps)
+
+    async def reload(self, timeout_ms: float) -> None:
+        """Reload the page and wait for the load event. Raises Playwright's ``TimeoutError``."""
+        await self._live_page().reload(timeout=timeout_ms, wait_until="load")
+
+    async def location(self) -> dict[str, str]:
+        """``window.location``'s parts: ``hash``, ``host``, ..., ``search``."""
+        location: dict[str, str] = await self._live_page().evaluate(_LOCATION_SCRIPT)
+        return location
+
+    async def title(self) -> str:
+        return await self._live_page().title()
+
+    async def set_viewport(self, width: int, height: int) -> None:
+        await self._live_page().set_viewport_size({"width": width, "height": height})
+
+    # -- cookies ----------------------------------------------------------------------------
+    async def cookies(self) -> list[dict[str, Any]]:
+        """Every cookie of the context, as Playwright describes them (``name``, ``value``,
+        ``domain``, ``path``, ``expires``, ``httpOnly``, ``secure``, ``sameSite``)."""
+        return [dict(cookie) for cookie in await self._live_context().cookies()]
+
+    async def add_cookies(self, cookies: list[dict[str, Any]]) -> None:
+        """Set cookies (same keys as :meth:`cookies` gives). Raises Playwright's ``Error`` for
+        a cookie the browser refuses."""
+        await self._live_context().add_cookies(cookies)  # type: ignore[arg-type]
+
+    async def clear_cookies(self, name: str | None = None) -> None:
+        """Delete the cookies called ``name``, or all of them."""
+        await self._live_context().clear_cookies(name=name)
+
+    # -- screenshots and keys ---------------------------------------------------------------
+    async def screenshot(self, path: Path | str, *, full_page: bool) -> None:
+        """Save a PNG of the page (the whole page with ``full_page``) at ``path``."""
+        await self._live_page().screenshot(path=str(path), full_page=full_page)
+
+    async def type_text(self, text: str, delay: float) -> None:
+        """Type ``text`` into the focused element, ``delay`` ms between keys."""
+        await self._live_page().keyboard.type(text, delay=delay)
+
+    async def press_key(self, key: str) -> None:
+        """Press one key or chord, e.g. ``"Enter"``, ``"ControlOrMeta+A"``."""
+        await self._live_page().keyboard.press(key)
+
+    # -- HTTP from the test -----------------------------------------------------------------
+    async def fetch(self, url: str, *, method: str, headers: dict[str, str], timeout_ms: float,
+                    max_redirects: int, params: dict[str, Any] | None = None,
+                    form: dict[str, str | float | bool] | None = None,
+                    data: str | bytes | None = None) -> FetchedResponse:
+        """Send a request with the context's cookies, outside the page (so never routed).
+
+        A 4xx/5xx status is an answer, not an error. Raises :class:`PageError` when no answer
+        came (connection refused, timeout: the message then contains ``Timeout``).
+        """
+        try:
+            response = await self._live_context().request.fetch(
+                url, method=method, headers=headers, timeout=timeout_ms, max_redirects=max_redirects,
+                fail_on_status_code=False, params=params, form=form, data=data,
+            )
+            body = await response.body()
+        except PlaywrightError as err:
+            raise PageError(str(err)) from err
+        return FetchedResponse(status=response.status, status_text=response.status_text,
+                               headers=dict(response.headers), body=body, url=response.url)
+
+    # -- DOM --------------------------------------------------------------------------------
+    async def dom(self, arg: dict[str, Any]) -> Any:
+        """Run ``dom.js`` with ``arg`` (its modes: ``snapshot``, ``prepare``) and return its data."""
+        return await self._in_page(lambda page: page.evaluate(DOM_SCRIPT, arg))
+
+    async def _elements(self, query: dict[str, Any]) -> JSHandle:
+        """The elements ``query`` matches now, as one handle (the caller disposes of it)."""
+        arg = {**query, "mode": "elements"}
+        handle: JSHandle = await self._in_page(lambda page: page.evaluate_handle(DOM_SCRIPT, arg))
+        return handle
+
+    async def _in_page(self, call: Callable[[Page], Awaitable[Any]]) -> Any:
+        """Evaluate in the page; a navigation under way is waited out, not reported."""
+        page = self._live_page()
+        for attempt in range(20):
+            try:
+                return await call(page)
+            except PlaywrightError as err:
+                text = str(err)
+                if attempt == 19 or not any(s in text for s in _NAVIGATING):
+                    raise
+                try:
+                    await page.wait_for_load_state("domcontentloaded", timeout=5_000)
+                except PlaywrightError:
+                    await asyncio.sleep(0.02)
+        raise AssertionError("unreachable")
+
+    async def click_element(self, query: dict[str, Any], index: int, *, button: str,
+                            click_count: int, modifiers: list[str], force: bool,
+                            timeout_ms: float) -> str | None:
+        """Click element ``index`` of ``query`` like a user; Playwright checks, right as the
+        event is dispatched, that it lands on the element (a layout shift is retried).
+
+        Returns None once clicked, else why not (the first line of Playwright's error, or
+        ``"the element left the page"``).
+        """
+        handle = await self._elements(query)
+        try:
+            element = (await handle.evaluate_handle("(els, i) => els[i]", index)).as_element()
+            if element is None:
+                return "the element left the page"
+            await element.click(button=button, click_count=click_count, modifiers=modifiers,  # type: ignore[arg-type]
+                                force=force, timeout=timeout_ms)
+            return None
+        except Exception as err:  # Playwright's TimeoutError / Error: the caller reports it
+            return str(err).splitlines()[0]
+        finally:
+            await handle.dispose()
+
+    async def eval_first(self, query: dict[str, Any], function: str, arg: Any = None) -> Any:
+        """Call the JavaScript ``function(element, arg)`` on the first element of ``query``
+        and return its result (JSON data)."""
+        handle = await self._elements(query)
+        try:
+            return await handle.evaluate(f"(els, arg) => ({function})(els[0], arg)", arg)
+        finally:
+            await handle.dispose()
+
+    async def call_method(self, query: dict[str, Any], method: str, args: list[Any]) -> Any:
+        """Call the DOM method ``method(*args)`` of the first element of ``query``; returns its
+        result as JSON data (``String(result)`` when it is not JSON, None for undefined)."""
+        handle = await self._elements(query)
+        try:
+            return await handle.evaluate(_CALL_METHOD_SCRIPT, [method, args])
+        finally:
+            await handle.dispose()
+
+    async def select_options(self, query: dict[str, Any], values: list[str]) -> list[str]:
+        """Select the options of the first ``<select>`` of ``query`` whose values are
+        ``values``, else those whose labels are; returns the selected values.
+
+        Raises :class:`PageError` when an option is missing (or the page failed).
+        """
+        try:
+            handle = await self._elements(query)
+            try:
+                element = await handle.evaluate_handle("els => els[0]")
+                select = element.as_element()
+                assert select is not None
+                if await select.evaluate(_HAS_VALUES_SCRIPT, values):
+                    return await select.select_option(value=values)
+                return await select.select_option(label=values)
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            raise PageError(str(err)) from err
+
+    async def dispatch_event(self, query: dict[str, Any], event: str,
+                             init: dict[str, Any] | None) -> None:
+        """Dispatch the DOM event ``event`` (with ``init``) on the first element of ``query``."""
+        await self._on_first(query, lambda element: element.dispatch_event(event, init))
+
+    async def element_screenshot(self, query: dict[str, Any], path: Path | str) -> None:
+        """Save a PNG of the first element of ``query`` at ``path``."""
+        await self._on_first(query, lambda element: element.screenshot(path=str(path)))
+
+    async def _on_first(self, query: dict[str, Any],
+                        act: Callable[[ElementHandle], Awaitable[Any]]) -> None:
+        handle = await self._elements(query)
+        try:
+            element = (await handle.evaluate_handle("els => els[0]")).as_element()
+            assert element is not None
+            await act(element)
+        finally:
+            await handle.dispose()
