@@ -115,9 +115,13 @@ def test_a_killed_run_leaves_every_event_up_to_the_kill(project, tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
     events = root / "runner" / "results" / "events.jsonl"
-    kinds = _kinds(events)
-    assert kinds[-1] == "test.started" and "run.ended" not in kinds
-    assert kinds.count("test.ended") == 1
+    lines = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
+    kinds = [e["kind"] for e in lines]
+    assert "run.ended" not in kinds and kinds.count("test.ended") == 1
+    last_start = max(i for i, kind in enumerate(kinds) if kind == "test.started")
+    assert lines[last_start]["nodeid"].endswith("::test_hangs")
+    # the hanging test's visit (a command that ended) is in the file: everything up to the kill
+    assert [e["name"] for e in lines[last_start:] if e["kind"] == "command.ended"] == ["visit"]
     replay = run_runner("report", "--from", str(events), cwd=root)
     assert replay.code == 1
     assert "test_quick" in replay.out

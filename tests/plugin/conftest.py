@@ -1,13 +1,12 @@
 """runner's pytest plugin, tested the way pytest's own plugins are: ``pytester`` runs pytest on
-generated projects (in a subprocess each, so every run has its own browser and plugin state)."""
+generated projects (in a subprocess each, so every run has its own browser and plugin state).
+pytester itself is enabled for the whole suite in pyproject.toml (``-p pytester``)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-
-pytest_plugins = ["pytester"]
 
 PAGE = "<html><head><title>T</title></head><body><h1>Hi</h1></body></html>"
 

@@ -21,6 +21,7 @@ from runner.artifacts.screenshots import claim_screenshot_path, safe_file_name
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture
 from runner.commands.records import Record
+from runner.commands.steps import command
 from runner.commands.subject import Subject, Value, _contains_step, _show
 from runner.errors import CommandError, UsageError
 from runner.events import LogLine, ScreenshotTaken
@@ -100,6 +101,7 @@ class RunnerCommands:
         self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=str(message), attempt=self._ctx.attempt))
 
     # -- navigation ---------------------------------------------------------------------------
+    @command("visit")
     def visit(self, url: str, **options: Any) -> None:
         """Load ``url`` (relative to ``baseUrl``) and wait for the load event.
 
@@ -142,6 +144,7 @@ class RunnerCommands:
             )
         self._ctx.add_log("visit", full)
 
+    @command("go")
     def go(self, direction: str | int) -> None:
         """Go back or forward in history: ``"back"``, ``"forward"`` or a number of steps."""
         steps = {"back": -1, "forward": 1}.get(direction) if isinstance(direction, str) else direction
@@ -150,15 +153,18 @@ class RunnerCommands:
         timeout = float(self._ctx.config.page_load_timeout)
         self._ctx.run(self._ctx.browser.history_go(steps, timeout), timeout)
 
+    @command("reload")
     def reload(self, *, timeout: float | None = None) -> None:
         limit = float(timeout if timeout is not None else self._ctx.config.page_load_timeout)
         self._ctx.run(self._ctx.browser.reload(limit), limit)
 
+    @command("url")
     def url(self) -> str:
         url = self._ctx.browser.page_url
         assert url is not None
         return url
 
+    @command("location")
     def location(self, key: str | None = None) -> Any:
         """``window.location`` as a dict (``href``, ``origin``, ``pathname``, ...), or one part."""
         loc = self._ctx.run(self._ctx.browser.location())
@@ -169,9 +175,11 @@ class RunnerCommands:
             raise UsageError(f"runner.location({key!r}): location has no part {key!r}; it has {', '.join(record)}.")
         return record[key]
 
+    @command("title")
     def title(self) -> str:
         return self._ctx.run(self._ctx.browser.title())
 
+    @command("viewport")
     def viewport(self, width: int | str, height: int | str | None = None) -> None:
         """Resize the viewport: ``viewport(1280, 720)``, or a preset ``viewport("iphone-6")``
         (``viewport("iphone-6", "landscape")`` turns it)."""
@@ -227,6 +235,7 @@ class RunnerCommands:
         return Value(self, lambda: value, f"wrap({value!r})"[:80])
 
     # -- network ------------------------------------------------------------------------------
+    @command("intercept")
     def intercept(self, *args: Any) -> Any:
         """Spy on or stub requests of the page (see docs/interception.md)."""
         __tracebackhide__ = True
@@ -235,6 +244,7 @@ class RunnerCommands:
             raise UsageError("runner.intercept() is not available in this run.")
         return self._interceptor_getter().intercept(*args)
 
+    @command("wait")
     def wait(self, target: Any, *rest: Any, **options: Any) -> Any:
         """``wait(ms)`` pauses; ``wait("@alias")`` / ``wait(["@a", "@b"])`` wait for requests."""
         __tracebackhide__ = True
@@ -263,6 +273,7 @@ class RunnerCommands:
         self._ctx.checkpoint()
         return result
 
+    @command("request")
     def request(self, *args: Any, **options: Any) -> Record:
         """Make an HTTP request from the test (never intercepted).
 
@@ -296,11 +307,13 @@ class RunnerCommands:
         return record
 
     # -- data and system ----------------------------------------------------------------------
+    @command("fixture")
     def fixture(self, path: str, encoding: Any = ...) -> Any:
         """Read a file of ``fixturesFolder``: JSON parsed, images as base64, text as str;
         ``encoding=None`` (or ``"path,null"``) gives bytes."""
         return read_fixture(self._ctx.config.path("fixturesFolder"), path, encoding)
 
+    @command("exec")
     def exec(self, command: str, *, timeout: float | None = None, fail_on_non_zero_exit: bool = True,
              env: Mapping[str, str] | None = None) -> Record:
         """Run a shell command in the project folder; returns ``code``, ``stdout``, ``stderr``.
@@ -332,6 +345,7 @@ class RunnerCommands:
         self._ctx.add_log("exec", f"{command} -> {done.returncode}")
         return result
 
+    @command("task")
     def task(self, name: str, arg: Any = None, *, timeout: float | None = None) -> Any:
         """Run a task registered by the plugins file with ``on("task", {...})``."""
         __tracebackhide__ = True
@@ -349,6 +363,7 @@ class RunnerCommands:
             return url
         return self._ctx.base_url
 
+    @command("get_cookies")
     def get_cookies(self, *, domain: str | None = None) -> list[Record]:
         """Cookies of the current page's domain (or ``domain``)."""
         cookies = self._ctx.run(self._ctx.browser.cookies(), self._ctx.config.response_timeout)
@@ -360,15 +375,18 @@ class RunnerCommands:
                 out.append(_cookie_record(c))
         return out
 
+    @command("get_all_cookies")
     def get_all_cookies(self) -> list[Record]:
         return [_cookie_record(c) for c in self._ctx.run(self._ctx.browser.cookies())]
 
+    @command("get_cookie")
     def get_cookie(self, name: str) -> Record | None:
         for cookie in self.get_cookies():
             if cookie["name"] == name:
                 return cookie
         return None
 
+    @command("set_cookie")
     def set_cookie(self, name: str, value: str, *, domain: str | None = None, path: str = "/",
                    secure: bool = False, http_only: bool = False, expiry: float | None = None,
                    same_site: str | None = None) -> Record:
@@ -395,13 +413,16 @@ class RunnerCommands:
         found = self.get_cookie(name)
         return found if found is not None else _cookie_record(cookie)
 
+    @command("clear_cookie")
     def clear_cookie(self, name: str) -> None:
         self._ctx.run(self._ctx.browser.clear_cookies(name))
 
+    @command("clear_cookies")
     def clear_cookies(self) -> None:
         self._ctx.run(self._ctx.browser.clear_cookies())
 
     # -- sessions -----------------------------------------------------------------------------
+    @command("session")
     def session(self, id: Any, setup: Callable[[], Any], validate: Callable[[], Any] | None = None) -> None:
         """Cache and restore cookies and local storage across tests (``experimentalSessionSupport``).
 
@@ -441,6 +462,7 @@ class RunnerCommands:
         self._ctx.add_log("session", f"{id!r} created")
 
     # -- artifacts ----------------------------------------------------------------------------
+    @command("screenshot")
     def screenshot(self, name: str | None = None, *, full_page: bool = True) -> Path:
         """Save a PNG of the page under ``screenshotsFolder/<spec>/<name>.png`` and return its path."""
         path = self._screenshot_path(name)

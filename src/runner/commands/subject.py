@@ -9,15 +9,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from runner import assertions
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.keys import type_sequence
+from runner.commands.steps import command
 from runner.errors import CommandError, UsageError
 
-if TYPE_CHECKING:
-    from runner.commands.api import RunnerCommands
+
+class CommandsHost(Protocol):
+    """What subjects need of the ``runner`` fixture's object (``api.CommandsHost``), which
+    makes them: subjects are below it and do not import it."""
+
+    _ctx: TestContext
+    _dom_aliases: dict[str, Any]
+
+    def wrap(self, value: Any) -> Value: ...
+
+    def _element_screenshot(self, subject: Subject, name: str | None) -> Path: ...
 
 __all__ = ["Subject", "Value", "lookup_path"]
 
@@ -47,7 +58,7 @@ def _snapshot(raw: Mapping[str, Any]) -> assertions.ElementSnapshot:
 class Subject:
     """A DOM query that re-runs until what is asked of it holds."""
 
-    def __init__(self, commands: RunnerCommands, steps: list[dict[str, Any]], label: str,
+    def __init__(self, commands: CommandsHost, steps: list[dict[str, Any]], label: str,
                  timeout: float | None = None, include_shadow_dom: bool | None = None) -> None:
         self._commands = commands
         self._ctx: TestContext = commands._ctx
@@ -96,6 +107,7 @@ class Subject:
         return retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label} {what}")
 
     # -- assertions ---------------------------------------------------------------------------
+    @command("should")
     def should(self, chainer: str | Callable[..., Any], *args: Any, timeout: float | None = None) -> Subject:
         """Retry until the chai-style assertion holds, e.g. ``should("have.length", 3)``.
 
@@ -215,10 +227,12 @@ class Subject:
         return self if result is None else result
 
     # -- reads --------------------------------------------------------------------------------
+    @command("text")
     def text(self, timeout: float | None = None) -> str:
         """The text of the elements (``textContent`` joined), once they exist."""
         return "".join(e.text for e in self._existing(timeout).elements)
 
+    @command("attr")
     def attr(self, name: str, timeout: float | None = None) -> str | None:
         return self._existing(timeout).elements[0].attrs.get(name)
 
@@ -226,6 +240,7 @@ class Subject:
         """How many elements match now (no waiting)."""
         return len(self._snap().elements)
 
+    @command("value")
     def value(self, timeout: float | None = None) -> str | None:
         return self._existing(timeout).elements[0].value
 
@@ -275,6 +290,7 @@ class Subject:
                 spots.append(retry(self._ctx, attempt, deadline_ms, f"{self._label}.{name}()"))
         return spots
 
+    @command("click")
     def click(self, *, force: bool = False, multiple: bool = False, timeout: float | None = None,
               button: str = "left", click_count: int = 1, modifiers: Sequence[str] = ()) -> Subject:
         """Click the element's centre like a user (after scrolling it into view and waiting
@@ -298,17 +314,21 @@ class Subject:
         if problem is not None:
             raise CommandError(f"{self._label}: the click did not happen within {int(limit)}ms: {problem}")
 
+    @command("dblclick")
     def dblclick(self, **options: Any) -> Subject:
         return self.click(click_count=2, **options)
 
+    @command("rightclick")
     def rightclick(self, **options: Any) -> Subject:
         return self.click(button="right", **options)
 
+    @command("focus")
     def focus(self) -> Subject:
         self._existing()
         self._ctx.run(self._eval_first("el => el.focus()"))
         return self
 
+    @command("blur")
     def blur(self) -> Subject:
         self._existing()
         self._ctx.run(self._eval_first("el => el.blur()"))
@@ -318,6 +338,7 @@ class Subject:
         """Call the JavaScript ``script(element, arg)`` on the first element (run it with ctx.run)."""
         return self._ctx.browser.eval_first(self._query_arg(), script, arg)
 
+    @command("type")
     def type(self, text: str, *, delay: float = 0, force: bool = False,
              parse_special_char_sequences: bool = True, timeout: float | None = None) -> Subject:
         """Type into the element: plain text, plus ``{enter}``, ``{backspace}``, ``{selectall}``,
@@ -338,12 +359,15 @@ class Subject:
         self._ctx.add_log("type", f"{self._label} {text!r}")
         return self
 
+    @command("clear")
     def clear(self, *, force: bool = False, timeout: float | None = None) -> Subject:
         return self.type("{selectall}{backspace}", force=force, timeout=timeout)
 
+    @command("check")
     def check(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
         return self._set_checked(True, values, force, timeout)
 
+    @command("uncheck")
     def uncheck(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
         return self._set_checked(False, values, force, timeout)
 
@@ -367,6 +391,7 @@ class Subject:
         self._ctx.add_log(name, self._label + (f" {', '.join(map(repr, values))}" if values else ""))
         return self
 
+    @command("select")
     def select(self, *values: str, force: bool = False, timeout: float | None = None) -> Subject:
         """Select options of a ``<select>`` by value or by text."""
         __tracebackhide__ = True
@@ -381,6 +406,7 @@ class Subject:
         self._ctx.add_log("select", f"{self._label} {', '.join(map(repr, values))}")
         return self
 
+    @command("trigger")
     def trigger(self, event: str, **init: Any) -> Subject:
         """Dispatch a DOM event (``mouseover``, ``change``, ...) on the element."""
         __tracebackhide__ = True
@@ -389,11 +415,13 @@ class Subject:
         self._ctx.add_log("trigger", f"{self._label} {event}")
         return self
 
+    @command("scroll_into_view")
     def scroll_into_view(self, *, block: str = "start") -> Subject:
         self._existing()
         self._ctx.run(self._eval_first("(el, b) => el.scrollIntoView({block: b})", block))
         return self
 
+    @command("screenshot")
     def screenshot(self, name: str | None = None) -> Any:
         self._existing()
         return self._commands._element_screenshot(self, name)
@@ -406,7 +434,7 @@ class _Missing(Exception):
 class Value:
     """A retrying subject over data that is not DOM."""
 
-    def __init__(self, commands: RunnerCommands, getter: Callable[[], Any], label: str) -> None:
+    def __init__(self, commands: CommandsHost, getter: Callable[[], Any], label: str) -> None:
         self._commands = commands
         self._ctx: TestContext = commands._ctx
         self._getter = getter
@@ -423,6 +451,7 @@ class Value:
         except CommandError as err:
             return False, None, str(err)
 
+    @command("value")
     def value(self) -> Any:
         """The current value, waiting (up to defaultCommandTimeout) until it can be read."""
         __tracebackhide__ = True
@@ -433,6 +462,7 @@ class Value:
 
         return retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout), self._label)
 
+    @command("should")
     def should(self, chainer: str | Callable[[Any], Any], *args: Any, timeout: float | None = None) -> Value:
         __tracebackhide__ = True
         limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
