@@ -279,10 +279,6 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
     for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
         print(f"runner: warning: {warning}", file=sys.stderr)
     writer = _events_writer(session, events_path)
-    session.events.emit("before:run", {
-        "config": config.as_dict(), "specs": [s.as_posix() for s in specs],
-        "browser": {"name": session.browser_spec.name, "path": session.browser_spec.path},
-    })
     pytest_args = [str(s) for s in specs] + _ini_args(config.project_root) + [
         "--rootdir", str(config.project_root), "--confcutdir", str(config.project_root),
         "-p", "no:cacheprovider", "-p", "no:terminal",

@@ -180,6 +180,20 @@ class RunSession:
         self._tell_launches()
         return self._browser
 
+    def launched_version(self) -> str:
+        """The browser's version once a launch under way (``prelaunch``) finished; "" when none
+        was started (plain pytest launches on first use) or it failed (the first test says why)."""
+        if self._browser is not None:
+            return self._browser.version
+        if self._launching is None:
+            return ""
+        browser, future = self._launching
+        try:
+            future.result(120)
+        except Exception:  # noqa: BLE001 - reported by the test that needs the browser
+            return ""
+        return browser.version
+
     def _tell_launches(self) -> None:
         """Publish ``browser.started`` for every launch not told yet (relaunches after a crash)."""
         browser = self._browser

@@ -22,6 +22,15 @@ SPECS = {
             assert runner.wait("@data").response.status_code == 200
         """,
     "site/data.json": '{"n": 1}',
+    "runner/plugins/index.py": """
+        def setup(on, config):
+            on("before:run", lambda details: None)
+
+            def broken(spec):
+                raise ValueError("listener broke")
+
+            on("before:spec", broken)
+        """,
     "runner/integration/b_spec.py": """
         import pytest
 
@@ -55,6 +64,11 @@ def test_a_run_writes_its_events_and_a_replay_prints_the_same(project):
     assert kinds[0] == "run.started" and kinds[-1] == "run.ended"
     assert kinds.count("spec.started") == 2 and kinds.count("spec.ended") == 2
     assert kinds.count("test.ended") == 3 and kinds.count("attempt.ended") == 4  # a retry: 2 attempts
+    plugin_events = [(e["name"], e["errors"]) for e in map(json.loads, events.read_text().splitlines())
+                     if e["kind"] == "plugin.event"]
+    assert plugin_events[0] == ("before:run", [])  # after run.started: the file starts with it
+    assert [name for name, errors in plugin_events[1:]] == ["before:spec", "before:spec"]
+    assert all("ValueError: listener broke" in errors[0] for _, errors in plugin_events[1:])
     assert {"browser.started", "log", "screenshot.taken", "route.added", "route.aliased",
             "request.intercepted", "command.started", "command.ended"} <= set(kinds)
     lines = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]

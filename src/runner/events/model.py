@@ -61,13 +61,16 @@ class Event:
 @dataclass(frozen=True, kw_only=True)
 class RunStarted(Event):
     """A run began: what it runs and with what. ``specs`` are the spec paths in run order
-    (relative to ``integrationFolder``), ``sources`` where each configuration value came from."""
+    (relative to ``integrationFolder``), ``sources`` where each configuration value came from.
+    ``browser_version`` is known when the browser was launched before the tests (``runner
+    run``); plain pytest launches it on first use, and ``browser.started`` tells it then."""
 
     kind: ClassVar[str] = "run.started"
     run_id: str
     runner_version: str
     browser: str  # "chromium (headless) /usr/bin/chromium"
     specs: list[str]
+    browser_version: str = ""
     config: dict[str, Any] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
     project_root: str = ""

@@ -142,7 +142,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
     bus = session.bus
     emit = session.mode != "open" or bool(session.config.experimental_interactive_run_events)
     if emit:
-        subscribe_before(bus, session.events)
+        subscribe_before(bus, session.events, before_run=(lambda: _before_run(session, run)) if run else None)
     feed = ReporterFeed(run.reporters if run is not None else [])
     bus.subscribe(feed)
     if run is not None:
@@ -166,9 +166,17 @@ def _describe_run(session: Any, specs: list[str]) -> RunStarted:
     config = session.config
     return RunStarted(
         run_id=uuid.uuid4().hex, runner_version=__version__, browser=_browser_label(session), specs=specs,
+        browser_version=session.launched_version(),
         config=json.loads(json.dumps(config.as_dict(), default=str)), sources=dict(config.sources),
         project_root=str(config.project_root), mode=session.mode,
     )
+
+
+def _before_run(session: Any, run: RunPlugin) -> dict[str, Any]:
+    """What the plugins file's ``before:run`` listeners get."""
+    spec = session.browser_spec
+    return {"config": session.config.as_dict(), "specs": [s.as_posix() for s in run.specs],
+            "browser": {"name": spec.name, "path": spec.path}}
 
 
 def _browser_label(session: Any) -> str:

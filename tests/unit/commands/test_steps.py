@@ -1,0 +1,84 @@
+"""Commands told as command.started / command.ended events."""
+
+from __future__ import annotations
+
+import inspect
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from runner.commands.steps import command, show_args
+from runner.events import CommandEnded, CommandStarted
+
+
+class Thing:
+    def __init__(self) -> None:
+        self.told: list[Any] = []
+        self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0,
+                                    nodeid="a_spec.py::test_x", attempt=2)
+        self._label = "get('#b')"
+
+    @command("click")
+    def click(self, *, force: bool = False) -> str:
+        return "clicked"
+
+    @command("dblclick")
+    def dblclick(self) -> str:
+        return self.click() + " twice"
+
+    @command("should")
+    def should(self, chainer: str, *args: Any) -> None:
+        raise AssertionError(f"expected {chainer}\nsecond line")
+
+
+def test_a_command_is_told_with_its_arguments_subject_and_the_callers_line() -> None:
+    thing = Thing()
+    assert thing.click(force=True) == "clicked"
+    line = inspect.currentframe().f_lineno - 1  # type: ignore[union-attr] - the line of the call
+    started, ended = thing.told
+    assert isinstance(started, CommandStarted) and isinstance(ended, CommandEnded)
+    assert (started.name, started.args, started.subject, started.id, started.attempt) == (
+        "click", "force=True", "get('#b')", 1, 2)
+    assert started.file == __file__ and started.line == line
+    assert (ended.id, ended.state, ended.error) == (1, "passed", None) and ended.duration_ms >= 0
+
+
+def test_a_command_another_command_calls_is_part_of_it() -> None:
+    thing = Thing()
+    assert thing.dblclick() == "clicked twice"
+    assert [(e.kind, e.name) for e in thing.told] == [("command.started", "dblclick"), ("command.ended", "dblclick")]
+    assert thing._ctx.command_depth == 0
+
+
+def test_a_failing_command_is_told_failed_with_its_error_in_one_line_and_still_raises() -> None:
+    thing = Thing()
+    with pytest.raises(AssertionError):
+        thing.should("have.text", "Hi")
+    ended = thing.told[-1]
+    assert ended.state == "failed" and ended.error == "AssertionError: expected have.text"
+    assert thing.told[0].args == "'have.text', 'Hi'"
+    assert thing._ctx.command_depth == 0
+    thing.click()
+    assert thing.told[-1].id == 2  # numbered within the attempt
+
+
+def test_without_a_bus_nothing_is_told() -> None:
+    thing = Thing()
+    thing._ctx.publish = None
+    assert thing.click() == "clicked" and thing.told == []
+
+
+def test_arguments_are_shown_short() -> None:
+    def handler(req: Any) -> None:
+        pass
+
+    assert show_args(("GET", "/api/*", handler), {}) == "'GET', '/api/*', <function handler>"
+    long = show_args(("x" * 500,), {})
+    assert len(long) <= 200 and long.endswith("…")
+
+    class Broken:
+        def __repr__(self) -> str:
+            raise RuntimeError("no")
+
+    assert show_args((Broken(),), {}) == "<Broken>"
