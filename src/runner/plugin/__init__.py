@@ -143,10 +143,9 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
     emit = session.mode != "open" or bool(session.config.experimental_interactive_run_events)
     if emit:
         subscribe_before(bus, session.events, before_run=(lambda: _before_run(session, run)) if run else None)
-    feed = ReporterFeed(run.reporters if run is not None else [])
-    bus.subscribe(feed)
-    if run is not None:
-        run.feed = feed
+    if run is not None:  # plain pytest prints its own report: no reporters to feed
+        run.feed = ReporterFeed(run.reporters)
+        bus.subscribe(run.feed)
     if emit:
         subscribe_after(bus, session.events)
     recorder = RunRecorder(

@@ -81,6 +81,7 @@ class RunRecorder:
         self._settle = settle
         self._started = time.monotonic()
         self._specs: dict[str, _Spec] = {}
+        self._by_nodeid_path: dict[str, _Spec] = {}  # a node id's file part -> its spec
         self._order: list[str] = []
         self._collected_files: set[str] = set()  # files that had tests (before -k deselected any)
         self._counted = False
@@ -99,13 +100,17 @@ class RunRecorder:
         return spec
 
     def _spec_of(self, nodeid: str) -> _Spec:
-        candidate = Path(nodeid.split("::")[0])
-        if not candidate.is_absolute():
-            for root in (Path.cwd(), self.project_root):
-                if (root / candidate).exists():
-                    candidate = root / candidate
-                    break
-        return self._spec(str(candidate))
+        path = nodeid.split("::")[0]
+        spec = self._by_nodeid_path.get(path)
+        if spec is None:
+            candidate = Path(path)
+            if not candidate.is_absolute():
+                for root in (Path.cwd(), self.project_root):
+                    if (root / candidate).exists():
+                        candidate = root / candidate
+                        break
+            spec = self._by_nodeid_path[path] = self._spec(str(candidate))
+        return spec
 
     def _start(self, spec: _Spec) -> None:
         spec.started = time.monotonic()
