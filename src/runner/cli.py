@@ -263,7 +263,14 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     reporter = make_reporter(reporter_name, config.reporter_options, config.project_root,
                              flags=args.reporter_options)
     events_path = check_events_file(config)
-    return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
+    from runner.artifacts.run_lock import lock_artifacts
+
+    # Before anything is trashed or written: another run of these folders is refused, not trashed.
+    lock = lock_artifacts(config)
+    try:
+        return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
+    finally:
+        lock.release()
 
 
 def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporter: Any,
