@@ -40,13 +40,14 @@ SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 _PR_SET_CHILD_SUBREAPER = 36  # from <linux/prctl.h>
 
 
-def become_subreaper() -> bool:
-    """Make this process the reaper of its orphaned descendants (Linux); whether it worked."""
+def become_subreaper(on: bool = True) -> bool:
+    """Make this process the reaper of its orphaned descendants (Linux), or stop being it
+    (``on=False``); whether it worked."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
 
@@ -104,6 +105,7 @@ class RunInterrupts:
     def __init__(self) -> None:
         self.signum: int | None = None
         self._previous: dict[int, Any] = {}
+        self._subreaper = False
 
     @property
     def name(self) -> str | None:
@@ -119,13 +121,15 @@ class RunInterrupts:
     def __enter__(self) -> RunInterrupts:
         for signum in SIGNALS:
             self._previous[signum] = signal.signal(signum, self._handle)
-        become_subreaper()
+        self._subreaper = become_subreaper()
         return self
 
     def __exit__(self, *exc: object) -> None:
         for signum, previous in self._previous.items():
             signal.signal(signum, previous)
         self._previous.clear()
+        if self._subreaper:
+            self._subreaper = not become_subreaper(False)
 
     def _handle(self, signum: int, _frame: FrameType | None) -> None:
         if self.signum is None:
