@@ -14,7 +14,7 @@ from tests.cli.conftest import RUNNER, base_project, run_runner, write_project
 
 SPEC = """
 import time
-
+from pathlib import Path
 
 def test_holds_the_run(runner):
     runner.visit("/")
