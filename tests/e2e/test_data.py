@@ -108,9 +108,9 @@ def test_exec_past_its_timeout_kills_what_the_command_started(runner, tmp_path):
     pid_file = tmp_path / "pid"
     with pytest.raises(CommandError) as caught:
         runner.exec(f"sleep 60 & echo $! > {pid_file}; wait", timeout=300)
-    assert "every process it started were killed" in str(caught.value)
     child = pid_in(pid_file)
     assert not left_after({child}, 5), f"the command's child {child} kept running after the timeout"
+    assert "every process it started were killed" in str(caught.value)
 
 
 def test_env_and_config_through_fixture_and_global(runner):
