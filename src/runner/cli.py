@@ -196,6 +196,24 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
 
 
 def _run_command(args: argparse.Namespace) -> int:
+    from runner.interrupts import RunInterrupts, kill_descendants
+
+    interrupts = RunInterrupts()
+    with interrupts:
+        try:
+            code = _start_run(args, interrupts)
+        except KeyboardInterrupt:
+            # stopped before pytest ran the specs, or while the run was being closed
+            code = interrupts.exit_code
+            print(f"\nrunner: interrupted by {interrupts.name or 'KeyboardInterrupt'}.", file=sys.stderr)
+        if interrupts.signum is not None:
+            # A driver killed by a terminal's Ctrl-C leaves its browser to runner (the subreaper):
+            # an interrupted run leaves no process it started behind.
+            kill_descendants()
+        return code
+
+
+def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
     from runner.engine.browser import start_driver_early
     from runner.engine.loop import EngineLoop
 
@@ -215,18 +233,14 @@ def _run_command(args: argparse.Namespace) -> int:
         loop.close()
         raise
     try:
-        return _run_session(args, session)
+        return _run_session(args, session, interrupts)
     finally:
         session.close()  # a run that stops before its tests leaves no browser behind either
 
 
-def _run_session(args: argparse.Namespace, session: Any) -> int:
-    import pytest
-
-    from runner.artifacts.events_file import check_events_file, keep_aside
-    from runner.plugin import RunPlugin
+def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int:
+    from runner.artifacts.events_file import check_events_file
     from runner.reporters import make_reporter
-    from runner.session import check_base_url
 
     config = session.config
     for warning in config.warnings:
@@ -249,6 +263,23 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
     reporter = make_reporter(reporter_name, config.reporter_options, config.project_root,
                              flags=args.reporter_options)
     events_path = check_events_file(config)
+    from runner.artifacts.run_lock import lock_artifacts
+
+    # Before anything is trashed or written: another run of these folders is refused, not trashed.
+    lock = lock_artifacts(config)
+    try:
+        return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
+    finally:
+        lock.release()
+
+
+def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporter: Any,
+                reporter_name: str, specs: list[Path], events_path: Path | None) -> int:
+    import pytest
+
+    from runner.session import check_base_url
+
+    config = session.config
     session.prelaunch()  # fails early and clearly when there is no browser
     if config.base_url:
         problem = check_base_url(str(config.base_url))
@@ -258,6 +289,8 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
         from runner.artifacts.video import find_ffmpeg
 
         find_ffmpeg()  # says what to install (or to set video: false) before anything runs
+    from runner.artifacts.events_file import keep_aside
+
     if config.trash_assets_before_runs and not args.headed:
         from runner.artifacts.trash import plan_trash, trash_assets
 
@@ -288,18 +321,22 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
     extra = list(args.pytest_args or [])
     if extra and extra[0] == "--":
         extra = extra[1:]
-    run = RunPlugin(session, [reporter], specs)
+    from runner.plugin import RunPlugin
+
+    run = RunPlugin(session, [reporter], specs, interrupted_by=lambda: interrupts.name)
     try:
         code = pytest.main(pytest_args + extra, plugins=[run])
     finally:
         session.close()
         if writer is not None:
             writer.close()
+    if interrupts.signum is not None or code == pytest.ExitCode.INTERRUPTED:
+        # before the check for pytest's errors: a signal during collection is an interruption
+        how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
+        print(f"runner: interrupted {how}; the reports hold what ran until then.", file=sys.stderr)
+        return interrupts.exit_code
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         return _fail("pytest could not run the specs (see the message above).")
-    if code == pytest.ExitCode.INTERRUPTED:
-        print("runner: interrupted", file=sys.stderr)
-        return 130
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:
         why = (f"no test of the selected specs matched the pytest arguments {' '.join(extra)!r}" if extra
                else "the selected specs hold no tests")

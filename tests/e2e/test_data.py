@@ -7,6 +7,7 @@ import json
 import time
 
 import pytest
+from tests.support.procs import left_after, pid_in
 
 from runner import CommandError, Runner, UsageError
 
@@ -101,6 +102,15 @@ def test_exec_success_failure_and_timeout(runner):
     with pytest.raises(CommandError) as caught:
         runner.exec("sleep 5", timeout=200)
     assert "execTimeout" in str(caught.value)
+
+
+def test_exec_past_its_timeout_kills_what_the_command_started(runner, tmp_path):
+    pid_file = tmp_path / "pid"
+    with pytest.raises(CommandError) as caught:
+        runner.exec(f"sleep 60 & echo $! > {pid_file}; wait", timeout=300)
+    child = pid_in(pid_file)
+    assert not left_after({child}, 5), f"the command's child {child} kept running after the timeout"
+    assert "every process it started were killed" in str(caught.value)
 
 
 def test_env_and_config_through_fixture_and_global(runner):

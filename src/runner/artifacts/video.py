@@ -286,6 +286,9 @@ class VideoRecorder:
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=self._stderr,
+            # A process group of its own: a terminal's Ctrl-C (sent to runner's group) must not
+            # reach ffmpeg, which would end the file unfinished; runner finishes it on the way out.
+            process_group=0,
         )
         _lower_priority(self._proc.pid)
         self._thread = threading.Thread(target=self._writer, name="runner-video", daemon=True)

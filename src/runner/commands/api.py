@@ -21,6 +21,7 @@ from runner.artifacts.screenshots import claim_screenshot_path, safe_file_name
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture
 from runner.commands.records import Record
+from runner.commands.shell import run_shell
 from runner.commands.steps import command
 from runner.commands.subject import Subject, Value, _contains_step, _show
 from runner.errors import CommandError, UsageError
@@ -327,22 +328,22 @@ class RunnerCommands:
         limit = float(timeout if timeout is not None else self._ctx.config.exec_timeout)
         full_env = {**os.environ, **{k: str(v) for k, v in (env or {}).items()}}
         try:
-            done = subprocess.run(command, shell=True, cwd=self._ctx.project_root, env=full_env,
-                                  capture_output=True, timeout=limit / 1000, stdin=subprocess.DEVNULL)
+            done = run_shell(command, cwd=self._ctx.project_root, env=full_env, timeout=limit / 1000)
         except subprocess.TimeoutExpired as err:
             raise CommandError(
-                f"runner.exec({command!r}) timed out after {int(limit)}ms (execTimeout).\n"
+                f"runner.exec({command!r}) timed out after {int(limit)}ms (execTimeout); the command "
+                "and every process it started were killed.\n"
                 "Make the command finish sooner or pass timeout=."
             ) from err
-        result = Record(code=done.returncode, stdout=done.stdout.decode("utf-8", "replace").rstrip("\n"),
+        result = Record(code=done.code, stdout=done.stdout.decode("utf-8", "replace").rstrip("\n"),
                         stderr=done.stderr.decode("utf-8", "replace").rstrip("\n"))
-        if fail_on_non_zero_exit and done.returncode != 0:
+        if fail_on_non_zero_exit and done.code != 0:
             raise CommandError(
-                f"runner.exec({command!r}) failed: the command exited with code {done.returncode}.\n"
+                f"runner.exec({command!r}) failed: the command exited with code {done.code}.\n"
                 f"stdout: {result.stdout[-2000:] or '(empty)'}\nstderr: {result.stderr[-2000:] or '(empty)'}\n"
                 "Pass fail_on_non_zero_exit=False to read the result instead."
             )
-        self._ctx.add_log("exec", f"{command} -> {done.returncode}")
+        self._ctx.add_log("exec", f"{command} -> {done.code}")
         return result
 
     @command("task")

@@ -130,6 +130,10 @@ class BrowserSession(PageVerbs):
             headless=self.options.headless,
             args=args,
             chromium_sandbox=False,
+            # A terminal's Ctrl-C reaches the driver too (it is in runner's process group); by
+            # default it then closes the browser under the running test. runner ends the run
+            # itself (the failure report, the video's last frame) and closes the browser after.
+            handle_sigint=False,
         )
         self.launches += 1
         self.browser.on("disconnected", self._on_disconnected)

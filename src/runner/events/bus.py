@@ -6,7 +6,9 @@ order they subscribed, before the next event is delivered. An event published by
 while it handles another is queued and delivered after it, so every subscriber sees one order.
 
 A subscriber that raises is unsubscribed and the error handed to ``on_error``: one broken
-consumer never stops the run or the others.
+consumer never stops the run or the others. A ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM during
+``runner run``) that lands in a subscriber does not cost the others the event: it is raised again
+once the event, and those queued behind it, reached every subscriber.
 """
 
 from __future__ import annotations
@@ -57,13 +59,18 @@ class EventBus:
             if self._delivering:
                 return  # a subscriber published it: delivered when the current event is done
             self._delivering = True
+            interrupted: BaseException | None = None
             try:
                 while self._queue:
-                    self._deliver(self._queue.popleft())
+                    interrupted = self._deliver(self._queue.popleft()) or interrupted
             finally:
                 self._delivering = False
+            if interrupted is not None:
+                raise interrupted
 
-    def _deliver(self, event: Event) -> None:
+    def _deliver(self, event: Event) -> BaseException | None:
+        """Hand ``event`` to every subscriber; returns the interruption one of them got."""
+        interrupted: BaseException | None = None
         for entry in self._subscribers:
             subscriber, kinds = entry
             if kinds is not None and not isinstance(event, kinds):
@@ -74,3 +81,6 @@ class EventBus:
                 self._subscribers = [e for e in self._subscribers if e is not entry]
                 if self._on_error is not None:
                     self._on_error(subscriber, err)
+            except BaseException as err:  # KeyboardInterrupt: the run ends, and its reports need this
+                interrupted = interrupted or err
+        return interrupted

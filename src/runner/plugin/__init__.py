@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 import uuid
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -26,6 +27,8 @@ from runner.plugin.outcomes import (
     TEST_ATTR,
     attempt_from_reports,
     error_summary,
+    interrupted_report,
+    interruption_reason,
     relative_to_first,
 )
 from runner.plugin.run import RunPlugin
@@ -155,6 +158,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         slow_ms=float(session.config.slow_test_threshold),
         spec_paths=run.specs if run is not None else None,
         finish_spec=session.finish_spec, settle=session.settle_videos,
+        interrupted_by=run.interrupted_by if run is not None else None,
     )
     config.pluginmanager.register(recorder, "runner-results")
 
@@ -351,7 +355,12 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     reports = []
     for attempt in range(retries + 1):
         item.stash[_ATTEMPT_KEY] = attempt + 1
-        reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        started = time.monotonic()
+        try:
+            reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        except (KeyboardInterrupt, pytest.exit.Exception) as err:
+            _tell_interrupted(item, err, earlier, time.monotonic() - started)
+            raise  # pytest ends the run as interrupted
         if not any(r.failed for r in reports) or attempt == retries:
             break
         earlier.append(attempt_from_reports(reports))
@@ -362,3 +371,18 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         item.ihook.pytest_runtest_logreport(report=report)
     item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
     return True
+
+
+def _tell_interrupted(item: pytest.Item, err: BaseException, earlier: list[dict[str, Any]],
+                      duration_s: float) -> None:
+    """The run was interrupted during an attempt of ``item``: report that attempt as failed by
+    the interruption (its earlier attempts and its command log so far kept), and end the test."""
+    run = _run_plugin(item.config)
+    reason = interruption_reason(run.interrupted_by() if run is not None else None, err)
+    ctx = item.stash.get(_CTX_KEY, None)
+    extras = {"log": [f"{e.name}: {e.message}" for e in ctx.log]} if ctx is not None else None
+    report = interrupted_report(item.nodeid, item.location, reason, duration_s, extras)
+    if earlier:
+        setattr(report, ATTEMPTS_ATTR, earlier)
+    item.ihook.pytest_runtest_logreport(report=report)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)

@@ -16,8 +16,9 @@ import pytest
 
 from runner.tracebacks import error_line, is_internal, split_error_line
 
-__all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "error_summary", "attempt_from_reports",
-           "load_error_text", "load_error_summary", "relative_to_first", "title_of"]
+__all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "INTERRUPTED_TYPE", "error_summary",
+           "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",
+           "load_error_summary", "relative_to_first", "title_of"]
 
 #: ``[type name, one line]`` of a failed report (set by the plugin's makereport hook).
 ERROR_ATTR = "runner_error"
@@ -140,3 +141,31 @@ def load_error_summary(text: str) -> tuple[str | None, str | None]:
     if where is not None and error_type in ("SyntaxError", "IndentationError", "TabError"):
         last = f"{last} ({Path(where.group(1)).name}, line {where.group(2)})"
     return error_type, last
+
+
+#: The error type an interrupted attempt is reported with.
+INTERRUPTED_TYPE = "Interrupted"
+
+
+def interruption_reason(signal_name: str | None, error: BaseException | None) -> str:
+    """What stopped the run, in a few words: ``"SIGTERM"``, ``"pytest.exit('why')"``, or
+    ``"KeyboardInterrupt (Ctrl-C)"``."""
+    if signal_name:
+        return signal_name
+    if isinstance(error, pytest.exit.Exception):
+        return f"pytest.exit({error.msg!r})"
+    return "KeyboardInterrupt (Ctrl-C)"
+
+
+def interrupted_report(nodeid: str, location: tuple[str, int | None, str], reason: str,
+                       duration_s: float, extras: dict[str, Any] | None = None) -> pytest.TestReport:
+    """The report of an attempt the run's interruption cut short: failed, with the reason as its
+    error, so that no report of the run says that everything passed. ``extras``: the attempt's
+    log, routes and requests (see ``TEST_ATTR``)."""
+    line = f"{INTERRUPTED_TYPE}: the run was stopped by {reason} while this test was running."
+    report = pytest.TestReport(nodeid=nodeid, location=location, keywords={}, outcome="failed",
+                               longrepr=line, when="call", duration=duration_s)
+    setattr(report, ERROR_ATTR, [INTERRUPTED_TYPE, line])
+    if extras:
+        setattr(report, TEST_ATTR, extras)
+    return report

@@ -31,6 +31,8 @@ from runner.events import (
 from runner.plugin.outcomes import (
     ATTEMPTS_ATTR,
     attempt_from_reports,
+    interrupted_report,
+    interruption_reason,
     load_error_summary,
     load_error_text,
     relative_to_first,
@@ -62,14 +64,20 @@ class RunRecorder:
     ``describe_run(spec_paths)`` makes the ``run.started`` event; ``finish_spec(relative,
     passed)`` ends a spec's artifacts and returns its video (or None); ``settle()`` waits for
     artifacts still being written (it may publish ``video.written``) before ``run.ended``.
-    ``slow_ms`` is the run's ``slowTestThreshold``.
+    ``slow_ms`` is the run's ``slowTestThreshold``. ``interrupted_by()`` names the signal that
+    interrupted ``runner run`` (None when none did).
+
+    When the run is interrupted (Ctrl-C, SIGTERM, ``pytest.exit``), a test that started and did
+    not end is told as failed by the interruption, and ``run.ended`` carries the interruption as
+    the run's error: no report of an interrupted run says that everything passed.
     """
 
     def __init__(self, *, publish: Callable[[Event], None], project_root: Path, spec_root: Path | None,
                  describe_run: Callable[[list[str]], RunStarted], slow_ms: float,
                  spec_paths: list[Path] | None = None,
                  finish_spec: Callable[[str, bool], str | None] | None = None,
-                 settle: Callable[[], None] | None = None) -> None:
+                 settle: Callable[[], None] | None = None,
+                 interrupted_by: Callable[[], str | None] | None = None) -> None:
         self._publish = publish
         self.project_root = project_root
         self.spec_root = spec_root
@@ -87,6 +95,9 @@ class RunRecorder:
         self._counted = False
         self._announced = False
         self._reports: dict[str, list[pytest.TestReport]] = {}
+        self._running: dict[str, tuple[float, Any]] = {}  # started, not ended: (monotonic, location)
+        self._interrupted_by = interrupted_by
+        self._interruption: BaseException | None = None  # what pytest caught (KeyboardInterrupt, Exit)
         self.totals = {"tests": 0, "passed": 0, "failed": 0, "pending": 0, "skipped": 0}
 
     # -- specs ------------------------------------------------------------------------------
@@ -196,6 +207,7 @@ class RunRecorder:
         if spec.started is None:
             self._end_specs_without_tests(before=spec.absolute)
             self._start(spec)
+        self._running[nodeid] = (time.monotonic(), location)
         self._publish(TestStarted(spec=spec.relative, nodeid=nodeid, title=title_of(nodeid)))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -229,13 +241,33 @@ class RunRecorder:
             attempts=len(attempts), slow=duration > float(threshold),
             flaky=state == "passed" and len(attempts) > 1,
         ))
+        self._running.pop(nodeid, None)
         spec.remaining -= 1
         if spec.remaining <= 0:
             self._end(spec)
 
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        self._interruption = excinfo.value
+
+    def _reason(self) -> str:
+        return interruption_reason(self._interrupted_by() if self._interrupted_by else None,
+                                   self._interruption)
+
+    def _end_interrupted_tests(self) -> None:
+        """Tell the tests the interruption cut short (started, never ended) as failed by it."""
+        reason = self._reason()
+        for nodeid, (started, location) in list(self._running.items()):
+            where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
+            self._reports.setdefault(nodeid, []).append(
+                interrupted_report(nodeid, where, reason, time.monotonic() - started))
+            self.pytest_runtest_logfinish(nodeid, location)
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         self._announce()
+        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        if interrupted:
+            self._end_interrupted_tests()
         for key in self._order:  # specs cut short (-x, maxfail, interrupted) end first
             spec = self._specs[key]
             if spec.started is not None:
@@ -247,9 +279,11 @@ class RunRecorder:
         if exitstatus in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) and not ran:
             return  # pytest did not run: there are no results to report (runner run says why)
         error = "no tests ran" if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED else None
+        if interrupted:
+            error = f"interrupted by {self._reason()}"
         totals = self.totals
         self._publish(RunEnded(
             duration_ms=(time.monotonic() - self._started) * 1000, tests=totals["tests"],
             passed=totals["passed"], failed=totals["failed"], pending=totals["pending"],
-            skipped=totals["skipped"], error=error, interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
+            skipped=totals["skipped"], error=error, interrupted=interrupted,
         ))

@@ -7,6 +7,7 @@ selected specs. After the run it holds the results (``run``) and the reporters' 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,10 +21,13 @@ __all__ = ["RunPlugin"]
 class RunPlugin:
     """One ``runner run``: its session, reporters and specs; then its results."""
 
-    def __init__(self, session: Any, reporters: list[Any], specs: list[Path]) -> None:
+    def __init__(self, session: Any, reporters: list[Any], specs: list[Path],
+                 interrupted_by: Callable[[], str | None] = lambda: None) -> None:
         self.session = session
         self.reporters = reporters
         self.specs = specs
+        #: The signal that interrupted the run ("SIGINT", "SIGTERM"), None while none did.
+        self.interrupted_by = interrupted_by
         self.feed: ReporterFeed | None = None  # set when the plugin installs the run
 
     @property

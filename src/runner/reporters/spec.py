@@ -170,7 +170,8 @@ class SpecReporter(Reporter):
         failed_specs = sum(1 for s in run.specs if not s.ok)
         total_specs = len(run.specs)
         if run.error:
-            label, mark = run.error.capitalize(), c.red("✖")
+            # the first letter up, the rest as written ("Interrupted by SIGINT", not "sigint")
+            label, mark = run.error[:1].upper() + run.error[1:], c.red("✖")
         elif failed_specs:
             pct = int(round(100 * failed_specs / total_specs)) if total_specs else 0
             label, mark = f"{failed_specs} of {total_specs} failed ({pct}%)", c.red("✖")

@@ -113,6 +113,29 @@ def test_a_subscriber_that_raises_is_dropped_and_reported_the_others_go_on() -> 
     assert seen == ["log", "log"]
 
 
+def test_an_interruption_in_one_subscriber_does_not_cost_the_others_the_event() -> None:
+    # Ctrl-C while the events file is written: the reporters still get the event (and the one
+    # it published meanwhile), then the interruption goes on; the subscriber stays subscribed
+    bus = EventBus(on_error=lambda sub, err: pytest.fail(f"reported as broken: {err!r}"))
+    seen: list[str] = []
+    interrupt = ["once"]
+
+    def interrupted(event: object) -> None:
+        seen.append(f"first {event.message}")  # type: ignore[attr-defined]
+        if interrupt:
+            interrupt.clear()
+            bus.publish(LogLine(nodeid="n", message="queued"))
+            raise KeyboardInterrupt
+
+    bus.subscribe(interrupted)
+    bus.subscribe(lambda e: seen.append(f"second {e.message}"))  # type: ignore[attr-defined]
+    with pytest.raises(KeyboardInterrupt):
+        bus.publish(LogLine(nodeid="n", message="1"))
+    assert seen == ["first 1", "second 1", "first queued", "second queued"]
+    bus.publish(LogLine(nodeid="n", message="2"))
+    assert seen[-2:] == ["first 2", "second 2"]
+
+
 def test_unsubscribe_stops_delivery() -> None:
     bus = EventBus()
     seen: list[str] = []

@@ -1,0 +1,56 @@
+"""Processes as /proc sees them: descendants and liveness, for tests that check nothing is left."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+
+def children(pid: int) -> set[int]:
+    """Every descendant of ``pid`` (from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        parents.setdefault(ppid, []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """The process runs (a zombie has ended: only its parent has not reaped it yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def left_after(pids: set[int], bound: float = 10.0) -> list[int]:
+    """Those of ``pids`` still alive after waiting up to ``bound`` seconds for them to end."""
+    deadline = time.monotonic() + bound
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return sorted(p for p in pids if alive(p))
+
+
+def pid_in(path: Path, bound: float = 30.0) -> int:
+    """The pid a process wrote into ``path`` (waits up to ``bound`` seconds for it)."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        text = path.read_text().strip() if path.exists() else ""
+        if text.isdigit():
+            return int(text)
+        time.sleep(0.02)
+    raise AssertionError(f"{path} never got a pid within {bound} s")
