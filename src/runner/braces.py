@@ -27,9 +27,10 @@ __all__ = [
 #: 19 of them were 524,288 patterns, which took 40 s and 2.2 GB to compile.
 MAX_EXPANSIONS = 1_000
 #: The most characters the expansions of one pattern may hold in all (when it has two or more:
-#: a pattern that expands to itself is only as long as it is). Compiling costs about 5 to
-#: 15 microseconds per character of expanded pattern, so this keeps a long pattern's expansion
-#: under a third of a second too (a 2,000-character pattern with ``{1..1000}`` took 11 s).
+#: a pattern that expands to itself is only as long as it is). Compiling costs up to about 15
+#: microseconds per character of expanded pattern (extglobs and classes in every expansion), so
+#: a pattern at the limits compiles in about 0.3 s; a 2,000-character pattern with
+#: ``{1..1000}`` (1,000 patterns, 2 million characters) took 11 s.
 MAX_EXPANDED_CHARS = 20_000
 #: The most ``{`` one pattern may hold (escaped ``\\{`` do not count). Real globs hold a few.
 #: Finding a group rescans the unmatched ``{`` before it and expanding recurses once per nested
@@ -47,6 +48,8 @@ _ESC_PERIOD = "\0PERIOD\0"
 _MAX = 100_000  # a sequence longer than this is cut (JavaScript would run out of memory)
 _COMMA_THEN_CLOSE = re.compile("[,][^\\n\\r\\u2028\\u2029]*[}]")
 
+# A `{...}` without a `{` inside: minimatch brace-expands only a pattern that has one.
+_HAS_BRACE_SET = re.compile("\\{(?:(?!\\{)[^\n\r\u2028\u2029])*\\}")
 _NUMERIC_SEQ = re.compile(r"-?\d+\.\.-?\d+(?:\.\.-?\d+)?", re.ASCII)
 _ALPHA_SEQ = re.compile(r"[a-zA-Z]\.\.[a-zA-Z](?:\.\.-?\d+)?")
 _PADDED = re.compile(r"-?0\d", re.ASCII)
@@ -295,7 +298,10 @@ def _prepare(pattern: str) -> str:
 def expansion_problem(pattern: str) -> str | None:
     """Why ``pattern`` may not be brace-expanded, as a phrase ("expands to more than 1,000
     patterns; ..."), or None when it may. It costs little whatever the pattern would expand to:
-    the ``{`` are counted, then the expansions and their characters, without building them."""
+    the ``{`` are counted, then the expansions and their characters, without building them. A
+    pattern without a ``{...}`` group is never expanded (as in minimatch), so never refused."""
+    if not _HAS_BRACE_SET.search(pattern):
+        return None
     escaped = _prepare(pattern)
     braces = escaped.count("{")
     if braces > MAX_BRACES:

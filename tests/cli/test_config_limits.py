@@ -5,7 +5,6 @@ option), never a traceback, and ``runner run`` launches nothing."""
 from __future__ import annotations
 
 import pytest
-
 from tests.cli.conftest import base_project, run_runner
 
 SPEC = {"runner/integration/a_spec.py": "def test_a(runner):\n    runner.visit('/')\n"}

@@ -78,6 +78,7 @@ def test_the_refusal_names_the_limit() -> None:
         ("{a}" * 101, True),
         ("{,}" * 10, True),  # 1,024 empty results are built before they are dropped
         ("${a,b}" * 50, False),  # `${` is never expanded
+        ("{" * 150 + "a,b", False),  # no `{...}` group: minimatch never expands it
     ],
 )
 def test_limits_at_their_boundaries(pattern: str, refused: bool) -> None:
