@@ -22,6 +22,7 @@ from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
 from runner.config import Config, load_config
+from runner.config.load import ENV_FILE_NAME
 from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineLoop
@@ -220,8 +221,21 @@ class RunSession:
             if folder is None or not folder.is_dir():
                 return None
             port = self.config.port
-            self._file_server = FileServer(folder, int(port) if port else None)
+            self._file_server = FileServer(folder, int(port) if port else None, hidden=self._runner_files())
         return self._file_server.url
+
+    def _runner_files(self) -> list[Path]:
+        """The files of the run the file server never serves: the configuration file, the
+        environment file beside it, the plugins and support files (``runner.json`` and
+        ``runner.env.json`` are refused by name too)."""
+        files = [self.config.project_root / ENV_FILE_NAME]
+        if self.config.config_file is not None:
+            files.append(self.config.config_file)
+        for key in ("pluginsFile", "supportFile"):
+            path = self.config.path(key)
+            if path is not None:
+                files.append(path)
+        return files
 
     @property
     def interceptor(self) -> Any:

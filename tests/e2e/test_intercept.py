@@ -366,3 +366,81 @@ def test_a_spy_sees_responses_served_from_the_browser_cache(runner, server):
     first, second = runner.wait(["@cached", "@cached"])
     assert first.response.status_code == 200 and second.response.status_code == 200
     assert len([r for r in server.received if r["path"] == "/cached"]) == 1  # the second came from the cache
+
+
+# -- headers the HTTP grammar forbids: refused at the call, and the page is still answered ---------
+
+def bounded_fetch(runner, url, seconds=10):
+    """fetch() from the page, aborted after ``seconds``: {status, text} or {error}; an error
+    starting "AbortError" means the request was left pending."""
+    return runner._ctx.run(runner._ctx.browser.page.evaluate(
+        """async ([url, ms]) => {
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(), ms);
+            try {
+                const r = await fetch(url, {signal: controller.signal});
+                return {status: r.status, text: await r.text()};
+            } catch (e) { return {error: e.name + ": " + e.message}; }
+            finally { clearTimeout(timer); }
+        }""", [url, seconds * 1000]), timeout_ms=(seconds + 5) * 1000)
+
+
+def test_a_stub_with_a_bad_header_is_refused_where_it_is_defined(runner, server):
+    with pytest.raises(UsageError) as caught:
+        runner.intercept("/api", {"statusCode": 200, "headers": {"x bad": "1"}})
+    assert "The header name 'x bad' is not a valid HTTP field name" in str(caught.value)
+    with pytest.raises(UsageError, match="contains a line feed"):
+        runner.intercept("/api", {"body": "x", "headers": {"x-a": "1\nSet-Cookie: a=b"}})
+
+
+@pytest.mark.parametrize(
+    ("headers", "fragment"),
+    [
+        ({"x bad": "1"}, "The header name 'x bad' is not a valid HTTP field name"),
+        ({"x-a": "1\r\nSet-Cookie: a=b"}, "The value of the header `x-a` contains a carriage return"),
+        ({"": "1"}, "The header name '' is not a valid HTTP field name"),
+    ],
+)
+def test_req_reply_with_a_bad_header_answers_the_page_with_a_network_error(runner, server, headers, fragment):
+    open_page(runner, server)
+    runner.intercept("/echo", lambda req: req.reply(200, "stub", headers)).as_("echo")
+    result = bounded_fetch(runner, "/echo")
+    assert result.get("error", "").startswith("TypeError"), result  # rejected, not left pending
+    with pytest.raises(InterceptError) as caught:
+        runner.wait("@echo")
+    assert isinstance(caught.value.__cause__, UsageError)
+    assert fragment in str(caught.value.__cause__)
+    assert "req.reply()" in str(caught.value.__cause__)
+
+
+def test_res_send_with_a_bad_header_answers_the_page_with_a_network_error(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo", lambda req: req.continue_(lambda res: res.send({"headers": {"x:y": "1"}}))).as_("echo")
+    result = bounded_fetch(runner, "/echo")
+    assert result.get("error", "").startswith("TypeError"), result
+    with pytest.raises(InterceptError) as caught:
+        runner.wait("@echo")
+    assert "The header name 'x:y' is not a valid HTTP field name" in str(caught.value.__cause__)
+    assert "res.send()" in str(caught.value.__cause__)
+
+
+def test_a_bad_header_set_on_res_or_req_headers_answers_the_page_with_a_network_error(runner, server):
+    open_page(runner, server)
+
+    def set_bad_response_header(res):
+        res.headers["x-a"] = "1\x002"
+
+    def set_bad_request_header(req):
+        req.headers["x bad"] = "1"
+
+    runner.intercept("/echo?res", lambda req: req.continue_(set_bad_response_header))
+    runner.intercept("/echo?req", set_bad_request_header)
+    result = bounded_fetch(runner, "/echo?res")
+    assert result.get("error", "").startswith("TypeError"), result
+    with pytest.raises(InterceptError, match="invalid response header. The value of the header `x-a` contains a NUL"):
+        runner.wait(50)
+    result = bounded_fetch(runner, "/echo?req")
+    assert result.get("error", "").startswith("TypeError"), result
+    with pytest.raises(InterceptError, match="invalid request header. The header name 'x bad'"):
+        runner.wait(50)
+    assert [r["path"] for r in server.received if r["path"].startswith("/echo")] == ["/echo?res"]

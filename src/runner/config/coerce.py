@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from typing import Any
 
+from runner.config.limits import parse_json
 from runner.config.schema import option_names, option_schema
 from runner.errors import ConfigError
 
@@ -57,7 +57,7 @@ def coerce_value(text: str) -> Any:
     stripped = text.strip()
     if stripped[:1] in ("{", "[", '"'):
         try:
-            return json.loads(stripped)
+            return parse_json(stripped)
         except ValueError:
             pass
     if stripped.startswith("[") and stripped.endswith("]"):
@@ -110,8 +110,9 @@ def _parse_error(option: str, text: str, why: str) -> ConfigError:
         if option == "--env"
         else "--config viewportWidth=800,baseUrl=http://localhost:3000"
     )
+    shown = text if len(text) <= 200 else f"{text[:197]}..."
     message = (
-        f"Could not parse the value of {option}: `{text}`. {why[:1].upper()}{why[1:]}. "
+        f"Could not parse the value of {option}: `{shown}`. {why[:1].upper()}{why[1:]}. "
         f"Expected a JSON object or name=value pairs separated by commas, for example "
         f"{example} (values in {{...}} or [...] may contain commas)."
     )
@@ -163,7 +164,7 @@ def parse_cli_text(text: str, *, option: str, convert: Callable[[str, str], Any]
         return {}
     if stripped.startswith("{"):
         try:
-            parsed = json.loads(stripped)
+            parsed = parse_json(stripped)
         except ValueError as exc:
             if "=" not in stripped:
                 raise _parse_error(option, text, f"it is not valid JSON ({exc})") from None

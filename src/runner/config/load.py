@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from runner.config.coerce import coerce_for_option, coerce_value, parse_cli_text, parse_cli_values
+from runner.config.limits import parse_json
 from runner.config.model import Config, collapse_base_url, node_version_warning
 from runner.config.schema import BLOCK_KEYS, camel_name, defaults, option_names
 from runner.config.validate import file_error, problems_of, values_error
@@ -37,7 +38,8 @@ TESTING_TYPES = ("e2e", "component")
 
 
 def read_json_file(path: Path, *, what: str) -> Any:
-    """The parsed JSON of ``path``; a ``ConfigError`` with line and column when it is not JSON.
+    """The parsed JSON of ``path``; a ``ConfigError`` with line and column when it is not JSON,
+    and one that says why when it is nested too deep or holds a number too long to read.
 
     ``what`` names the file in messages ("configuration file", "environment file").
     """
@@ -51,7 +53,7 @@ def read_json_file(path: Path, *, what: str) -> Any:
         message = f"Your {what} {path} is empty. Expected a JSON object, for example {{}}."
         raise ConfigError(message, [message])
     try:
-        return json.loads(text)
+        return parse_json(text)
     except json.JSONDecodeError as exc:
         lines = text.splitlines() or [""]
         shown = lines[exc.lineno - 1] if exc.lineno - 1 < len(lines) else ""
@@ -60,6 +62,9 @@ def read_json_file(path: Path, *, what: str) -> Any:
         snippet = f"    {gutter}{shown}\n    {' ' * len(gutter)}{' ' * (exc.colno - 1)}^"
         message = f"Your {what} {path} is not valid JSON: {problem}.\n\n{snippet}"
         raise ConfigError(message, [problem]) from None
+    except ValueError as exc:
+        message = f"Your {what} {path} cannot be used: {exc}."
+        raise ConfigError(message, [message]) from None
 
 
 def _json_kind(value: Any) -> str:
@@ -175,7 +180,7 @@ def _environ_layer(layers: _Layers, environ: Mapping[str, str]) -> None:
             env_entries.append((variable, rest, text))
     for variable, text in sorted(replace):
         try:
-            parsed = json.loads(text)
+            parsed = parse_json(text)
         except ValueError:
             parsed = None
         if not isinstance(parsed, dict):
@@ -248,7 +253,7 @@ def load_config(
     file_label = path.name if path else CONFIG_FILE_NAME
     if path is not None:
         document = _read_object(path, what="configuration file")
-        problems = problems_of(document, flat=False)
+        problems = problems_of(document, flat=False, root=project_root)
         if problems:
             raise file_error(str(path), problems)
         for key, value in document.items():
@@ -269,7 +274,7 @@ def load_config(
     for values in _cli_flags(cli_env, "--env"):
         layers.merge_env(values, "cli", "--env")
 
-    problems = problems_of(layers.values, flat=True)
+    problems = problems_of(layers.values, flat=True, root=project_root)
     if problems:
         source_of = {key: _source_phrase(detail) for key, detail in layers.details.items()}
         raise values_error(problems, source_of)

@@ -264,7 +264,9 @@ class Config(OptionAccessors, Mapping[str, Any]):
             for name in read_only
         ]
         problems: list[Problem] = [
-            p for p in problems_of(normalised, flat=True) if p.top not in read_only
+            p
+            for p in problems_of(normalised, flat=True, root=self._project_root)
+            if p.top not in read_only
         ]
         texts = lines + [p.text for p in problems]
         if texts:

@@ -3,6 +3,11 @@
 Every problem becomes one line that names the property path (``e2e.viewportWidth``,
 ``clientCertificates[0].certs[1].key``), says what was expected (the schema's ``x-expected``
 phrase) and shows what was found (as JSON). All problems of a document are reported at once.
+
+Beyond the schema, the values are checked against the limits of :mod:`runner.config.limits`
+(nesting, NaN and infinities, paths the system cannot use: the schema's ``x-path`` nodes) and
+the globs (the schema's ``x-glob`` nodes) against those of :mod:`runner.braces`, so a value that
+would crash or stall a run later is refused here, named.
 """
 
 from __future__ import annotations
@@ -12,11 +17,14 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft4Validator
 from jsonschema.exceptions import ValidationError
 
+from runner.braces import expansion_problem
+from runner.config.limits import path_problem, structure_problems
 from runner.config.schema import BLOCK_KEYS, _schema, flat_schema, option_names, option_schema
 from runner.errors import ConfigError
 
@@ -54,6 +62,8 @@ def describe_value(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
+    # a lone surrogate (JSON's "\ud800") cannot be printed as UTF-8: show it escaped
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     if len(text) > _MAX_VALUE_CHARS:
         text = text[: _MAX_VALUE_CHARS - 3] + "..."
     return f"`{text}`"
@@ -244,16 +254,91 @@ def _order(doc: Any, parts: tuple[str | int, ...]) -> tuple[int, ...]:
     return tuple(key)
 
 
-def problems_of(doc: Mapping[str, Any], *, flat: bool = False) -> list[Problem]:
+def _structure_problem(parts: tuple[str | int, ...], phrase: str, value: Any) -> Problem:
+    path = format_path(parts)
+    shown = path if len(parts) <= 8 else f"{format_path(parts[:6])}... ({len(parts)} levels down)"
+    if phrase.startswith("not a finite number"):
+        text = (
+            f"Expected `{shown}` to be a finite number (JSON has no NaN or Infinity). Instead the "
+            f"value was: {describe_value(value)}"
+        )
+    elif phrase.startswith("nested"):
+        text = f"`{shown}` is {phrase}; configuration values may nest at most that deep."
+    else:
+        text = f"`{shown}` is {phrase}; configuration values must be JSON, which cannot."
+    return Problem(path, text, parts)
+
+
+def _marked(node: Mapping[str, Any], value: Any, parts: tuple[str | int, ...], mark: str,
+            out: dict[tuple[str | int, ...], str]) -> None:
+    """Collect into ``out`` the strings of ``value`` that the schema ``node`` marks with
+    ``mark`` (``x-path``, ``x-glob``), by path; a marked array gives each string item. The
+    schema is a few levels deep, and the value was checked for depth before."""
+    node = _resolve(node)
+    if mark in node:
+        if isinstance(value, str):
+            out[parts] = value
+        elif isinstance(value, list):
+            out.update({(*parts, i): item for i, item in enumerate(value) if isinstance(item, str)})
+        return
+    for key in ("allOf", "anyOf", "oneOf"):
+        for branch in node.get(key, []):
+            _marked(branch, value, parts, mark, out)
+    if isinstance(value, dict):
+        for name, sub in node.get("properties", {}).items():
+            if name in value:
+                _marked(sub, value[name], (*parts, name), mark, out)
+    elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        for i, item in enumerate(value):
+            _marked(node["items"], item, (*parts, i), mark, out)
+
+
+def _limit_problems(doc: dict[str, Any], flat: bool, root: Path | None) -> list[Problem]:
+    """Paths the system cannot use and globs past the brace limits (see the module docstring)."""
+    top = flat_schema() if flat else _schema()
+    problems: list[Problem] = []
+    paths: dict[tuple[str | int, ...], str] = {}
+    _marked(top, doc, (), "x-path", paths)
+    for parts, value in paths.items():
+        phrase = path_problem(value, root)
+        if phrase is not None:
+            problems.append(Problem(format_path(parts), _expected_text(parts, phrase, value), parts))
+    globs: dict[tuple[str | int, ...], str] = {}
+    _marked(top, doc, (), "x-glob", globs)
+    for parts, value in globs.items():
+        problem = expansion_problem(value)
+        if problem is not None:
+            path = format_path(parts)
+            text = (
+                f"`{path}` {problem}. Use fewer brace groups, or several patterns. The pattern "
+                f"was: {describe_value(value)}"
+            )
+            problems.append(Problem(path, text, parts))
+    return problems
+
+
+def problems_of(
+    doc: Mapping[str, Any], *, flat: bool = False, root: Path | None = None
+) -> list[Problem]:
     """Every problem of a configuration document, in document order, one per path.
 
     ``flat=False`` checks a whole ``runner.json`` (with ``e2e``/``component`` blocks and
     ``$schema``); ``flat=True`` checks one flat set of options (env, CLI, plugins file, marks).
+    ``root`` is the project root the path options will be resolved against (their length is
+    checked as resolved); without it they are checked as written.
     """
     plain = dict(doc)
     found: dict[str, Problem] = {}
-    for error in _validator(flat).iter_errors(plain):
-        for problem in _map_error(error, plain):
+    endless = False
+    for parts, phrase, value in structure_problems(plain):
+        endless = endless or not phrase.startswith("not a finite number")
+        problem = _structure_problem(parts, phrase, value)
+        found.setdefault(problem.path, problem)
+    if not endless:  # the schema validator and the walks below recurse: only on values with an end
+        for error in _validator(flat).iter_errors(plain):
+            for problem in _map_error(error, plain):
+                found.setdefault(problem.path, problem)
+        for problem in _limit_problems(plain, flat, root):
             found.setdefault(problem.path, problem)
     return sorted(found.values(), key=lambda p: (_order(plain, p.parts), p.path))
 

@@ -58,8 +58,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from runner.braces import BraceLimitError, brace_expand
 from runner.errors import UsageError
-from runner.match._braces import brace_expand
 from runner.match._jsregex import NEVER, JsRegexSyntaxError, is_valid_js_regex, translate
 
 __all__ = ["minimatch", "compile_pattern", "OPTION_NAMES"]
@@ -446,7 +446,13 @@ class _Matcher:
         if opts.nobrace or not _HAS_BRACE_SET.search(pattern):
             expanded = [pattern]
         else:
-            expanded = brace_expand(pattern)
+            try:
+                expanded = brace_expand(pattern)
+            except BraceLimitError as err:
+                raise UsageError(
+                    f"glob pattern {shown_pattern(self.pattern)} {err}. Use fewer brace groups, "
+                    "or several patterns."
+                ) from None
         glob_parts = [_SLASH_SPLIT.split(s) for s in expanded]
         parsed = [[_parse(seg, opts, False) for seg in parts] for parts in glob_parts]
         parsed = [parts for parts in parsed if False not in parts]
@@ -592,6 +598,13 @@ def compile_pattern(
     return _checked_compile(pattern, options)
 
 
+def shown_pattern(pattern: str) -> str:
+    """``pattern`` for a message: its repr, cut after 120 characters (with its length)."""
+    if len(pattern) <= 120:
+        return repr(pattern)
+    return f"{pattern[:100]!r}... ({len(pattern):,} characters)"
+
+
 def _checked_compile(pattern: object, options: Mapping[str, Any] | None) -> _Matcher:
     if not isinstance(pattern, str):
         raise _pattern_error(pattern)
@@ -600,7 +613,16 @@ def _checked_compile(pattern: object, options: Mapping[str, Any] | None) -> _Mat
             f"glob pattern: got a pattern of {len(pattern)} characters, expected at most "
             f"{_MAX_PATTERN_LENGTH} (minimatch's limit); use a shorter pattern."
         )
-    return _compile(pattern, _normalize_options(options))
+    opts = _normalize_options(options)
+    try:
+        return _compile(pattern, opts)
+    except RecursionError:
+        # Parsing recurses once per extglob or class nested in another (after minimatch's
+        # string surgery); a pattern that deep is never meant, and must not crash the caller.
+        raise UsageError(
+            f"glob pattern {shown_pattern(pattern)} nests extglobs, classes or braces too deeply "
+            "to be compiled; use a simpler pattern."
+        ) from None
 
 
 def minimatch(string: str, pattern: str, options: Mapping[str, Any] | None = None) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 from runner.bodies import decode_body
 from runner.errors import InterceptError
 
-from ._util import header_get, header_has, reason_phrase
+from ._util import header_get, header_has, headers_problem, reason_phrase
 from .aliases import Aliases
 from .interception import Interception, ResponseSnapshot, lazy_loader
 from .matcher import MatchView
@@ -233,6 +233,13 @@ class Chain:
                     Subscription(completed_by[0], completed_by[1], "response:callback", completion.callback)
                 )
         outgoing, changed = data.outgoing()
+        problem = headers_problem(outgoing.headers) if changed else None
+        if problem is not None:  # the browser would refuse it and leave the page waiting
+            error = InterceptError(
+                f"A request handler passed to `runner.intercept()` set an invalid request header. {problem}"
+                f"\n\nIntercepted request: {raw.method} {raw.url}"
+            )
+            await self._fail_request(error, ic, exchange, gen)
         if not data.has_response_listeners():
             await self._pass_through(outgoing if changed else None, ic, exchange)
             return
@@ -413,6 +420,13 @@ class Chain:
             ic.response = rdata.snapshot()
         self._registry.set_state(ic, _S.RESPONSE_INTERCEPTED)
         status, reason, headers, body = rdata.final()
+        problem = headers_problem(headers)
+        if problem is not None:  # set on `res.headers`: the browser would refuse it
+            error = InterceptError(
+                f"A response handler set an invalid response header. {problem}"
+                + self._describe(subs[0].route, data) + f"\n\nIntercepted response: {rdata.describe()}"
+            )
+            await self._fail_response(error, ic, exchange, gen)
         ic.response_body_size = len(body)
         headers = add_cors_headers(headers, raw.headers)
         await _pause(rdata.delay, throttle_seconds(len(body), rdata.throttle_kbps))

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from runner.braces import expansion_problem
 from runner.errors import UsageError
 
 from ._util import is_number, regex_text, show
@@ -124,6 +125,15 @@ def validate_route_matcher(matcher: Any, shown: Any = None) -> dict[str, Any]:
                 raise _error("`auth` may only contain `username` and `password`.", shown)
             if not _is_str_or_regex(subvalue):
                 raise _error(f"`{group}.{sub}` must be a string or a regular expression.", shown)
+    for name, glob in _globs(out):
+        problem = expansion_problem(glob)
+        if problem is None and name == "url" and not glob.startswith("/"):
+            problem = expansion_problem("/" + glob)  # a URL glob is also tried with a leading "/"
+        if problem is not None:
+            raise _error(
+                f"`{name}` {problem}. Use fewer brace groups, a regular expression, or several routes.",
+                shown,
+            )
     for name in ("https", "middleware"):
         if name in out and not isinstance(out[name], bool):
             raise _error(f"`{name}` must be a boolean.", shown)
@@ -162,6 +172,20 @@ def validate_route_matcher(matcher: Any, shown: Any = None) -> dict[str, Any]:
             RunnerDeprecationWarning,
             stacklevel=5,
         )
+    return out
+
+
+def _globs(matcher: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The glob strings of a checked RouteMatcher, by field (``url``, ``headers.x-id``, ...).
+
+    A glob past the brace limits is refused here, where the route is defined: compiling it
+    would take seconds to minutes (a lazily compiled variant would fail on a request)."""
+    out = [(name, matcher[name]) for name in _STRING_FIELDS if isinstance(matcher.get(name), str)]
+    out = [(name, glob) for name, glob in out if name != "method" or not _REGEX_STRING.match(glob)]
+    for group in ("auth", "headers", "query"):
+        for sub, value in (matcher.get(group) or {}).items():
+            if isinstance(value, str):
+                out.append((f"{group}.{sub}", value))
     return out
 
 

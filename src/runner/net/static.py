@@ -19,6 +19,7 @@ from ._util import (
     guess_content_type,
     header_has,
     header_set,
+    headers_problem,
     is_finite_non_negative,
     is_number,
     looks_like_html,
@@ -115,6 +116,9 @@ def parse_static(value: Mapping[str, Any], cmd: str) -> StaticResponse:
         isinstance(headers, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items())
     ):
         raise fail("`headers` must be a map of strings to strings.")
+    problem = headers_problem(headers) if headers is not None else None
+    if problem is not None:
+        raise fail(problem)
     throttle = canon.get("throttleKbps")
     if throttle is not None and not is_finite_non_negative(throttle):
         raise fail("`throttleKbps` must be a finite, positive number.")

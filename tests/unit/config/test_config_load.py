@@ -247,7 +247,7 @@ def test_bad_environment_value_names_the_variable(load: Callable[..., Config]) -
         "RUNNER_VIEWPORT_WIDTH (1 problem):\n"
     )
     assert caught.value.problems == [
-        'Expected `viewportWidth` to be a number (0 or more). Instead the value was: `"wide"`'
+        'Expected `viewportWidth` to be a number of pixels from 0 to 16384. Instead the value was: `"wide"`'
     ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -229,3 +230,70 @@ def test_route_handle(env: Any) -> None:
     assert env.changes == 1
     with pytest.raises(AttributeError):
         handle.alias = "x"  # read only
+
+
+# -- globs past the brace limits, headers the HTTP grammar forbids ---------------------------------
+
+MANY = "{a,b}" * 40  # 2^40 patterns: compiling it would never end
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ((f"/api/{MANY}",), "url"),
+        (("GET", f"**/{MANY}"), "url"),
+        ((f"https://x.test/{'{a,b}' * 12}", "stub"), "url"),
+        (({"path": f"/{MANY}"},), "path"),
+        (({"pathname": f"/{MANY}"},), "pathname"),
+        (({"hostname": f"{MANY}.test"},), "hostname"),
+        (({"method": MANY},), "method"),
+        (({"url": "/x", "headers": {"x-id": MANY}},), "headers.x-id"),
+        (({"url": "/x", "query": {"q": MANY}},), "query.q"),
+        (({"url": "/x", "auth": {"username": MANY}},), "auth.username"),
+        (({"url": "/x" + "{" * 101 + "a,b" + "}" * 101},), "url"),
+    ],
+)
+def test_a_glob_past_the_brace_limits_is_refused_where_the_route_is_defined(
+    args: tuple[Any, ...], field: str
+) -> None:
+    started = time.perf_counter()
+    with pytest.raises(UsageError) as info:
+        build_route(args)
+    assert time.perf_counter() - started < 1.0  # counted, never expanded: milliseconds
+    text = str(info.value)
+    assert text.startswith(PREFIX_RM + f"`{field}` ")
+    assert "at most" in text and "You passed: " in text
+
+
+def test_globs_within_the_limits_and_regexes_are_accepted() -> None:
+    build_route(("/api/{users,groups}/{1..100}/*",))  # 200 patterns
+    build_route(({"method": "/^(GET|P{1,2}OST)$/", "url": "/x"},))  # a regex string, not a glob
+    build_route((re.compile("{a,b}" * 40),))  # a regex is never brace-expanded
+
+
+@pytest.mark.parametrize(
+    ("headers", "fragment"),
+    [
+        ({"x bad": "1"}, "The header name 'x bad' is not a valid HTTP field name"),
+        ({"x:bad": "1"}, "The header name 'x:bad' is not a valid HTTP field name"),
+        ({"": "1"}, "The header name '' is not a valid HTTP field name"),
+        ({"x-a\n": "1"}, "The header name 'x-a\\n' is not a valid HTTP field name"),
+        ({"x-a\x00": "1"}, "The header name 'x-a\\x00' is not a valid HTTP field name"),
+        ({"é": "1"}, "The header name 'é' is not a valid HTTP field name"),
+        ({"x-a": "1\r\nSet-Cookie: a=b"}, "The value of the header `x-a` contains a carriage return (\\r)"),
+        ({"x-a": "1\nb"}, "The value of the header `x-a` contains a line feed (\\n)"),
+        ({"x-a": "1\x00"}, "The value of the header `x-a` contains a NUL (\\0)"),
+    ],
+)
+def test_a_header_the_http_grammar_forbids_is_refused(headers: dict[str, str], fragment: str) -> None:
+    with pytest.raises(UsageError) as info:
+        build_route(({"url": "/x"}, {"headers": headers}))
+    text = str(info.value)
+    assert text.startswith(PREFIX_SR)
+    assert fragment in text
+    assert "You passed: " in text
+
+
+def test_headers_the_grammar_allows_are_accepted() -> None:
+    allowed = {"X-Weird!#$%&'*+-.^_`|~1": "v", "x-tab": "a\tb", "x-latin": "café", "x-empty": ""}
+    assert build_route(({"url": "/x"}, {"headers": allowed})).static is not None

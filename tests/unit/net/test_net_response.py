@@ -358,3 +358,84 @@ def test_log_is_refused_in_reply(env: Any) -> None:
     env.intercept("/api/users", handler)
     env.send(URL)
     assert "`log` can only be given when defining the route with `runner.intercept()`, not in `req.reply()`" in errors[0]
+
+
+# -- headers the HTTP grammar forbids: refused at the call, the page still answered ------------------
+
+BAD_HEADERS = [
+    ({"x bad": "1"}, "The header name 'x bad' is not a valid HTTP field name"),
+    ({"x-a": "1\r\nset-cookie: a=b"}, "The value of the header `x-a` contains a carriage return"),
+    ({"": "1"}, "The header name '' is not a valid HTTP field name"),
+]
+
+
+@pytest.mark.parametrize(("headers", "fragment"), BAD_HEADERS)
+def test_req_reply_with_a_bad_header_is_a_usage_error_and_a_network_error(
+    env: Any, headers: dict[str, str], fragment: str
+) -> None:
+    raised: list[BaseException] = []
+
+    def handler(req: Any) -> None:
+        try:
+            req.reply(200, "body", headers)
+        except UsageError as err:
+            raised.append(err)
+            raise
+
+    env.intercept("/api/users", handler).as_("a")
+    ex = env.send(URL)
+    assert ex.calls == ["fail"]  # answered with a network error, not left waiting
+    assert len(raised) == 1 and fragment in str(raised[0])
+    assert str(raised[0]).startswith("An invalid StaticResponse was supplied to `req.reply()`.")
+    assert env.errors[0].__cause__ is raised[0]  # the test fails with it
+    assert env.get("@a").state is InterceptionState.ERRORED
+
+
+@pytest.mark.parametrize(("headers", "fragment"), BAD_HEADERS)
+def test_res_send_with_a_bad_header_is_a_usage_error_and_a_network_error(
+    env: Any, headers: dict[str, str], fragment: str
+) -> None:
+    raised: list[BaseException] = []
+
+    def callback(res: Any) -> None:
+        try:
+            res.send({"headers": headers})
+        except UsageError as err:
+            raised.append(err)
+            raise
+
+    env.intercept("/api/users", lambda req: req.continue_(callback)).as_("a")
+    ex = env.send(URL)
+    assert ex.calls == ["fetch", "fail"]
+    assert len(raised) == 1 and fragment in str(raised[0])
+    assert str(raised[0]).startswith("An invalid StaticResponse was supplied to `res.send()`.")
+    assert env.errors[0].__cause__ is raised[0]
+
+
+def test_req_redirect_to_a_location_with_a_newline_is_refused(env: Any) -> None:
+    env.intercept("/api/users", lambda req: req.redirect("/next\r\nx-injected: 1")).as_("a")
+    ex = env.send(URL)
+    assert ex.calls == ["fail"]
+    assert "The value of the header `location` contains a carriage return" in env.messages[0]
+
+
+def test_a_bad_header_set_on_res_headers_fails_the_request(env: Any) -> None:
+    def callback(res: Any) -> None:
+        res.headers["x bad"] = "1"
+
+    env.intercept("/api/users", lambda req: req.continue_(callback)).as_("a")
+    ex = env.send(URL)
+    assert ex.calls == ["fetch", "fail"]
+    assert "A response handler set an invalid response header. The header name 'x bad'" in env.messages[0]
+    assert env.get("@a").state is InterceptionState.ERRORED
+
+
+def test_a_bad_header_set_on_req_headers_fails_the_request(env: Any) -> None:
+    def handler(req: Any) -> None:
+        req.headers["x-a"] = "1\nx-b: 2"
+
+    env.intercept("/api/users", handler).as_("a")
+    ex = env.send(URL)
+    assert ex.calls == ["fail"]  # never sent upstream
+    assert env.upstream.received == []
+    assert "set an invalid request header. The value of the header `x-a` contains a line feed" in env.messages[0]
