@@ -295,6 +295,8 @@ def _run_session(args: argparse.Namespace, session: Any) -> int:
         session.close()
         if writer is not None:
             writer.close()
+    if session.launch_error is not None:  # the run stopped before its first test (or then)
+        return _fail(str(session.launch_error))
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         return _fail("pytest could not run the specs (see the message above).")
     if code == pytest.ExitCode.INTERRUPTED:
