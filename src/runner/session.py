@@ -290,8 +290,8 @@ class RunSession:
 
     def _routes_changed(self) -> None:
         browser = self._browser
-        if browser is None:
-            return
+        if browser is None or not browser.alive:
+            return  # the next reset replaces the page, routes off
         interceptor = self._interceptor
         route = bool(self._block_hosts) or bool(interceptor and interceptor.needs_routing())
         watch = not route and bool(interceptor and interceptor.has_routes())
@@ -306,7 +306,10 @@ class RunSession:
         elif self._current is not None:
             self._current.run(apply())  # bounded, and says so when the page does not answer
         else:
-            self.loop.run(apply(), 30)
+            try:
+                self.loop.run(apply(), _END_WAIT_S)
+            except EngineTimeout:
+                browser.stopped_responding("The page did not answer when its routes changed.")
 
     def blocked(self, url: str) -> bool:
         if not self._block_hosts:
@@ -409,6 +412,7 @@ class RunSession:
             self._videos.settle()
 
     def end_test(self) -> None:
+        self._current = None  # what follows is not the test's: it fails no command
         if self._videos is not None:
             self._videos.catch_up()
         if self._interceptor is not None:
@@ -422,7 +426,6 @@ class RunSession:
                 browser.stopped_responding("The page did not answer at the end of the test.")
             except Exception:  # noqa: BLE001 - the next reset will relaunch what broke
                 pass
-        self._current = None
 
     def close(self) -> None:
         """Close the browser, the loop and the file server. Safe to call twice."""

@@ -17,54 +17,32 @@ from tests.cli.conftest import base_project, run_runner
 
 pytestmark = pytest.mark.slow
 
-# Spec code that finds this run's processes: the descendants of the test's own process whose
-# command line holds a marker ("run-driver": Playwright's driver; "--remote-debugging-pipe": the
-# browser's main process).
+# Spec code that finds this run's processes, under the test's own process: "run-driver" marks
+# Playwright's driver, "--remote-debugging-pipe" the browser's main process (its helpers have
+# "--type=" too).
 PROCESSES = '''
 import json
 import os
 import signal
 from pathlib import Path
 
+from runner.engine.processes import descendants
+
 
 def processes(marker):
-    parents = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue
-            parents.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [os.getpid()]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            todo.append(child)
-            try:
-                command = Path(f"/proc/{child}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if marker in command and b"--type=" not in command:  # not a browser's helper
-                found.append(child)
+    found = []
+    for pid in descendants(os.getpid()):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker in command and b"--type=" not in command:
+            found.append(pid)
     return found
 
 
 def family(pid):
-    """pid and every process under it."""
-    parents = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue
-            parents.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [pid], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
+    return [pid, *descendants(pid)]
 '''
 
 NEXT_TEST = '''
@@ -117,6 +95,7 @@ import time
 
 
 def test_stuck(runner):
+    runner.intercept("/api/*", {"body": "stubbed"})  # routes to clear when the test ends
     runner.visit("/stuck.html")
     time.sleep(0.3)  # the endless loop has begun
     runner.get("h1").should("have.text", "Hi")
