@@ -335,6 +335,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
         print(f"runner: interrupted {how}; the reports hold what ran until then.", file=sys.stderr)
         return interrupts.exit_code
+    if session.launch_error is not None:  # the run stopped before its first test (or then)
+        return _fail(str(session.launch_error))
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         return _fail("pytest could not run the specs (see the message above).")
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:

@@ -24,6 +24,7 @@ from typing import Any
 from runner.errors import ConfigError, TaskError, UsageError
 from runner.events import Event, PluginEvent
 from runner.tracebacks import code_tail
+from runner.workers import Workers
 
 __all__ = ["PluginEvents", "load_module", "load_plugins_file", "EVENTS"]
 
@@ -41,6 +42,7 @@ class PluginEvents:
         self.listeners: dict[str, list[Callable[..., Any]]] = {}
         self.errors: list[str] = []
         self.publish = publish
+        self._workers = Workers("runner-task", size=8)
 
     def on(self, event: str, handler: Any) -> None:
         if event not in EVENTS:
@@ -90,23 +92,23 @@ class PluginEvents:
                 f"plugins file.\nRegistered tasks: {known}.\n"
                 f"Add it with on('task', {{{name!r}: function}}) in setup(on, config)."
             )
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="runner-task")
+        params = inspect.signature(task).parameters
+        future = self._workers.submit(task) if not params else self._workers.submit(task, arg)
         try:
-            params = inspect.signature(task).parameters
-            future = pool.submit(task) if not params else pool.submit(task, arg)
-            try:
-                return future.result(timeout_ms / 1000)
-            except concurrent.futures.TimeoutError:
+            return future.result(timeout_ms / 1000)
+        except concurrent.futures.TimeoutError as err:
+            if not future.done():
+                self._workers.give_up(future)  # a task that never returns keeps no run alive
                 raise TaskError(
                     f"runner.task({name!r}) timed out after waiting {int(timeout_ms)}ms "
                     "(taskTimeout).\nMake the task finish sooner, or pass a larger timeout=."
                 ) from None
-            except Exception as err:
-                raise TaskError(
-                    f"runner.task({name!r}) failed: the task raised {type(err).__name__}: {err}"
-                ) from err
-        finally:
-            pool.shutdown(wait=False)
+            failure: Exception = err  # the task's own TimeoutError
+        except Exception as err:
+            failure = err
+        raise TaskError(
+            f"runner.task({name!r}) failed: the task raised {type(failure).__name__}: {failure}"
+        ) from failure
 
 
 def _where(func: Any) -> str:

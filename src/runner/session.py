@@ -25,9 +25,9 @@ from runner.config import Config, load_config
 from runner.config.load import ENV_FILE_NAME
 from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
-from runner.engine.loop import EngineLoop
+from runner.engine.loop import EngineBlocked, EngineLoop, EngineTimeout
 from runner.engine.routing import RoutingTarget
-from runner.errors import ConfigError
+from runner.errors import BrowserNotFoundError, ConfigError
 from runner.events import (
     BrowserStarted,
     Event,
@@ -43,6 +43,17 @@ from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
 from runner.spec_videos import SpecVideos
 
 __all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright"]
+
+# The longest the run waits for the browser to launch (Playwright's own bound comes first).
+_LAUNCH_WAIT_S = 120
+# The per-test reset bounds each of its steps (engine/browser.py); this bounds them all.
+_RESET_WAIT_S = 120
+# Turning routing off after a test.
+_END_WAIT_S = 10
+# How long the reset may find the engine's loop running nothing before it is given up, and how
+# long a loop a command found blocked is given to answer again (see _abandon_blocked_engine).
+_RESET_STALL_S = 10.0
+_BLOCKED_WAIT_S = 1.0
 
 
 class RunSession:
@@ -62,6 +73,7 @@ class RunSession:
         self._loop: EngineLoop | None = loop
         self._browser: BrowserSession | None = None
         self._launching: tuple[BrowserSession, Any] | None = None
+        self._launch_error: BrowserNotFoundError | None = None
         self._browser_spec: BrowserSpec | None = None
         self._file_server: FileServer | None = None
         self._interceptor: Any = None
@@ -167,33 +179,58 @@ class RunSession:
         if self._browser is None and self._launching is None:
             routing = RoutingTarget(interceptor=lambda: self._interceptor, blocked=self.blocked)
             session = BrowserSession(self.launch_options(), routing)
+            session.launches = self._launches_told  # a browser that replaces another counts on
             self._launching = (session, self.loop.submit(session.start()))
 
     def browser(self) -> BrowserSession:
-        """The running browser, launched on first use. Raises ``BrowserNotFoundError``."""
+        """The running browser, launched on first use. Raises ``BrowserNotFoundError`` (again,
+        without a second try, once a launch failed: see :meth:`launch_failure`)."""
         if self._browser is None:
+            failure = self.launch_failure()
+            if failure is not None:
+                raise failure
+            assert self._browser is not None
+        self._tell_launches()
+        return self._browser
+
+    @property
+    def launch_error(self) -> BrowserNotFoundError | None:
+        """Why the browser could not be launched (or relaunched), when that happened."""
+        return self._launch_error
+
+    def launch_failure(self) -> BrowserNotFoundError | None:
+        """Why the browser could not be launched, once a launch (started now when none is under
+        way) ended; None when it runs."""
+        if self._browser is None and self._launch_error is None:
             self.prelaunch()
             assert self._launching is not None
             session, future = self._launching
             self._launching = None
-            future.result(120)
-            self._browser = session
-        self._tell_launches()
-        return self._browser
+            try:
+                future.result(_LAUNCH_WAIT_S)
+            except BrowserNotFoundError as err:
+                self._launch_error = err
+            except Exception as err:  # noqa: BLE001 - the launch's bound ran out, or worse
+                self._launch_error = BrowserNotFoundError(
+                    f"The browser could not be started: {self.browser_spec.path!r} gave no answer "
+                    f"within {_LAUNCH_WAIT_S} s ({type(err).__name__}: {err}).\n"
+                    "Expected Chromium or Chrome that runs on this machine; choose another with "
+                    "--browser."
+                )
+                self._launch_error.__cause__ = err
+            else:
+                self._browser = session
+        return self._launch_error
 
     def launched_version(self) -> str:
         """The browser's version once a launch under way (``prelaunch``) finished; "" when none
-        was started (plain pytest launches on first use) or it failed (the first test says why)."""
-        if self._browser is not None:
-            return self._browser.version
-        if self._launching is None:
+        was started (plain pytest launches on first use) or it failed (the run stops then)."""
+        if self._browser is None and self._launching is None:
             return ""
-        browser, future = self._launching
-        try:
-            future.result(120)
-        except Exception:  # noqa: BLE001 - reported by the test that needs the browser
+        if self.launch_failure() is not None:
             return ""
-        return browser.version
+        assert self._browser is not None
+        return self._browser.version
 
     def _tell_launches(self) -> None:
         """Publish ``browser.started`` for every launch not told yet (relaunches after a crash)."""
@@ -267,8 +304,8 @@ class RunSession:
 
     def _routes_changed(self) -> None:
         browser = self._browser
-        if browser is None:
-            return
+        if browser is None or not browser.alive:
+            return  # the next reset replaces the page, routes off
         interceptor = self._interceptor
         route = bool(self._block_hosts) or bool(interceptor and interceptor.needs_routing())
         watch = not route and bool(interceptor and interceptor.has_routes())
@@ -280,8 +317,13 @@ class RunSession:
 
         if self.loop.in_loop_thread:
             self.loop.loop.create_task(apply())
+        elif self._current is not None:
+            self._current.run(apply())  # bounded, and says so when the page does not answer
         else:
-            self.loop.run(apply(), 30)
+            try:
+                self.loop.run(apply(), _END_WAIT_S)
+            except EngineTimeout:
+                browser.stopped_responding("The page did not answer when its routes changed.")
 
     def blocked(self, url: str) -> bool:
         if not self._block_hosts:
@@ -294,12 +336,13 @@ class RunSession:
     # -- tests ------------------------------------------------------------------------------
     def begin_test(self, config: Config, *, spec_relative: str, title: str,
                    screenshot_dir: Any = None, attempt: int = 1, nodeid: str = "") -> RunnerCommands:
-        """Reset the page for a new test and return the ``runner`` fixture's object."""
-        browser = self.browser()
+        """Reset the page for a new test and return the ``runner`` fixture's object.
+
+        Raises ``BrowserNotFoundError`` when the browser could not be (re)launched; every later
+        test would fail the same way (see :attr:`launch_error`).
+        """
         self._block_hosts = [compile_pattern(p) for p in pattern_list(config.block_hosts)]
-        if self._interceptor is not None:
-            self._interceptor.clear()
-        self.loop.run(browser.reset((int(config.viewport_width), int(config.viewport_height))), 60)
+        browser = self._reset((int(config.viewport_width), int(config.viewport_height)))
         self._tell_launches()
         if self._block_hosts:
             self.loop.run(browser.set_routing(True), 30)
@@ -314,11 +357,53 @@ class RunSession:
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
                               screenshot_dir=screenshot_dir, session_cache=self.sessions)
 
+    def _reset(self, viewport: tuple[int, int]) -> BrowserSession:
+        """The browser, its page reset for a new test. An engine loop found blocked (by the last
+        test's commands, or now by the reset) is given up first, and the reset done anew."""
+        for last in (False, True):
+            self._abandon_blocked_engine()
+            browser = self.browser()
+            if self._interceptor is not None:
+                self._interceptor.clear()
+            try:
+                self.loop.run(browser.reset(viewport), _RESET_WAIT_S, stall=_RESET_STALL_S)
+                return browser
+            except EngineBlocked:
+                if last:
+                    raise
+            except BrowserNotFoundError as err:
+                self._launch_error = err
+                raise
+        raise AssertionError("unreachable")
+
+    def _abandon_blocked_engine(self, *, unless_answers: bool = False) -> bool:
+        """When the engine's loop is still blocked (an ``async def`` handler that does not
+        return), give it up: its browser and driver are killed, what was being recorded is lost,
+        and the next use makes a new loop and browser. Only a loop a call already found blocked
+        is suspected; with ``unless_answers`` any loop that does not answer now. Returns True
+        when it had to."""
+        loop = self._loop
+        if loop is None or not (unless_answers or loop.stalled):
+            return False
+        blocker = loop.blocker(within=_BLOCKED_WAIT_S)
+        if blocker is None:
+            return False
+        why = f"runner's event loop was blocked by {blocker}"
+        print(f"runner: warning: {why}; it was given up, with its browser.", file=sys.stderr)
+        for browser in (self._browser, self._launching[0] if self._launching else None):
+            if browser is not None:
+                browser.kill()
+        self._browser = self._launching = self._interceptor = None
+        self._loop = None  # left to its blocked thread (a daemon: it keeps no process alive)
+        if self._videos is not None:
+            self._videos.abandon(why)
+        return True
+
     @property
     def videos(self) -> SpecVideos:
         if self._videos is None:
             self._videos = SpecVideos(
-                self.config, self.loop,
+                self.config, lambda: self.loop,
                 enabled=self.mode == "run" and not self.headed and self.videos_enabled,
                 # an after:spec handler may read the spec's video: finish it before the event
                 finish_in_background=lambda: not self.events.has("after:spec"),
@@ -331,14 +416,17 @@ class RunSession:
         is kept (``video.written`` follows when the file is complete)."""
         if self._videos is None:
             return None
+        self._abandon_blocked_engine()  # its recording cannot be finished through a blocked loop
         return self._videos.finish(passed=passed)
 
     def settle_videos(self) -> None:
         """Wait for videos still being written (each publishes ``video.written``)."""
         if self._videos is not None:
+            self._abandon_blocked_engine()
             self._videos.settle()
 
     def end_test(self) -> None:
+        self._current = None  # what follows is not the test's: it fails no command
         if self._videos is not None:
             self._videos.catch_up()
         if self._interceptor is not None:
@@ -346,14 +434,17 @@ class RunSession:
         browser = self._browser
         if browser is not None and browser.alive:
             try:
-                self.loop.run(browser.set_routing(False), 30)
+                self.loop.run(browser.set_routing(False), _END_WAIT_S)
                 self.loop.run(browser.wait_downloads(), 60)
+            except EngineTimeout:
+                browser.stopped_responding("The page did not answer at the end of the test.")
             except Exception:  # noqa: BLE001 - the next reset will relaunch what broke
                 pass
-        self._current = None
 
     def close(self) -> None:
         """Close the browser, the loop and the file server. Safe to call twice."""
+        # nothing can be closed through a blocked loop (wrongly suspected, it is killed instead)
+        self._abandon_blocked_engine(unless_answers=True)
         if self._launching is not None:
             try:
                 self.browser()

@@ -58,11 +58,11 @@ class _Finished:
 class SpecVideos:
     """Records the spec that is running; a no-op when ``video`` is off or the run is headed."""
 
-    def __init__(self, config: Config, loop: EngineLoop, *, enabled: bool,
+    def __init__(self, config: Config, loop: Callable[[], EngineLoop], *, enabled: bool,
                  finish_in_background: Callable[[], bool] = lambda: True,
                  publish: Callable[[Event], None] | None = None) -> None:
         self.config = config
-        self.loop = loop
+        self._loop = loop  # the run's engine loop now (a blocked one is replaced)
         folder = config.path("videosFolder")
         # A folder that cannot be used was reported when the run started (runner run's warnings).
         self.enabled = enabled and bool(config.video) and folder is not None and folder_problem(folder) is None
@@ -73,6 +73,10 @@ class SpecVideos:
         self._spec: str | None = None
         self._parts: list[_Part] = []
         self._finished: list[_Finished] = []
+
+    @property
+    def loop(self) -> EngineLoop:
+        return self._loop()
 
     def _path(self, spec_relative: str) -> Path:
         folder = self.config.path("videosFolder")
@@ -134,6 +138,18 @@ class SpecVideos:
             return
         done = self.loop.submit(recorder.finished(FINISH_TIMEOUT))
         self._parts.append(_Part(spec, recorder.path, done))
+
+    def abandon(self, why: str) -> None:
+        """The engine's loop was blocked and given up: what was being recorded or finished on
+        it is lost (it may never run again)."""
+        if self._recorder is not None:
+            self._lost(self._spec or "?", RuntimeError(why))
+            self._recorder = self._devtools = None
+        lost: concurrent.futures.Future[Path] = concurrent.futures.Future()
+        lost.set_exception(RuntimeError(why))
+        for part in [*self._parts, *(p for f in self._finished for p in f.parts)]:
+            if not part.done.done():
+                part.done = lost
 
     @staticmethod
     def _lost(spec: str, err: BaseException) -> None:

@@ -316,6 +316,26 @@ def test_handler_that_never_finishes_times_out(runner, server):
     assert "300ms" in str(caught.value)
 
 
+@pytest.mark.runner(defaultCommandTimeout=4000)
+def test_160_requests_at_once_each_with_a_1s_handler_are_all_answered(runner, server):
+    """32 handlers run at a time: the last ones wait ~4 s for a thread, which is not their time."""
+    open_page(runner, server)
+
+    def slow(req):
+        time.sleep(1)
+        req.reply({"ok": True})
+
+    runner.intercept("/slow*", slow)
+    results = runner._ctx.run(runner._ctx.browser.page.evaluate(
+        """() => Promise.all(Array.from({length: 160}, (_, i) =>
+            fetch('/slow?i=' + i).then(r => r.status, e => String(e))))"""), 60_000)
+    assert results == [200] * 160
+    timings = [row["timings"] for row in runner._interceptor_getter().requests_log()]
+    assert len(timings) == 160
+    assert max(t["handler"] for t in timings) < 4000
+    assert max(t["queued"] for t in timings) > 1000  # some waited for a thread
+
+
 def test_completing_twice_is_an_error(runner, server):
     open_page(runner, server)
 

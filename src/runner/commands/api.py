@@ -270,7 +270,14 @@ class RunnerCommands:
             raise UsageError(f"runner.wait() takes one target; found extra arguments {rest!r}.")
         if self._interceptor_getter is None:
             raise UsageError("runner.wait() on an alias is not available in this run.")
-        result = self._interceptor_getter().wait(target, **options)
+        try:
+            result = self._interceptor_getter().wait(target, **options)
+        except CommandError as err:
+            try:
+                self._ctx.check_loop()  # when a handler blocks runner's loop, that is why
+            except CommandError as blocked:
+                raise blocked from err
+            raise
         self._ctx.checkpoint()
         return result
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from runner.engine.loop import EngineBlocked, EngineTimeout
 from runner.errors import CommandError
 from runner.events import Event
 
@@ -18,6 +19,12 @@ if TYPE_CHECKING:
     from runner.engine.loop import EngineLoop
 
 T = TypeVar("T")
+
+# A call with a timeout of its own is given this much longer: its own timeout error says more.
+_MARGIN_S = 5.0
+# Any other call (and the loop running nothing) is given defaultCommandTimeout and this much
+# more: a busy machine can be slow to answer a call that is itself quick.
+_SLACK_S = 1.0
 
 __all__ = ["TestContext", "LogEntry", "retry", "Attempt"]
 
@@ -59,6 +66,7 @@ class TestContext:
     publish: Callable[[Event], None] | None = None  # the run's event bus
     command_depth: int = 0  # > 0 while a command runs (commands it calls are part of it)
     commands_told: int = 0  # the number of the last command.started of this attempt
+    command: str = ""  # the command told last, as ``runner.get('h1').should()``
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -90,21 +98,67 @@ class TestContext:
         error = self.take_async_error()
         if error is not None:
             raise error
-        crash = self.browser.crash_message
-        if crash:
-            raise CommandError(f"{crash}\nThe next test will get a fresh browser.")
+        broken = self.browser.broken
+        if broken:
+            raise CommandError(broken)
 
     def run(self, coro: Coroutine[Any, Any, T], timeout_ms: float | None = None) -> T:
-        """Run an engine coroutine for this test, bounded (with a margin) by ``timeout_ms``."""
+        """Run an engine coroutine for this test and return its result.
+
+        The wait is bounded: by ``timeout_ms`` with a margin (the coroutine's own timeout, whose
+        error says more, comes first), else by ``defaultCommandTimeout`` (and a little slack);
+        and by as much of the engine's loop running nothing at all. Raises ``CommandError`` when
+        the page, the browser or the loop did not answer, or broke.
+        """
         __tracebackhide__ = True
-        bound = None if timeout_ms is None else timeout_ms / 1000 + 10
+        browser = self.browser
+        if browser.broken:  # a page that stopped responding is not asked again
+            coro.close()
+            raise CommandError(browser.broken)
+        default_ms = float(self.config.default_command_timeout)
+        if timeout_ms is None:
+            bound, which = default_ms / 1000 + _SLACK_S, f"defaultCommandTimeout: {default_ms:g}ms"
+        else:
+            bound, which = float(timeout_ms) / 1000 + _MARGIN_S, f"its timeout: {float(timeout_ms):g}ms"
         try:
-            return self.loop.run(coro, bound)
+            return self.loop.run(coro, bound, stall=default_ms / 1000 + _SLACK_S)
+        except EngineBlocked as err:
+            raise CommandError(self._blocked(browser, err.blocker)) from err
+        except EngineTimeout as err:
+            raise CommandError(self._no_answer(browser, bound, which)) from err
         except Exception as err:
-            crash = self.browser.crash_message
-            if crash:
-                raise CommandError(f"{crash}\nThe next test will get a fresh browser.") from err
+            broken = browser.broken
+            if broken:
+                raise CommandError(broken) from err
             raise
+
+    def check_loop(self) -> None:
+        """Raise ``CommandError`` naming what blocks the engine's loop, if something does (an
+        ``async def`` handler that blocks): a command that timed out waiting says why."""
+        __tracebackhide__ = True
+        blocker = self.loop.blocker()
+        if blocker is not None:
+            raise CommandError(self._blocked(self.browser, blocker))
+
+    def _blocked(self, browser: BrowserSession, blocker: str) -> str:
+        return browser.stopped_responding(
+            f"runner's event loop is blocked by {blocker}, so {self.command or 'a command'} got "
+            f"no answer (defaultCommandTimeout: {float(self.config.default_command_timeout):g}ms)."
+            "\nAn `async def` route handler runs on that loop and must not block (time.sleep, a "
+            "synchronous HTTP call): await instead (asyncio.sleep), or write it as a plain def, "
+            "which runs in a thread of its own."
+        )
+
+    def _no_answer(self, browser: BrowserSession, waited_s: float, which: str) -> str:
+        """Why a call got no answer (the browser says when it crashed or its driver stopped),
+        else the page stopped responding: the browser replaces it before the next test."""
+        if browser.broken:
+            return browser.broken
+        return browser.stopped_responding(
+            f"The page stopped responding: {self.command or 'a command'} got no answer from the "
+            f"browser in {waited_s * 1000:.0f}ms ({which}).\nIts JavaScript may be stuck (an "
+            "endless loop?) or the browser frozen; the next test gets a fresh page."
+        )
 
     def resolve_url(self, url: str) -> str:
         """Make ``url`` absolute against ``baseUrl`` (or runner's own file server)."""

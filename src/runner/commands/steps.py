@@ -66,10 +66,12 @@ def command(name: str) -> Callable[[F], F]:
                 return method(self, *args, **kwargs)
             ctx.command_depth += 1
             ctx.commands_told += 1
+            label = getattr(self, "_label", None)
+            ctx.command = f"runner.{label}.{name}()" if label else f"runner.{name}()"
             number = ctx.commands_told
             file, line = _caller()
             ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=show_args(args, kwargs),
-                                       subject=getattr(self, "_label", None), file=file, line=line,
+                                       subject=label, file=file, line=line,
                                        attempt=ctx.attempt))
             started = time.perf_counter()
             state, error = "passed", None

@@ -355,7 +355,9 @@ class Subject:
         if not focused:
             self._press(0, "left", 1, [], force, timeout)
             self._ctx.run(self._eval_first("el => { if (document.activeElement !== el) el.focus(); }"))
-        self._ctx.run(type_sequence(self._ctx.browser, text, delay, parse_special_char_sequences))
+        # bounded by the command's timeout, plus the time its keys take to type one by one
+        self._ctx.run(type_sequence(self._ctx.browser, text, delay, parse_special_char_sequences),
+                      self._timeout_ms(timeout) + len(text) * float(delay))
         self._ctx.add_log("type", f"{self._label} {text!r}")
         return self
 
@@ -401,6 +403,8 @@ class Subject:
         self._prepare("select", force=force, timeout=timeout)
         try:
             self._ctx.run(self._ctx.browser.select_options(self._query_arg(), list(values)))
+        except CommandError:
+            raise  # the page stopped responding, or broke
         except Exception as err:  # a missing option: say which ones exist
             raise CommandError(f"{self._label}.select({', '.join(map(repr, values))}) failed: {err}") from err
         self._ctx.add_log("select", f"{self._label} {', '.join(map(repr, values))}")

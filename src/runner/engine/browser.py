@@ -14,6 +14,8 @@ cleared through CDP, the HTTP cache cleared, and the viewport set back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +34,13 @@ from playwright.async_api import (
     async_playwright,
 )
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from runner.engine.devtools import DevTools
 from runner.engine.discovery import BrowserSpec
 from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
+from runner.engine.processes import kill_tree
+from runner.errors import BrowserNotFoundError
 
 if TYPE_CHECKING:
     from runner.engine.routing import RoutingTarget
@@ -55,6 +60,23 @@ QUIET_FLAGS = (
     "--disable-client-side-phishing-detection",
     "--metrics-recording-only",
     "--no-pings",
+)
+
+# How long the steps that replace a broken page or browser may take (seconds). A page or browser
+# that does not answer within them is given up on: its context closed, else its processes killed.
+_CLEAN_BOUND = 10.0  # the per-test reset of a page that seemed fine
+_CLOSE_BOUND = 5.0  # closing a context or a browser
+_OPEN_BOUND = 15.0  # a new context and page
+_LAUNCH_TIMEOUT_MS = 60_000  # launching the browser (Playwright's own bound)
+
+# What the test that was running is told (the first line is the one reports show).
+_CRASHED = "The browser page crashed while the test was running.\nThe next test gets a fresh page."
+_CLOSED = ("The browser closed unexpectedly while the test was running.\n"
+          "The next test gets a fresh browser.")
+_DRIVER_STOPPED = (
+    "The browser's driver stopped (killed?) while the test was running: Playwright's node process "
+    "is gone, and the browser with it.\nThe next test starts a new driver and browser. If the "
+    "system killed it (out of memory?), see the system log (dmesg)."
 )
 
 # Playwright's driver (a node process) takes most of a second to start and needs no
@@ -77,7 +99,63 @@ async def _driver() -> Playwright:
             return await asyncio.wrap_future(early)
         except Exception:  # noqa: BLE001 - start one the usual way below
             pass
-    return await async_playwright().start()
+    try:
+        return await async_playwright().start()
+    except Exception as err:  # noqa: BLE001 - node missing, out of memory, ...
+        raise BrowserNotFoundError(
+            f"The browser could not be started: Playwright's driver (node) did not start: "
+            f"{_first_line(err)}\nReinstall Playwright (pip install --force-reinstall playwright)."
+        ) from err
+
+
+def _watch_driver(pw: Playwright, on_exit: Callable[[], None]) -> int | None:
+    """Call ``on_exit`` when ``pw``'s driver process goes away (killed, crashed, stopped), and
+    return its process id (None when it cannot be known).
+
+    Playwright tells neither (its browser even stays "connected"), so this reads its internals:
+    the connection's ``close`` event and the transport's process. It also reads the transport's
+    error, which asyncio would otherwise log at exit as "Future exception was never retrieved".
+    """
+    connection = getattr(getattr(pw, "_impl_obj", None), "_connection", None)
+    if connection is not None:
+        connection.on("close", on_exit)
+    transport = getattr(getattr(getattr(pw.stop, "__self__", None), "_client", None), "_transport", None)
+    error = getattr(transport, "on_error_future", None)
+    if isinstance(error, asyncio.Future):
+        error.add_done_callback(lambda f: f.cancelled() or f.exception())
+    pid = getattr(getattr(transport, "_proc", None), "pid", None)
+    return pid if isinstance(pid, int) else None
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def _launch_failure(path: str, err: BaseException) -> str:
+    """What to tell when Playwright could not launch the browser at ``path``: how it ended and
+    the last lines it wrote on stderr (Playwright's log holds them), then the fix."""
+    text = str(err)
+    said: list[str] = []
+    for line in re.findall(r"\[pid=\d+\]\[err\] (.*)", text):
+        if line.strip() and line.strip() not in said:
+            said.append(line.strip())
+    ended = re.search(r"<process did exit: exitCode=(\w+), signal=(\w+)>", text)
+    if ended and ended.group(2) not in ("null", "None"):
+        how = f"it was killed by {ended.group(2)}"
+    elif ended:
+        how = f"it exited with code {ended.group(1)} before it answered"
+    elif "Timeout" in _first_line(err):
+        how = f"it did not answer within {_LAUNCH_TIMEOUT_MS // 1000} s"
+    else:
+        how = _first_line(err)
+    last_words = "".join(f"\n  {line}" for line in said[-3:])
+    return (
+        f"The browser could not be started: {path!r}: {how}.{last_words}\n"
+        f"Expected Chromium or Chrome that runs on this machine: run `{path} --version` to see "
+        "what it lacks, or point runner at another browser with --browser PATH (or "
+        "RUNNER_BROWSER=PATH)."
+    )
 
 
 @dataclass
@@ -105,12 +183,17 @@ class BrowserSession(PageVerbs):
         self.options = options
         self._routing = routing
         self._pw: Playwright | None = None
+        self._driver_gone = False
+        self._driver_pid: int | None = None
         self.browser: Browser | None = None
+        self._browser_pid: int | None = None
         self.context: BrowserContext | None = None
         self.page: Page | None = None
         self.cdp: CDPSession | None = None
         self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
-        self.crash_message: str | None = None
+        # Why the page or browser cannot serve the test (the message the test fails with); the
+        # next reset replaces what broke.
+        self.broken: str | None = None
         self._touched_origins: set[str] = set()
         self._observer: Callable[[Request], None] | None = None  # the request listener while watching
         self._routed = False
@@ -120,24 +203,46 @@ class BrowserSession(PageVerbs):
 
     # -- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
+        """Launch the browser (and Playwright's driver first, when there is none).
+
+        Raises ``BrowserNotFoundError`` saying why the browser or the driver could not start.
+        """
         if self._pw is None:
-            self._pw = await _driver()
+            pw = self._pw = await _driver()
+            self._driver_gone = False
+            self._driver_pid = _watch_driver(pw, lambda: self._driver_exited(pw))
         args = list(QUIET_FLAGS) + list(self.options.extra_args)
         if not self.options.chrome_web_security:
             args += ["--disable-web-security", "--disable-site-isolation-trials"]
-        self.browser = await self._pw.chromium.launch(
-            executable_path=self.options.browser.path,
-            headless=self.options.headless,
-            args=args,
-            chromium_sandbox=False,
-            # A terminal's Ctrl-C reaches the driver too (it is in runner's process group); by
-            # default it then closes the browser under the running test. runner ends the run
-            # itself (the failure report, the video's last frame) and closes the browser after.
-            handle_sigint=False,
-        )
+        path = self.options.browser.path
+        try:
+            browser = await self._pw.chromium.launch(
+                executable_path=path, headless=self.options.headless, args=args,
+                chromium_sandbox=False, timeout=_LAUNCH_TIMEOUT_MS,
+                # A terminal's Ctrl-C reaches the driver too (it is in runner's process group); by
+                # default it then closes the browser under the running test. runner ends the run
+                # itself (the failure report, the video's last frame) and closes the browser after.
+                handle_sigint=False,
+            )
+        except PlaywrightError as err:
+            raise BrowserNotFoundError(_launch_failure(path, err)) from err
+        self.browser, self._browser_pid = browser, None
         self.launches += 1
-        self.browser.on("disconnected", self._on_disconnected)
-        await self._new_context()
+        browser.on("disconnected", self._on_disconnected)
+        await asyncio.gather(self._new_context(), self._find_browser_pid(browser))
+
+    async def _find_browser_pid(self, browser: Browser) -> None:
+        """Learn the browser's process id (Playwright does not tell it), to kill it should it
+        freeze. Asked while the first page opens, so it costs no time."""
+        try:
+            cdp = await browser.new_browser_cdp_session()
+            info = await cdp.send("SystemInfo.getProcessInfo")
+            await cdp.detach()
+        except PlaywrightError:
+            return
+        pid = next((p["id"] for p in info.get("processInfo", []) if p.get("type") == "browser"), None)
+        if browser is self.browser and isinstance(pid, int):
+            self._browser_pid = pid
 
     async def _new_context(self) -> None:
         assert self.browser is not None
@@ -163,15 +268,28 @@ class BrowserSession(PageVerbs):
         self.page.on("download", self._on_download)
         self._routed = False
         self._observer = None
-        self.crash_message = None
+        self.broken = None
         self._fresh = True  # a new page is clean: the first reset can skip most of its work
 
-    def _on_disconnected(self, _browser: Browser) -> None:
-        if self.crash_message is None:
-            self.crash_message = "The browser closed unexpectedly while the test was running."
+    def _on_disconnected(self, browser: Browser) -> None:
+        if browser is self.browser and self.broken is None:
+            self.broken = _CLOSED
 
-    def _on_crash(self, _page: Page) -> None:
-        self.crash_message = "The browser page crashed while the test was running."
+    def _on_crash(self, page: Page) -> None:
+        if page is self.page:
+            self.broken = _CRASHED
+
+    def _driver_exited(self, pw: Playwright) -> None:
+        if pw is self._pw:  # not a driver runner stopped itself
+            self._driver_gone = True
+            self.broken = _DRIVER_STOPPED
+
+    def stopped_responding(self, message: str) -> str:
+        """The page (or the browser) did not answer a command: the test fails with ``message``,
+        later commands fail at once, and the next reset replaces the page. Returns ``message``."""
+        if self.broken is None:
+            self.broken = message
+        return self.broken
 
     def _on_navigated(self, frame: Any) -> None:
         url = frame.url
@@ -207,37 +325,82 @@ class BrowserSession(PageVerbs):
     @property
     def alive(self) -> bool:
         return (
-            self.browser is not None
+            self.broken is None
+            and self.browser is not None
             and self.browser.is_connected()
             and self.page is not None
             and not self.page.is_closed()
-            and self.crash_message is None
         )
 
     async def ensure_alive(self) -> bool:
-        """Relaunch what broke. Returns True when a new browser or page had to be made."""
+        """Replace what broke: the page (a new context), else the browser (killed when it does
+        not answer), else the driver too. Returns True when something had to be made anew.
+
+        Every step is bounded, so a page stuck in JavaScript or a frozen browser cannot hold it
+        up. Raises ``BrowserNotFoundError`` when a new browser cannot be started.
+        """
         if self.alive:
             return False
-        if self.browser is not None and self.browser.is_connected():
+        if self._driver_gone:
+            await self._drop_driver()
+        elif self.browser is not None and self.browser.is_connected():
             try:
                 if self.context is not None:
-                    await self.context.close()
-            except PlaywrightError:
-                pass
-            await self._new_context()
+                    with contextlib.suppress(PlaywrightError):  # closed already
+                        await asyncio.wait_for(self.context.close(), _CLOSE_BOUND)
+                await asyncio.wait_for(self._new_context(), _OPEN_BOUND)
+                return True
+            except (PlaywrightError, TimeoutError):
+                self._kill_browser()  # it does not answer (frozen), or makes no page
         else:
-            self.browser = None
-            await self.start()
+            self._kill_browser()  # what may be left of it
+        await self.start()
         return True
 
+    def _kill_browser(self) -> None:
+        """Kill the browser's processes (a frozen browser cannot be closed) and forget it."""
+        if self._browser_pid is not None:
+            kill_tree(self._browser_pid)
+        self._forget_browser()
+
+    def _forget_browser(self) -> None:
+        self.browser = self.context = self.page = None
+        self.cdp = self.devtools = None
+        self._browser_pid = None
+
+    def kill(self) -> None:
+        """Kill the driver and the browser without asking them (from any thread): for when the
+        engine's loop itself is blocked. The session is unusable afterwards."""
+        for pid in (self._browser_pid, self._driver_pid):
+            if pid is not None:
+                kill_tree(pid)
+
+    async def _drop_driver(self) -> None:
+        """Forget a driver that went away (its browser went with it)."""
+        pw, self._pw, self._driver_pid = self._pw, None, None
+        self._kill_browser()
+        if pw is not None:
+            try:
+                await asyncio.wait_for(pw.stop(), _CLOSE_BOUND)
+            except Exception:  # noqa: BLE001 - it is gone already
+                pass
+
     async def reset(self, viewport: tuple[int, int]) -> None:
-        """Make the page as clean as a new one, cheaply."""
+        """Make the page as clean as a new one, cheaply; replace it when it does not answer
+        (within ``_CLEAN_BOUND``) or broke. Raises ``BrowserNotFoundError`` when a browser
+        had to be launched and could not be."""
         await self.ensure_alive()
+        if not self._fresh:
+            try:
+                await asyncio.wait_for(self._clean(), _CLEAN_BOUND)
+            except (PlaywrightError, TimeoutError):
+                self.stopped_responding("The page did not answer its reset between tests.")
+                await self.ensure_alive()
+        self._fresh = False
+        await asyncio.wait_for(self._set_viewport(viewport), _OPEN_BOUND)
+
+    async def _clean(self) -> None:
         assert self.page is not None and self.context is not None and self.cdp is not None
-        if self._fresh:
-            self._fresh = False
-            await self._set_viewport(viewport)
-            return
         await self.set_routing(False)
         self.set_watching(False)
         await self._blank()
@@ -247,7 +410,6 @@ class BrowserSession(PageVerbs):
         for origin in origins:
             await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         await self.cdp.send("Network.clearBrowserCache")
-        await self._set_viewport(viewport)
 
     async def _set_viewport(self, viewport: tuple[int, int]) -> None:
         assert self.page is not None
@@ -302,12 +464,15 @@ class BrowserSession(PageVerbs):
             await self._blank()
 
     async def _blank(self) -> None:
-        """Navigate to about:blank; a late error page of the last test can interrupt it once."""
+        """Navigate to about:blank; a late error page of the last test can interrupt it once.
+        Raises Playwright's ``TimeoutError`` when the page does not answer."""
         assert self.page is not None
         for _ in range(3):
             try:
-                await self.page.goto("about:blank", timeout=10_000)
+                await self.page.goto("about:blank", timeout=_CLOSE_BOUND * 1000)
                 return
+            except PlaywrightTimeoutError:
+                raise
             except PlaywrightError:
                 await asyncio.sleep(0.01)
         # The page will not settle: a fresh context is as clean and only slower.
@@ -316,20 +481,25 @@ class BrowserSession(PageVerbs):
         await self._new_context()
 
     async def close(self) -> None:
+        """Close the browser and stop the driver. Each step is bounded: a browser that does not
+        close in time is killed, so none is left behind."""
         for closer in (self.context, self.browser):
-            if closer is not None:
-                try:
-                    await closer.close()
-                except Exception:  # noqa: BLE001 - closing a dead browser is fine
-                    pass
-        self.context = self.browser = None
-        self.page = None
-        if self._pw is not None:
+            if closer is None:
+                continue
             try:
-                await self._pw.stop()
+                await asyncio.wait_for(closer.close(), _CLOSE_BOUND)
+            except TimeoutError:  # frozen
+                self._kill_browser()
+                break
+            except Exception:  # noqa: BLE001 - closed already, or its driver is gone
+                pass
+        self._forget_browser()
+        pw, self._pw = self._pw, None
+        if pw is not None:
+            try:
+                await asyncio.wait_for(pw.stop(), _CLOSE_BOUND)
             except Exception:  # noqa: BLE001
                 pass
-            self._pw = None
 
     # -- routing ----------------------------------------------------------------------------
     def set_watching(self, on: bool) -> None:

@@ -10,13 +10,37 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import sys
 import threading
+import time
 from collections.abc import Awaitable, Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
+
+from runner.tracebacks import is_internal
 
 T = TypeVar("T")
 
-__all__ = ["EngineLoop"]
+__all__ = ["EngineLoop", "EngineTimeout", "EngineBlocked"]
+
+
+# How often a waiting caller checks that the loop still runs (see EngineLoop.run's ``stall``).
+_PROBE_EVERY = 0.25
+
+
+class EngineTimeout(TimeoutError):
+    """An engine call got no answer within the bound :meth:`EngineLoop.run` was given (the call
+    was cancelled). Distinct from a ``TimeoutError`` the call itself raised."""
+
+
+class EngineBlocked(EngineTimeout):
+    """The loop ran nothing for ``seconds``: ``blocker`` (``"name (file:line)"``) holds its
+    thread, typically an ``async def`` route handler that blocks instead of awaiting."""
+
+    def __init__(self, blocker: str, seconds: float) -> None:
+        super().__init__(f"the engine's loop is blocked by {blocker} (for {seconds:.1f} s)")
+        self.blocker = blocker
+        self.seconds = seconds
 
 
 class EngineLoop:
@@ -24,12 +48,15 @@ class EngineLoop:
 
     def __init__(self, name: str = "runner-engine") -> None:
         self.loop = asyncio.new_event_loop()
-        # Handlers written as plain functions may block; they run here, not on the loop.
+        # asyncio's own blocking calls (run_in_executor(None, ...)): runner's, never the user's,
+        # whose blocking handlers and tasks run in daemon threads (runner/workers.py).
         self.executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=32, thread_name_prefix="runner-handler"
         )
         self.loop.set_default_executor(self.executor)
         self._ready = threading.Event()
+        # Once a caller found the loop blocked: when, and the probe it sets when it runs again.
+        self._stalled: tuple[float, threading.Event] | None = None
         self._thread = threading.Thread(target=self._main, name=name, daemon=True)
         self._thread.start()
         self._ready.wait(5)
@@ -43,24 +70,86 @@ class EngineLoop:
     def in_loop_thread(self) -> bool:
         return threading.current_thread() is self._thread
 
-    def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None, *,
+            stall: float | None = None) -> T:
         """Run ``coro`` on the loop and return its result; raises what it raises.
 
         ``timeout`` (seconds) bounds the wait; on expiry the coroutine is cancelled and
-        ``TimeoutError`` is raised.
+        :class:`EngineTimeout` is raised. With ``stall`` (seconds), the wait also ends as soon as
+        the loop itself has run nothing for that long (something blocks its thread): then
+        :class:`EngineBlocked` says what.
         """
         if self.in_loop_thread:
             coro.close()
             raise RuntimeError("EngineLoop.run() called from the loop thread; await instead")
+        stalled = self._stalled
+        if stalled is not None:
+            if not stalled[1].wait(_PROBE_EVERY):
+                coro.close()  # still blocked: waiting again would only take as long
+                raise EngineBlocked(self._blocking_frame(), time.monotonic() - stalled[0])
+            self._stalled = None
         future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        probe: tuple[float, threading.Event] | None = None  # when a probe was posted, and its answer
         try:
-            return future.result(timeout)
-        except concurrent.futures.TimeoutError:
-            future.cancel()
-            raise TimeoutError(f"engine call did not finish within {timeout} s") from None
-        except KeyboardInterrupt:
+            while True:
+                wait = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+                if stall is not None:
+                    wait = _PROBE_EVERY if wait is None else min(wait, _PROBE_EVERY)
+                try:
+                    return future.result(wait)
+                except concurrent.futures.TimeoutError:
+                    if future.done():
+                        raise  # the coroutine's own TimeoutError
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
+                    raise EngineTimeout(f"engine call did not finish within {timeout} s") from None
+                if stall is not None:
+                    if probe is None or probe[1].is_set():
+                        probe = (now, self._probe())
+                    elif now - probe[0] >= stall:
+                        self._stalled = probe
+                        raise EngineBlocked(self._blocking_frame(), now - probe[0]) from None
+        except BaseException:
             future.cancel()
             raise
+
+    def _probe(self) -> threading.Event:
+        """An event the loop sets as soon as it runs its next callback."""
+        answered = threading.Event()
+        try:
+            self.loop.call_soon_threadsafe(answered.set)
+        except RuntimeError:  # the loop is closed: nothing blocks it
+            answered.set()
+        return answered
+
+    @property
+    def stalled(self) -> bool:
+        """Whether a call found the loop blocked (:class:`EngineBlocked`) and it has not run
+        anything since."""
+        stalled = self._stalled
+        return stalled is not None and not stalled[1].is_set()
+
+    def blocker(self, within: float = 0.25) -> str | None:
+        """What keeps the loop from running, when it does not run a callback within ``within``
+        seconds (see :meth:`_blocking_frame`); None when it answers."""
+        stalled = self._stalled
+        answered = stalled[1] if stalled is not None else self._probe()
+        if answered.wait(within):
+            return None
+        return self._blocking_frame()
+
+    def _blocking_frame(self) -> str:
+        """The innermost frame of the user's code on the loop thread (e.g. an ``async def`` route
+        handler that calls ``time.sleep``), else the innermost frame: ``"name (file:line)"``."""
+        frame = sys._current_frames().get(self._thread.ident or -1)
+        innermost = frame
+        while frame is not None and is_internal(frame.f_code.co_filename):
+            frame = frame.f_back
+        frame = frame or innermost
+        if frame is None:
+            return "unknown code"
+        return f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
 
     def submit(self, coro: Awaitable[T]) -> concurrent.futures.Future[T]:
         """Schedule ``coro`` without waiting for it."""

@@ -10,16 +10,18 @@ live in the :class:`~runner.net.registry.Registry` and are changed under its loc
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import copy
+import functools
 import inspect
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from runner.bodies import decode_body
 from runner.errors import InterceptError
+from runner.workers import Workers
 
 from ._util import header_get, header_has, headers_problem, reason_phrase
 from .aliases import Aliases
@@ -129,7 +131,7 @@ class Chain:
         self._report_error = report_error
         self._registry = registry
         self._aliases = aliases
-        self._executor = ThreadPoolExecutor(max_workers=32, thread_name_prefix="runner-route-handler")
+        self._workers = Workers("runner-route-handler", size=32)
 
     def _report(self, err: BaseException, gen: int) -> None:
         if gen != self._registry.generation:
@@ -273,20 +275,50 @@ class Chain:
     # -- user code ---------------------------------------------------------------------------
     async def _call_user(self, fn: Callable[..., Any], arg: Any, timeout_ms: float, ic: Interception) -> None:
         """Run a handler: ``async def`` on the loop, a plain function in a worker thread (so it
-        may block); an awaitable it returns is awaited. The time it takes counts in ``ic``'s
-        ``handler`` timing. Raises TimeoutError past ``timeout_ms``, and what the handler raises."""
-        started = time.monotonic()
+        may block); an awaitable it returns is awaited. The time it runs counts in ``ic``'s
+        ``handler`` timing, waiting for a free thread in ``queued``. Raises TimeoutError when it
+        runs past ``timeout_ms``, and what the handler raises."""
         timeout = max(float(timeout_ms), 0.0) / 1000
-        deadline = self._loop.time() + timeout
-        try:
-            if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):  # noqa: B004
+        if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):  # noqa: B004
+            started = time.monotonic()
+            try:
                 await asyncio.wait_for(fn(arg), timeout)
-                return
-            result = await asyncio.wait_for(self._loop.run_in_executor(self._executor, fn, arg), timeout)
+            finally:
+                ic._handler += time.monotonic() - started
+            return
+        submitted = time.monotonic()
+        began: list[float] = []
+        try:
+            result = await self._in_thread(functools.partial(fn, arg), timeout, began)
             if inspect.isawaitable(result):
-                await asyncio.wait_for(_as_coro(result), max(deadline - self._loop.time(), 0.0))
+                remaining = began[0] + timeout - time.monotonic()
+                await asyncio.wait_for(_as_coro(result), max(remaining, 0.0))
         finally:
-            ic._handler += time.monotonic() - started
+            start = began[0] if began else time.monotonic()
+            ic._queued = (ic._queued or 0.0) + (start - submitted)
+            ic._handler += time.monotonic() - start
+
+    async def _in_thread(self, call: Callable[[], Any], timeout: float | None,
+                         began: list[float] | None = None) -> Any:
+        """``call()`` in a worker thread. ``timeout`` (seconds) counts from when it starts:
+        waiting for a free thread is not its time. ``began`` gets the moment it started."""
+        loop = self._loop
+        started: asyncio.Future[float] = loop.create_future()
+        done: asyncio.Future[Any] = loop.create_future()
+
+        def on_start() -> None:
+            _settle_soon(loop, started, time.monotonic())
+
+        job = self._workers.submit(call, on_start=on_start)
+        job.add_done_callback(lambda f: _settle_soon(loop, done, f))
+        try:
+            start = await started
+            if began is not None:
+                began.append(start)
+            return await asyncio.wait_for(done, timeout)
+        except BaseException:  # its timeout, or the request's task was cancelled
+            self._workers.give_up(job)
+            raise
 
     def _describe(self, route: Route, data_or_raw: Any) -> str:
         return f"\n\nRoute: {route.describe()}\n\nIntercepted request: {data_or_raw.method} {data_or_raw.url}"
@@ -345,7 +377,7 @@ class Chain:
             return
         try:
             if static.fixture:  # file I/O: off the loop
-                rendered = await self._loop.run_in_executor(self._executor, render, static, self._load_fixture)
+                rendered = await self._in_thread(functools.partial(render, static, self._load_fixture), None)
             else:  # pure and cheap: no thread hop on the hot path of a stub
                 rendered = render(static, self._load_fixture)
         except Exception as err:  # noqa: BLE001 - a missing or unreadable fixture
@@ -487,6 +519,30 @@ class Chain:
         self._registry.error(ic, str(error).split("\n", 1)[0], error)
         await exchange.fail("failed")
         raise _Failed()
+
+
+def _settle_soon(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], outcome: Any) -> None:
+    """From a worker thread: give ``future`` (on ``loop``) ``outcome``: a value, or the finished
+    ``concurrent.futures.Future`` whose result or error it takes. Nothing when the loop closed
+    or nobody waits any more."""
+
+    def settle() -> None:
+        if future.done():
+            return
+        if isinstance(outcome, concurrent.futures.Future):
+            if outcome.cancelled():
+                future.cancel()
+            elif outcome.exception() is not None:
+                future.set_exception(outcome.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(outcome.result())
+        else:
+            future.set_result(outcome)
+
+    try:
+        loop.call_soon_threadsafe(settle)
+    except RuntimeError:  # the loop is closed: the run is over
+        pass
 
 
 async def _as_coro(awaitable: Awaitable[Any]) -> Any:

@@ -13,12 +13,13 @@ import time
 import uuid
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 from _pytest.runner import runtestprotocol
 
-from runner.errors import ConfigError, RunnerError
+from runner.engine.loop import EngineTimeout
+from runner.errors import BrowserNotFoundError, ConfigError, RunnerError
 from runner.events import RunStarted, ScreenshotTaken
 from runner.plugin.frames import drop_runner_frames
 from runner.plugin.outcomes import (
@@ -159,6 +160,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         spec_paths=run.specs if run is not None else None,
         finish_spec=session.finish_spec, settle=session.settle_videos,
         interrupted_by=run.interrupted_by if run is not None else None,
+        run_error=lambda: "the browser did not start" if session.launch_error else None,
     )
     config.pluginmanager.register(recorder, "runner-results")
 
@@ -246,11 +248,14 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
     spec_path = Path(str(item.path))
     relative = _spec_relative(config, spec_path)
     title = " -- ".join(item.nodeid.split("::")[1:]) or item.name
-    commands = session.begin_test(
-        config, spec_relative=relative, title=title,
-        screenshot_dir=lambda: (config.path("screenshotsFolder") or Path(".")) / relative,
-        attempt=item.stash.get(_ATTEMPT_KEY, 1), nodeid=item.nodeid,
-    )
+    try:
+        commands = session.begin_test(
+            config, spec_relative=relative, title=title,
+            screenshot_dir=lambda: (config.path("screenshotsFolder") or Path(".")) / relative,
+            attempt=item.stash.get(_ATTEMPT_KEY, 1), nodeid=item.nodeid,
+        )
+    except BrowserNotFoundError as err:
+        _stop_run(err)
     ctx = commands._ctx
     item.stash[_CTX_KEY] = ctx  # for the reports of this attempt, teardown's too
     try:
@@ -264,6 +269,27 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
             "slow_ms": float(config.slow_test_threshold),
         }
         session.end_test()
+
+
+def _stop_run(err: BrowserNotFoundError) -> NoReturn:
+    """No browser, no test can run: the run stops with this one message and exit status 1
+    (``runner run`` prints it; plain pytest shows it as the reason it stopped)."""
+    __tracebackhide__ = True
+    pytest.exit(f"runner: {err}", returncode=1)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """``runner run`` launched the browser while pytest started: one that could not start stops
+    the run here, before its first test (not once per test)."""
+    run_session = session.config.stash.get(_SESSION_KEY, None)
+    if run_session is None or _run_plugin(session.config) is None or session.config.option.collectonly:
+        return
+    if not any("runner" in getattr(item, "fixturenames", ()) for item in session.items):
+        return
+    failure = run_session.launch_failure()
+    if failure is not None:
+        _stop_run(failure)
 
 
 def _spec_relative(config: Config, spec: Path) -> str:
@@ -331,6 +357,9 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         ctx.loop.run(browser.screenshot(path, full_page=True), 30)
+    except EngineTimeout:
+        browser.stopped_responding("The page did not answer the failure screenshot.")
+        return None
     except Exception:  # noqa: BLE001 - a failed screenshot must not hide the test's own error
         return None
     return path

@@ -63,7 +63,8 @@ class RunRecorder:
 
     ``describe_run(spec_paths)`` makes the ``run.started`` event; ``finish_spec(relative,
     passed)`` ends a spec's artifacts and returns its video (or None); ``settle()`` waits for
-    artifacts still being written (it may publish ``video.written``) before ``run.ended``.
+    artifacts still being written (it may publish ``video.written``) before ``run.ended``;
+    ``run_error()`` why the run as a whole failed (``run.ended``'s ``error``), if it did.
     ``slow_ms`` is the run's ``slowTestThreshold``. ``interrupted_by()`` names the signal that
     interrupted ``runner run`` (None when none did).
 
@@ -77,7 +78,8 @@ class RunRecorder:
                  spec_paths: list[Path] | None = None,
                  finish_spec: Callable[[str, bool], str | None] | None = None,
                  settle: Callable[[], None] | None = None,
-                 interrupted_by: Callable[[], str | None] | None = None) -> None:
+                 interrupted_by: Callable[[], str | None] | None = None,
+                 run_error: Callable[[], str | None] | None = None) -> None:
         self._publish = publish
         self.project_root = project_root
         self.spec_root = spec_root
@@ -87,6 +89,7 @@ class RunRecorder:
         self._selected = [str(Path(p).resolve()) for p in spec_paths] if spec_paths is not None else None
         self._finish_spec = finish_spec
         self._settle = settle
+        self._run_error = run_error
         self._started = time.monotonic()
         self._specs: dict[str, _Spec] = {}
         self._by_nodeid_path: dict[str, _Spec] = {}  # a node id's file part -> its spec
@@ -278,7 +281,8 @@ class RunRecorder:
         ran = self.totals["tests"] or any(s.ended for s in self._specs.values())
         if exitstatus in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) and not ran:
             return  # pytest did not run: there are no results to report (runner run says why)
-        error = "no tests ran" if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED else None
+        error = ("no tests ran" if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED
+                 else self._run_error() if self._run_error is not None else None)
         if interrupted:
             error = f"interrupted by {self._reason()}"
         totals = self.totals

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from runner.engine import discovery
-from runner.engine.loop import EngineLoop
+from runner.engine.loop import EngineBlocked, EngineLoop, EngineTimeout
 from runner.errors import BrowserNotFoundError
 
 
@@ -96,3 +96,42 @@ def test_executable_check_ignores_plain_files(tmp_path):
     plain.write_text("")
     os.chmod(plain, 0o644)
     assert discovery._executable(str(plain)) is None
+
+
+def test_engine_loop_says_what_blocks_it():
+    loop = EngineLoop()
+    try:
+        async def blocks_the_loop():
+            time.sleep(1.5)  # not awaited: nothing else runs on the loop meanwhile
+
+        async def quick():
+            return 1
+
+        blocked = loop.submit(blocks_the_loop())
+        started = time.monotonic()
+        with pytest.raises(EngineBlocked) as caught:
+            loop.run(quick(), 10, stall=0.3)
+        assert time.monotonic() - started < 1.2  # it did not wait for the 10 s bound
+        assert caught.value.blocker.startswith("blocks_the_loop (test_discovery_and_loop.py:")
+        assert loop.blocker(0.05) is not None
+        with pytest.raises(EngineBlocked):  # known blocked: the next call does not wait again
+            loop.run(quick(), 10, stall=5)
+        blocked.result(5)
+        assert loop.blocker() is None and loop.run(quick(), 2, stall=0.3) == 1
+    finally:
+        loop.close()
+
+
+def test_engine_loop_tells_its_bound_from_the_calls_own_timeout():
+    loop = EngineLoop()
+    try:
+        async def own_timeout():
+            await asyncio.wait_for(asyncio.sleep(5), 0.01)
+
+        with pytest.raises(TimeoutError) as caught:
+            loop.run(own_timeout(), 5)
+        assert not isinstance(caught.value, EngineTimeout)
+        with pytest.raises(EngineTimeout):
+            loop.run(asyncio.sleep(5), 0.05)
+    finally:
+        loop.close()

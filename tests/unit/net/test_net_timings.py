@@ -283,3 +283,23 @@ def test_an_observer_that_raises_breaks_nothing(make_env: Any) -> None:
     assert ex.response.body == b"stubbed"
     assert e.get("@a").state == "Complete"
     assert e.errors == []
+
+
+def test_waiting_for_a_free_handler_thread_is_not_handler_time(env):
+    """96 requests at once on 32 handler threads: three rounds of 0.3 s, each handler well within
+    its 500 ms; the last round waited 0.6 s for a thread, which counts as queued."""
+    env.config["defaultCommandTimeout"] = 500
+
+    def slow(req):
+        time.sleep(0.3)
+        req.reply({"ok": True})
+
+    env.intercept("/api/slow*", slow)
+    started = [env.start(f"http://localhost:3000/api/slow?i={i}") for i in range(96)]
+    for _, future in started:
+        future.result(BOUND)
+    assert not env.messages
+    assert [ex.response.status for ex, _ in started] == [200] * 96
+    timings = [row["timings"] for row in env.interceptor.requests_log()]
+    assert max(t["handler"] for t in timings) < 500
+    assert max(t["queued"] for t in timings) >= 500

@@ -1,0 +1,60 @@
+"""The browser's processes, for when Playwright cannot close it: a frozen browser is killed.
+
+Linux only (``/proc``); elsewhere nothing is found and nothing is killed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+__all__ = ["descendants", "kill_tree"]
+
+
+def _children_by_parent() -> dict[int, list[int]]:
+    parents: dict[int, list[int]] = {}
+    try:
+        entries = list(Path("/proc").iterdir())
+    except OSError:
+        return parents
+    for entry in entries:
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # it ended meanwhile
+        # the command name (in parentheses) may hold spaces: the fields after it are plain
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        parents.setdefault(ppid, []).append(int(entry.name))
+    return parents
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (children first), from ``/proc``; [] where there is none."""
+    parents = _children_by_parent()
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in parents.get(todo.pop(0), []):
+            if child not in found:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def kill_tree(pid: int) -> list[int]:
+    """SIGKILL ``pid`` and every process under it, if it is a process of ours (under this
+    process: a pid the system gave to someone else since is left alone). Stopped processes
+    (SIGSTOP) die too. Returns the pids signalled."""
+    ours = descendants(os.getpid())
+    if pid not in ours:
+        return []
+    family = [pid, *descendants(pid)]
+    for member in family:
+        try:
+            os.kill(member, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    return family
