@@ -218,7 +218,7 @@ def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
     from runner.engine.loop import EngineLoop
 
     loop = EngineLoop()
-    start_driver_early(loop.submit)  # overlaps the driver's start-up with everything below
+    start_driver_early(loop)  # overlaps the driver's start-up with everything below
 
     from runner.session import RunSession
 

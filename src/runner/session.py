@@ -178,7 +178,7 @@ class RunSession:
         """Start launching the browser in the background (while pytest starts up)."""
         if self._browser is None and self._launching is None:
             routing = RoutingTarget(interceptor=lambda: self._interceptor, blocked=self.blocked)
-            session = BrowserSession(self.launch_options(), routing)
+            session = BrowserSession(self.launch_options(), routing, early_driver=self.loop.take_early_driver())
             session.launches = self._launches_told  # a browser that replaces another counts on
             self._launching = (session, self.loop.submit(session.start()))
 

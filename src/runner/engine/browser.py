@@ -80,20 +80,18 @@ _DRIVER_STOPPED = (
 )
 
 # Playwright's driver (a node process) takes most of a second to start and needs no
-# configuration, so `runner run` starts it first thing, while the rest of runner loads.
-_early_driver: Any = None
+# configuration, so `runner run` starts it first thing, while the rest of runner loads. The
+# future is kept on the engine loop that started it, and the session hands it to its browser.
+def start_driver_early(loop: Any) -> None:
+    """Start Playwright's driver now on ``loop`` (an ``EngineLoop``); its browser session takes
+    it with ``loop.take_early_driver()``."""
+    if loop.early_driver is None:
+        loop.early_driver = loop.submit(async_playwright().start())
 
 
-def start_driver_early(submit: Callable[[Any], Any]) -> None:
-    """Start Playwright's driver now on the engine loop (``submit`` = ``EngineLoop.submit``)."""
-    global _early_driver
-    if _early_driver is None:
-        _early_driver = submit(async_playwright().start())
-
-
-async def _driver() -> Playwright:
-    global _early_driver
-    early, _early_driver = _early_driver, None
+async def _driver(early: Any = None) -> Playwright:
+    """Playwright's driver: ``early`` (a future from :func:`start_driver_early`) when it came up,
+    else a new one."""
     if early is not None:
         try:
             return await asyncio.wrap_future(early)
@@ -179,9 +177,11 @@ class BrowserSession(PageVerbs):
     :meth:`set_routing`, :meth:`set_watching`); without one, routed requests go on unchanged.
     """
 
-    def __init__(self, options: LaunchOptions, routing: RoutingTarget | None = None) -> None:
+    def __init__(self, options: LaunchOptions, routing: RoutingTarget | None = None,
+                 early_driver: Any = None) -> None:
         self.options = options
         self._routing = routing
+        self._early_driver = early_driver  # the driver started ahead (used by the first start)
         self._pw: Playwright | None = None
         self._driver_gone = False
         self._driver_pid: int | None = None
@@ -208,7 +208,8 @@ class BrowserSession(PageVerbs):
         Raises ``BrowserNotFoundError`` saying why the browser or the driver could not start.
         """
         if self._pw is None:
-            pw = self._pw = await _driver()
+            early, self._early_driver = self._early_driver, None
+            pw = self._pw = await _driver(early)
             self._driver_gone = False
             self._driver_pid = _watch_driver(pw, lambda: self._driver_exited(pw))
         args = list(QUIET_FLAGS) + list(self.options.extra_args)

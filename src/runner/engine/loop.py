@@ -57,6 +57,8 @@ class EngineLoop:
         self._ready = threading.Event()
         # Once a caller found the loop blocked: when, and the probe it sets when it runs again.
         self._stalled: tuple[float, threading.Event] | None = None
+        # Playwright's driver when it was started ahead (engine/browser.py start_driver_early)
+        self.early_driver: concurrent.futures.Future[Any] | None = None
         self._thread = threading.Thread(target=self._main, name=name, daemon=True)
         self._thread.start()
         self._ready.wait(5)
@@ -150,6 +152,11 @@ class EngineLoop:
         if frame is None:
             return "unknown code"
         return f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
+
+    def take_early_driver(self) -> concurrent.futures.Future[Any] | None:
+        """The driver started ahead on this loop, once (None when none was)."""
+        early, self.early_driver = self.early_driver, None
+        return early
 
     def submit(self, coro: Awaitable[T]) -> concurrent.futures.Future[T]:
         """Schedule ``coro`` without waiting for it."""
