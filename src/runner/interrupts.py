@@ -29,9 +29,10 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 from types import FrameType
 from typing import Any
+
+from runner.engine import processes
 
 __all__ = ["RunInterrupts", "become_subreaper", "descendants", "kill_descendants"]
 
@@ -52,35 +53,9 @@ def become_subreaper(on: bool = True) -> bool:
         return False
 
 
-def _stat(pid: str) -> tuple[str, int] | None:
-    """(state, parent pid) of a process from ``/proc``, or None when it is gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = text.rsplit(")", 1)[1].split()  # the command name may hold spaces and parentheses
-    return fields[0], int(fields[1])
-
-
 def descendants(pid: int) -> set[int]:
     """Every live (not zombie) descendant of ``pid``, from ``/proc`` (empty where there is none)."""
-    children: dict[int, list[int]] = {}
-    try:
-        entries = [e for e in os.listdir("/proc") if e.isdigit()]
-    except OSError:
-        return set()
-    for entry in entries:
-        found = _stat(entry)
-        if found is not None and found[0] != "Z":
-            children.setdefault(found[1], []).append(int(entry))
-    out: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
+    return set(processes.descendants(pid, alive_only=True))
 
 
 def kill_descendants(pid: int | None = None, timeout: float = 3.0) -> None:

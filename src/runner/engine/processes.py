@@ -1,4 +1,5 @@
-"""The browser's processes, for when Playwright cannot close it: a frozen browser is killed.
+"""Processes under runner's, from ``/proc``: a frozen browser is killed with its processes, and
+``runner run``'s second Ctrl-C kills everything it started (``interrupts.py``).
 
 Linux only (``/proc``); elsewhere nothing is found and nothing is killed.
 """
@@ -12,7 +13,7 @@ from pathlib import Path
 __all__ = ["descendants", "kill_tree"]
 
 
-def _children_by_parent() -> dict[int, list[int]]:
+def _children_by_parent(alive_only: bool = False) -> dict[int, list[int]]:
     parents: dict[int, list[int]] = {}
     try:
         entries = list(Path("/proc").iterdir())
@@ -26,14 +27,18 @@ def _children_by_parent() -> dict[int, list[int]]:
         except OSError:
             continue  # it ended meanwhile
         # the command name (in parentheses) may hold spaces: the fields after it are plain
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        fields = stat.rsplit(")", 1)[1].split()
+        if alive_only and fields[0] == "Z":
+            continue  # a zombie has ended: only its parent has not reaped it yet
+        ppid = int(fields[1])
         parents.setdefault(ppid, []).append(int(entry.name))
     return parents
 
 
-def descendants(pid: int) -> list[int]:
-    """Every process under ``pid`` (children first), from ``/proc``; [] where there is none."""
-    parents = _children_by_parent()
+def descendants(pid: int, *, alive_only: bool = False) -> list[int]:
+    """Every process under ``pid`` (children first), from ``/proc``; [] where there is none.
+    ``alive_only`` leaves out zombies (and what hangs below them)."""
+    parents = _children_by_parent(alive_only)
     found: list[int] = []
     todo = [pid]
     while todo:
