@@ -207,9 +207,10 @@ def test_blocks_again_last(runner):
     }, {"defaultCommandTimeout": 1000}))
     result = run_runner("run", cwd=root, timeout=120)
     assert result.code == 2, result.text
-    named = re.findall(r"CommandError: runner's event loop is blocked by blocks_the_loop "
+    # each failure's headline (pytest's traceback below it may repeat the message)
+    named = re.findall(r"^\s+CommandError: runner's event loop is blocked by blocks_the_loop "
                        r"\(a_spec.py:5\), so runner\.\S+ got no answer \(defaultCommandTimeout: "
-                       r"1000ms\)\.", result.out)
+                       r"1000ms\)\.", result.out, re.M)
     assert len(named) == 2, result.out
     assert "✓ test_next_gets_a_working_page" in result.out
     _ended_whole(result, root)
