@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from tests.cli.conftest import base_project, run_runner
+from tests.support.procs import alive
 
 pytestmark = pytest.mark.slow
 
@@ -43,6 +44,15 @@ def processes(marker):
 
 def family(pid):
     return [pid, *descendants(pid)]
+
+
+def freeze_the_browser(record):
+    """SIGSTOP the browser and every process under it; their pids go to the file ``record``."""
+    (browser,) = processes(b"--remote-debugging-pipe")
+    pids = family(browser)
+    Path(record).write_text(json.dumps(pids))
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
 '''
 
 NEXT_TEST = '''
@@ -77,14 +87,6 @@ def _ended_whole(result, root: Path) -> list[dict]:
     return events
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 def test_a_page_stuck_in_javascript_fails_its_test_and_the_next_gets_a_fresh_page(project):
     stuck = ("<html><body><h1>Hi</h1><script>addEventListener('load', () => "
              "setTimeout(() => { while (true) {} }, 50))</script></body></html>")
@@ -117,11 +119,7 @@ def test_a_frozen_browser_is_killed_and_the_next_test_gets_a_new_one(project, tm
 
 def test_frozen(runner):
     runner.visit("/")
-    (browser,) = processes(b"--remote-debugging-pipe")
-    pids = family(browser)
-    Path({str(frozen)!r}).write_text(json.dumps(pids))
-    for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
+    freeze_the_browser({str(frozen)!r})
     runner.get("h1").should("exist")
 ''' + NEXT_TEST,
     }, {"defaultCommandTimeout": 2000}))
@@ -131,7 +129,7 @@ def test_frozen(runner):
     assert "✓ test_next_gets_a_working_page" in result.out
     events = _ended_whole(result, root)
     assert [e["launch"] for e in events if e["kind"] == "browser.started"] == [1, 2]
-    assert not [pid for pid in json.loads(frozen.read_text()) if _alive(pid)], "frozen processes were left"
+    assert not [pid for pid in json.loads(frozen.read_text()) if alive(pid)], "frozen processes were left"
 
 
 def test_a_killed_driver_fails_its_test_in_one_line_and_the_next_starts_a_new_one(project):
@@ -244,14 +242,10 @@ def test_a_browser_frozen_at_the_end_of_the_run_is_killed(project, tmp_path):
 
 def test_freezes_the_browser_last(runner):
     runner.visit("/")
-    (browser,) = processes(b"--remote-debugging-pipe")
-    pids = family(browser)
-    Path({str(frozen)!r}).write_text(json.dumps(pids))
-    for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
+    freeze_the_browser({str(frozen)!r})
 ''',
     }, {"video": False}))
     result = run_runner("run", cwd=root, timeout=120)
     assert result.code == 0, result.text
     _ended_whole(result, root)
-    assert not [pid for pid in json.loads(frozen.read_text()) if _alive(pid)], "frozen processes were left"
+    assert not [pid for pid in json.loads(frozen.read_text()) if alive(pid)], "frozen processes were left"

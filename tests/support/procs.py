@@ -5,27 +5,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from runner.engine.processes import descendants
+
 
 def children(pid: int) -> set[int]:
-    """Every descendant of ``pid`` (from /proc)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        parents.setdefault(ppid, []).append(int(entry.name))
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
+    """Every descendant of ``pid`` (runner's own /proc walker, so tests and runner agree)."""
+    return set(descendants(pid))
 
 
 def alive(pid: int) -> bool:
