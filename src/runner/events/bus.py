@@ -48,10 +48,6 @@ class EventBus:
 
         return unsubscribe
 
-    @property
-    def has_subscribers(self) -> bool:
-        return bool(self._subscribers)
-
     def publish(self, event: Event) -> None:
         """Deliver ``event`` to every subscriber (after those published before it)."""
         with self._lock:

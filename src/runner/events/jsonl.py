@@ -39,7 +39,6 @@ class EventsFileWriter:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] | None = path.open("w", encoding="utf-8")
-        self.lines = 0
 
     def __call__(self, event: Event) -> None:
         file = self._file
@@ -47,7 +46,6 @@ class EventsFileWriter:
             return
         file.write(dumps_event(event) + "\n")
         file.flush()  # a killed run keeps every event up to the kill
-        self.lines += 1
 
     def close(self) -> None:
         file, self._file = self._file, None
