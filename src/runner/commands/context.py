@@ -125,6 +125,11 @@ class TestContext:
         except EngineBlocked as err:
             raise CommandError(self._blocked(browser, err.blocker)) from err
         except EngineTimeout as err:
+            # the loop's stall bound and the call's bound can end together: a loop blocked by a
+            # handler is the cause to name, not the page
+            blocker = self.loop.blocker()
+            if blocker is not None:
+                raise CommandError(self._blocked(browser, blocker)) from err
             raise CommandError(self._no_answer(browser, bound, which)) from err
         except Exception as err:
             broken = browser.broken
