@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["decode_body", "encode_body", "is_binary", "is_json_type", "to_json_bytes"]
+__all__ = ["KEPT_BODY_BYTES", "body_record", "decode_body", "encode_body", "is_binary", "is_json_type", "to_json_bytes"]
 
 _JSON_TYPE = re.compile(r"^application/(?:[\w.+-]+\+)?json\b|^text/json\b", re.I)
 
@@ -65,3 +65,25 @@ def encode_body(value: Any) -> tuple[bytes, bool]:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value), False
     return to_json_bytes(value), True
+
+
+#: The most of one body a run's events keep (the rest is cut, its size still told).
+KEPT_BODY_BYTES = 1024 * 1024
+
+
+def body_record(data: bytes | None, content_type: str | None, *, limit: int = KEPT_BODY_BYTES) -> dict[str, Any] | None:
+    """A body as the run's events keep it (plain JSON): ``size`` (bytes), ``content_type``,
+    ``encoding`` ("utf-8" for text, "base64" for anything else), ``data`` (at most ``limit``
+    bytes of it) and ``cut`` (whether it was longer). None for no body at all."""
+    if data is None:
+        return None
+    kept = data[:limit]
+    binary = is_binary(kept, content_type)
+    if not binary:
+        text = kept.decode("utf-8", errors="ignore")  # a cut may split a character: drop its half
+    else:
+        import base64
+
+        text = base64.b64encode(kept).decode("ascii")
+    return {"size": len(data), "content_type": content_type or "", "encoding": "base64" if binary else "utf-8",
+            "data": text, "cut": len(data) > limit}

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from runner import active
+from runner.bodies import body_record
 from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
@@ -498,7 +499,14 @@ class _RouteEvents:
             state=row["state"], status=row["status"], error=row["error"], resource_type=row["resource_type"],
             request_headers=dict(row["request_headers"]), response_headers=dict(row["response_headers"]),
             request_body_size=row["request_body_size"], response_body_size=row["response_body_size"],
-            timings=dict(row["timings"] or {})))
+            timings=dict(row["timings"] or {}),
+            request_body=body_record(row.get("request_body"), _content_type(row["request_headers"])),
+            response_body=body_record(row.get("response_body"),
+                                      _content_type(row["response_headers"]))))
+
+
+def _content_type(headers: dict[str, str]) -> str | None:
+    return next((v for k, v in headers.items() if k.lower() == "content-type"), None)
 
 
 def _report_subscriber_error(subscriber: Any, err: BaseException) -> None:

@@ -42,6 +42,7 @@ class _Part:
     spec: str
     path: Path
     done: concurrent.futures.Future[Path]
+    started_at: float | None = None  # the wall clock at its time 0
 
 
 @dataclass
@@ -137,7 +138,7 @@ class SpecVideos:
                 pass
             return
         done = self.loop.submit(recorder.finished(FINISH_TIMEOUT))
-        self._parts.append(_Part(spec, recorder.path, done))
+        self._parts.append(_Part(spec, recorder.path, done, recorder.started_at))
 
     def abandon(self, why: str) -> None:
         """The engine's loop was blocked and given up: what was being recorded or finished on
@@ -194,7 +195,8 @@ class SpecVideos:
         if finished.label is not None:
             finished.label = ", ".join(str(p) for p in kept) if kept else None
         if self._publish is not None:
-            self._publish(VideoWritten(spec=finished.spec, video=finished.label))
+            self._publish(VideoWritten(spec=finished.spec, video=finished.label,
+                                       started_at=finished.parts[0].started_at if finished.parts else None))
         return finished.label
 
     def settle(self) -> None:

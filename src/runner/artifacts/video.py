@@ -241,6 +241,7 @@ class VideoRecorder:
         self._last_frame: _Frame | None = None
         self._origin_ts: float | None = None  # browser timestamp of video time 0
         self._started_mono = 0.0
+        self.started_at: float | None = None
         self._last_ms = -1
         self._last_mono = 0.0
         self._last_ts: float | None = None
@@ -294,6 +295,7 @@ class VideoRecorder:
         self._thread = threading.Thread(target=self._writer, name="runner-video", daemon=True)
         self._thread.start()
         self._started_mono = time.monotonic()
+        self.started_at = time.time()  # the wall clock at the video's time 0
         self._running = True
         self.devtools.on("Page.screencastFrame", self._on_frame)
         try:

@@ -203,6 +203,30 @@ class OptionAccessors:
         return value
 
     @property
+    def trace(self) -> str:
+        """``trace``: Record a Playwright trace of each test (DOM snapshots before and after each action, network, console; runner's commands as its steps) and when to keep it: 'off', 'on' (every test), 'retain-on-failure' (recorded for every test, kept for failed ones), 'on-first-retry' (recorded only on a test's first retry)."""
+        value: str = self._value("trace")
+        return value
+
+    @property
+    def trace_screenshots(self) -> bool:
+        """``traceScreenshots``: Put screenshots into the traces as well (a film strip in the trace viewer; costs about 45 ms more a traced test)."""
+        value: bool = self._value("traceScreenshots")
+        return value
+
+    @property
+    def traces_folder(self) -> str:
+        """``tracesFolder``: Folder where traces are saved (`<tracesFolder>/<spec>/<test>.zip`)."""
+        value: str = self._value("tracesFolder")
+        return value
+
+    @property
+    def report_folder(self) -> str | bool:
+        """``reportFolder``: Folder where `runner run` writes the HTML report of the run (open it with `runner show-report`); false writes none."""
+        value: str | bool = self._value("reportFolder")
+        return value
+
+    @property
     def chrome_web_security(self) -> bool:
         """``chromeWebSecurity``: Keep the browser's same-origin policy and mixed-content protection on."""
         value: bool = self._value("chromeWebSecurity")

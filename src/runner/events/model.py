@@ -183,7 +183,10 @@ class RequestIntercepted(Event):
 
     ``stubbed``: answered by runner (True) or by the server (False). Timings in ms: ``queued``
     (arrival until the first handler ran), ``handler`` (time in the user's handlers), ``upstream``
-    (waiting for the server), ``total`` (arrival until the end).
+    (waiting for the server), ``total`` (arrival until the end). ``request_body`` and
+    ``response_body``: the bodies runner held (see ``runner.bodies.body_record``: ``size``,
+    ``encoding`` "utf-8" or "base64", ``data``, ``cut`` when longer than what is kept); None when
+    there was none or runner never read it (a server's response the test did not look at).
     """
 
     kind: ClassVar[str] = "request.intercepted"
@@ -203,6 +206,8 @@ class RequestIntercepted(Event):
     request_body_size: int | None = None
     response_body_size: int | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    request_body: dict[str, Any] | None = None
+    response_body: dict[str, Any] | None = None
     attempt: int = 1
 
 
@@ -221,7 +226,8 @@ class ScreenshotTaken(Event):
 class AttemptEnded(Event):
     """One attempt of a test ended. ``state``: passed, failed, pending or skipped. ``error`` is
     the whole failure report, ``message`` one line (or why it was skipped). ``log``, ``routes``
-    and ``requests``: the attempt's command log, Routes table and intercepted requests."""
+    and ``requests``: the attempt's command log, Routes table and intercepted requests.
+    ``trace``: the attempt's trace file when one was kept (see the ``trace`` option)."""
 
     kind: ClassVar[str] = "attempt.ended"
     spec: str
@@ -236,6 +242,7 @@ class AttemptEnded(Event):
     log: list[str] = field(default_factory=list)
     routes: list[dict[str, Any]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    trace: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -257,11 +264,13 @@ class TestEnded(Event):
 @dataclass(frozen=True, kw_only=True)
 class VideoWritten(Event):
     """A spec's video is complete: ``video`` its path(s) (None: lost, or deleted because the spec
-    passed and ``videoUploadOnPasses`` is false)."""
+    passed and ``videoUploadOnPasses`` is false). ``started_at``: when its first frame was taken
+    (seconds since the epoch), so a test's moment in it is its ``test.started`` time minus this."""
 
     kind: ClassVar[str] = "video.written"
     spec: str
     video: str | None
+    started_at: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

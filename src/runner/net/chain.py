@@ -188,6 +188,7 @@ class Chain:
         ic = Interception(id=self._registry.next_id(), browser_request_id=raw.id, request=data.snapshot())
         ic.started = arrival
         ic.request_body_size = len(raw.body) if raw.body is not None else 0
+        ic.request_body_bytes = raw.body
         self._registry.add_record(ic, raw, gen)
 
         completion: Completion | None = None
@@ -396,6 +397,7 @@ class Chain:
         ))
         with self._registry.cond:
             ic.response_body_size = len(rendered.body)
+            ic.response_body_bytes = rendered.body
             ic.response = ResponseSnapshot(
                 status_code=rendered.status, status_message=reason_phrase(rendered.status),
                 headers=dict(headers), url=raw.url,
@@ -460,6 +462,7 @@ class Chain:
             )
             await self._fail_response(error, ic, exchange, gen)
         ic.response_body_size = len(body)
+        ic.response_body_bytes = body
         headers = add_cors_headers(headers, raw.headers)
         await _pause(rdata.delay, throttle_seconds(len(body), rdata.throttle_kbps))
         await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers, body=body))

@@ -139,6 +139,9 @@ class Interception(_CamelAttrs):
         self.duration_ms: float | None = None
         self.request_body_size: int | None = None
         self.response_body_size: int | None = None
+        # the bytes themselves, for the run's events (kept by reference, never copied)
+        self.request_body_bytes: bytes | None = None
+        self.response_body_bytes: bytes | None = None
         # seconds, written by the chain on the loop thread (a float store needs no lock)
         self._queued: float | None = None
         self._handler = 0.0

@@ -32,7 +32,8 @@ class Registry:
 
     ``observer``, when given, is told of what happens, outside the lock: ``route_added(row)``
     (a :meth:`routes_table` row, on the test thread) for every route added and
-    ``request_ended(row)`` (a :meth:`requests_log` row, on the loop thread) once per recorded
+    ``request_ended(row)`` (a :meth:`requests_log` row and the bodies runner held as bytes,
+    ``request_body`` and ``response_body``, on the loop thread) once per recorded
     interception of the current generation that reaches ``Complete`` or ``Errored``. Whatever
     it raises is swallowed: watching must never break request handling.
     """
@@ -109,6 +110,8 @@ class Registry:
                 ic.duration_ms = round((time.monotonic() - ic.started) * 1000, 1)
                 if self._observer is not None and not ended_before and ic.id in self.raw:
                     row = self._request_row(ic, {r.id: r for r in self.routes})
+                    row["request_body"] = ic.request_body_bytes  # bytes: for the observer only
+                    row["response_body"] = ic.response_body_bytes
             self.cond.notify_all()
         if row is not None:
             self._tell("request_ended", row)

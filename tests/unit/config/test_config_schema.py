@@ -48,6 +48,10 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "video": True,
     "videoUploadOnPasses": True,
     "eventsFile": "runner/results/events.jsonl",
+    "trace": "retain-on-failure",
+    "traceScreenshots": False,
+    "tracesFolder": "runner/traces",
+    "reportFolder": "runner/report",
     "chromeWebSecurity": True,
     "userAgent": None,
     "blockHosts": None,
@@ -74,7 +78,7 @@ ANY = {
     "execTimeout", "includeShadowDom", "numTestsKeptInMemory", "pageLoadTimeout", "reporter",
     "reporterOptions", "requestTimeout", "responseTimeout", "retries", "screenshotOnRunFailure",
     "scrollBehavior", "slowTestThreshold", "taskTimeout", "viewportHeight", "viewportWidth",
-    "waitForAnimations",
+    "waitForAnimations", "trace", "traceScreenshots",
 }  # fmt: skip
 
 
