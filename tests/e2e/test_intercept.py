@@ -464,3 +464,31 @@ def test_a_bad_header_set_on_res_or_req_headers_answers_the_page_with_a_network_
     with pytest.raises(InterceptError, match="invalid request header. The header name 'x bad'"):
         runner.wait(50)
     assert [r["path"] for r in server.received if r["path"].startswith("/echo")] == ["/echo?res"]
+
+
+def test_request_intercepted_events_carry_the_bodies_runner_held(runner, server, request):
+    from runner.events import RequestIntercepted
+    from runner.plugin import _SESSION_KEY
+
+    seen: list[RequestIntercepted] = []
+    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(seen.append, (RequestIntercepted,))
+    try:
+        open_page(runner, server)
+        runner.intercept("POST", "/api/save", {"body": {"saved": True}}).as_("save")
+        runner.intercept("/echo*").as_("echo")  # a spy: the server's answer is not read
+        runner.intercept("/pixel.png", {"body": b"\x89PNG\r\n\x1a\n\x00\x01", "headers": {"content-type": "image/png"}})
+        assert fetch(runner, "/api/save", {"method": "POST", "body": '{"name": "ééé"}'})["status"] == 200
+        assert fetch(runner, "/echo")["status"] == 200
+        assert fetch(runner, "/pixel.png")["status"] == 200
+        runner.wait("@save")
+        runner.wait("@echo")
+    finally:
+        unsubscribe()
+    by_url = {e.url.rsplit("/", 1)[-1]: e for e in seen}
+    save = by_url["save"]
+    assert save.request_body == {"size": len('{"name": "ééé"}'.encode()), "content_type": "text/plain;charset=UTF-8", "encoding": "utf-8",
+                                 "data": '{"name": "ééé"}', "cut": False}
+    assert save.response_body is not None and json.loads(save.response_body["data"]) == {"saved": True}
+    assert by_url["echo"].request_body is None and by_url["echo"].response_body is None  # watched only
+    pixel = by_url["pixel.png"].response_body
+    assert pixel is not None and pixel["encoding"] == "base64" and pixel["data"] == "iVBORw0KGgoAAQ=="

@@ -61,6 +61,7 @@ async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle
     async with _page(640, 360, ANIMATION) as (page, cdp):
         recorder = VideoRecorder(cdp, tmp / name, crf=crf, viewport=(640, 360))
         began = time.monotonic()
+        recorder.began_wall = time.time()
         await asyncio.wait_for(recorder.start(), 15)
         recorder.seen_niceness = os.getpriority(os.PRIO_PROCESS, recorder._proc.pid)
         await asyncio.sleep(animate)
@@ -83,6 +84,8 @@ def record(tmp: Path, name: str, **kwargs: Any) -> tuple[Path, float, Any]:
 
 def test_records_h264_mp4_lasting_the_wall_time(tmp_path: Path) -> None:
     path, wall, recorder = record(tmp_path, "spec/a.cy.py.mp4", crf=32, animate=1.5, idle=1.0)
+    # its time 0 on the wall clock (a test's moment in the video is its start minus this)
+    assert recorder.began_wall <= recorder.started_at <= recorder.began_wall + 2
     assert path == tmp_path / "spec/a.cy.py.mp4" and path.stat().st_size > 0
     codec, duration = probe(path)
     assert codec == "h264"
@@ -125,6 +128,7 @@ async def _paced(tmp: Path) -> dict[str, Any]:
     async with _page(320, 200, PHASES) as (page, cdp):
         recorder = VideoRecorder(cdp, tmp / "phases.mp4", crf=10, viewport=(320, 200))
         began = time.monotonic()
+        recorder.began_wall = time.time()
         await asyncio.wait_for(recorder.start(), 15)
         phases = []
         for colour in ("rgb(220,30,30)", "rgb(30,200,30)", "rgb(30,30,220)"):
