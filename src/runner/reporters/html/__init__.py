@@ -5,7 +5,7 @@ says before a run why a folder will not be used. See ``report.py`` for the folde
 ``docs/report.md`` for what the page shows.
 """
 
-from runner.reporters.html.folder import MARKER, folder_refusal, is_report_folder
+from runner.reporters.html.folder import MARKER, folder_refusal, is_report_folder, overlap_refusal
 from runner.reporters.html.report import HtmlReport
 
-__all__ = ["HtmlReport", "MARKER", "folder_refusal", "is_report_folder"]
+__all__ = ["HtmlReport", "MARKER", "folder_refusal", "is_report_folder", "overlap_refusal"]

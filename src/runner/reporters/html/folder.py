@@ -17,7 +17,7 @@ import shutil
 import time
 from pathlib import Path
 
-__all__ = ["MARKER", "Staging", "folder_refusal", "is_report_folder"]
+__all__ = ["MARKER", "Staging", "folder_refusal", "is_report_folder", "overlap_refusal"]
 
 #: The file that marks a folder as a runner report (runner deletes no folder without it).
 MARKER = ".runner-report"
@@ -43,6 +43,20 @@ def folder_refusal(folder: Path) -> str | None:
         return f"{str(folder)!r} cannot be read: {err.strerror or err}"
     return (f"{str(folder)!r} holds files that are not a runner report (it has no {MARKER} file), "
             "so runner will not replace it")
+
+
+def overlap_refusal(folder: Path, others: dict[str, Path]) -> str | None:
+    """Why ``folder`` may not be the report folder because it is, or holds, one of ``others``
+    (option name -> path: the project, the specs, the other artifact folders, ...); None when it
+    is none of them. Replacing the report would delete them."""
+    mine = Path(os.path.realpath(folder))
+    for name, path in others.items():
+        theirs = Path(os.path.realpath(path))
+        if mine == theirs or mine in theirs.parents:
+            relation = "is" if mine == theirs else "holds"
+            return (f"{str(folder)!r} {relation} the {name} ({str(path)!r}); each report replaces the "
+                    "folder whole, so it must be a folder of its own")
+    return None
 
 
 class Staging:

@@ -85,6 +85,12 @@ class HtmlReport:
     def target(self) -> Path:
         return self.staging.target
 
+    @property
+    def failures(self) -> int:
+        """Failed tests, and specs that could not be loaded, of the events so far."""
+        return sum(1 for row in self.rows if row[3] == "failed") + \
+            sum(1 for spec in self.specs.values() if spec["error"])
+
     def note(self, text: str) -> None:
         """Say ``text`` at the top of the report (an events file that broke off, ...)."""
         self.notes.append(text)
