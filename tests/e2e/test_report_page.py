@@ -8,10 +8,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-
-from runner.reporters.html import HtmlReport
 from tests.support.report_events import FAILED_ID, XSS_BODY, XSS_HEADER, XSS_TITLE, crafted_run
 from tests.support.static_files import serve_folder
+
+from runner.reporters.html import HtmlReport
 
 pytestmark = pytest.mark.e2e
 

@@ -8,13 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-
-from runner.errors import UsageError
-from runner.events import AttemptEnded, RunStarted, TestEnded, TestStarted, dumps_event
-from runner.replay import html_report_command
-from runner.reporters.html import MARKER, HtmlReport, folder_refusal, overlap_refusal
-from runner.reporters.html.bodies import INLINE_BYTES, body_view
-from runner.reporters.html.jsdata import js_call, js_literal
 from tests.support.report_events import (
     ERROR,
     FAILED_ID,
@@ -25,6 +18,13 @@ from tests.support.report_events import (
     read_data_file,
     write_events,
 )
+
+from runner.errors import UsageError
+from runner.events import AttemptEnded, RunStarted, TestEnded, TestStarted, dumps_event
+from runner.replay import html_report_command
+from runner.reporters.html import MARKER, HtmlReport, folder_refusal, overlap_refusal
+from runner.reporters.html.bodies import INLINE_BYTES, body_view
+from runner.reporters.html.jsdata import js_call, js_literal
 
 
 def build(tmp_path: Path, events=None, *, viewer: Path | None = None, **kwargs) -> Path:
