@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tests.cli.conftest import base_project, run_runner
 from tests.support.report_events import read_data_file
 
