@@ -10,6 +10,7 @@ publish their commands and requests in the worker), the attempt's own rows are u
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -61,7 +62,9 @@ def _ms(value: Any) -> float | None:
     return round(float(value), 1) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+@functools.lru_cache(maxsize=4096)
 def _relative(path: str | None, root: Path | None) -> str | None:
+    """``path`` relative to the project (as the user reads it), when it is inside it."""
     if not path or root is None:
         return path
     try:
