@@ -92,8 +92,8 @@ def _events(specs: int, tests: int, screenshot: Path) -> list[Event]:
                     routes = [{"id": "route-1", "method": "GET", "matcher": '{"url": "/api/cart"}', "stubbed": True,
                                "handler": "static", "alias": "cart", "matches": 1, "times": None, "middleware": False}]
                     for r in range(3):
-                        body = '{"items": [%s], "total": %d}' % (",".join(f'{{"sku": "S-{i}", "qty": {i}}}'
-                                                                          for i in range(20)), k)
+                        items = ",".join(f'{{"sku": "S-{i}", "qty": {i}}}' for i in range(20))
+                        body = f'{{"items": [{items}], "total": {k}}}'
                         out.append(RequestIntercepted(
                             at=t, nodeid=nodeid, id=f"r{r}", method="GET", url=f"http://127.0.0.1:9/api/cart?page={r}",
                             route_ids=["route-1"], aliases=["cart"], stubbed=r == 0, state="Complete", status=200,
