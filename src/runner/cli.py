@@ -333,7 +333,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         session.close()
         if writer is not None:
             writer.close()
-        _write_html_report(report)
+        _write_html_report(report, session)
     if interrupts.signum is not None or code == pytest.ExitCode.INTERRUPTED:
         # before the check for pytest's errors: a signal during collection is an interruption
         how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
@@ -404,9 +404,14 @@ def _html_report(session: Any) -> Any:
     return report
 
 
-def _write_html_report(report: Any) -> None:
-    """Put the run's HTML report in its folder and say where it is (a failure is a warning)."""
+def _write_html_report(report: Any, session: Any) -> None:
+    """Put the run's HTML report in its folder and say where it is (a failure is a warning). A
+    run whose browser never started ran no test: its one message says so, and the last report
+    stays."""
     if report is None:
+        return
+    if session.launch_error is not None:
+        report.discard()
         return
     from runner.replay import report_line
 

@@ -4,6 +4,8 @@ same one from the events file; a folder that is not runner's is never replaced."
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -93,3 +95,28 @@ def test_report_folder_false_writes_none_and_a_foreign_folder_is_kept(project) -
     result = run_runner("run", "--config", "reportFolder=.", cwd=root)
     assert result.code == 1 and "is the project" in result.err
     assert (root / "runner.json").is_file() and (root / "site" / "index.html").is_file()
+
+
+@pytest.mark.slow
+def test_an_interrupted_run_writes_its_report(tmp_path: Path) -> None:
+    from tests.cli.test_interrupt import _project, _start, _wait_for
+
+    root = _project(tmp_path, {"video": False})
+    proc = _start(root)
+    try:
+        _wait_for(root / "started", proc)  # test_slow is running
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal
+        _out, err = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+    assert proc.returncode == 130, err
+    assert "runner: the HTML report is in runner/report" in err
+    index = _index(root / "runner" / "report")
+    assert index["run"]["interrupted"] is True
+    states = {r[7].rpartition("::")[2]: r[3] for r in index["tests"]}
+    assert states["test_first"] == "passed" and "test_after" not in states
+    assert states["test_slow"] in ("failed", "unfinished")  # it was running when the signal came
+    slow = _page(root / "runner" / "report", "runner/integration/slow_spec.py::test_slow")
+    assert [c["name"] for c in slow["attempts"][0]["commands"]] == ["visit", "log"]

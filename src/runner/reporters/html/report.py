@@ -241,6 +241,10 @@ class HtmlReport:
         self.staging.publish()
         return self.target
 
+    def discard(self) -> None:
+        """Write no report: what was built so far is removed (the target is left as it was)."""
+        self.staging.discard()
+
     def _index(self, trace_viewer: bool) -> dict[str, Any]:
         order = list(self.started.specs) if self.started is not None else []
         order += [spec.relative for spec in self.builder.run.specs if spec.relative not in order]
