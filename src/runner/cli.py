@@ -262,6 +262,8 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     if args.reporter is not None and not args.reporter.strip():
         return _fail("--reporter needs a name: spec, dot, list, min, tap, json, junit, or a custom reporter.")
     reporter_name = args.reporter or config.reporter
+    if reporter_name == "html":
+        return _fail(_HTML_IS_NOT_A_RUN_REPORTER)
     reporter = make_reporter(reporter_name, config.reporter_options, config.project_root,
                              flags=args.reporter_options)
     events_path = check_events_file(config)
@@ -370,6 +372,13 @@ def _events_writer(session: Any, path: Path | None) -> Any:
         return None
     session.bus.subscribe(writer)
     return writer
+
+
+_HTML_IS_NOT_A_RUN_REPORTER = (
+    "reporter 'html': every run writes the HTML report to reportFolder (runner/report by default), "
+    "whatever the reporter.\nThe reporter is what the run prints: spec, dot, list, min, tap, json, junit, "
+    "or a custom reporter. To build the HTML report from an events file: runner report --from FILE "
+    "--reporter html.")
 
 
 def _html_report(session: Any) -> Any:

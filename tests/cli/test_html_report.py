@@ -95,6 +95,9 @@ def test_report_folder_false_writes_none_and_a_foreign_folder_is_kept(project) -
     result = run_runner("run", "--config", "reportFolder=.", cwd=root)
     assert result.code == 1 and "is the project" in result.err
     assert (root / "runner.json").is_file() and (root / "site" / "index.html").is_file()
+    # "html" is not what a run prints: said, instead of the stdlib's html module being tried
+    result = run_runner("run", "--reporter", "html", cwd=root)
+    assert result.code == 1 and "every run writes the HTML report to reportFolder" in result.err
 
 
 @pytest.mark.slow
