@@ -19,6 +19,7 @@
     status: "all",
     text: "",
     selected: -1,     // index in visible
+    selectedRow: null,
     openNumber: null,
     attemptShown: {}, // number -> attempt shown
   };
@@ -173,6 +174,8 @@
   }
 
   // -- the list ---------------------------------------------------------------------------------
+  var pending = false;  // a text filter typed and not yet applied (applied once per frame)
+
   function buildList() {
     var specs = state.index.specs, tests = state.index.tests;
     var list = document.getElementById("list");
@@ -232,7 +235,8 @@
   }
 
   function applyFilters() {
-    var shownBefore = state.visible[state.selected];
+    pending = false;
+    var shownBefore = state.selectedRow;
     state.visible = [];
     state.groups.forEach(function (group) {
       var any = false;
@@ -273,10 +277,11 @@
   }
 
   function select(index, quiet) {
-    var before = state.visible[state.selected];
-    if (before && before.el) { before.el.classList.remove("selected"); before.el.setAttribute("aria-selected", "false"); }
+    var before = state.selectedRow;
+    if (before) { before.el.classList.remove("selected"); before.el.setAttribute("aria-selected", "false"); }
     state.selected = index;
     var row = state.visible[index];
+    state.selectedRow = row || null;
     if (row) {
       row.el.classList.add("selected");
       row.el.setAttribute("aria-selected", "true");
@@ -285,6 +290,7 @@
   }
 
   function move(step) {
+    if (pending) { applyFilters(); }  // typed just before: the list must be the filtered one
     if (!state.visible.length) { return; }
     var next = state.selected < 0 ? (step > 0 ? 0 : state.visible.length - 1)
       : Math.max(0, Math.min(state.visible.length - 1, state.selected + step));
@@ -640,6 +646,7 @@
       if (key === "Escape") { if (filter.value) { filter.value = ""; onFilter(); } else { filter.blur(); } event.preventDefault(); }
       else if (key === "ArrowDown" || key === "Enter") {
         filter.blur();
+        if (pending) { applyFilters(); }
         if (key === "Enter" && state.visible.length) { select(state.selected < 0 ? 0 : state.selected); openRow(state.visible[state.selected]); }
         else { move(1); }
         event.preventDefault();
@@ -656,12 +663,11 @@
     else if (key === "Escape") { if (state.openNumber !== null) { closeTest(); event.preventDefault(); } }
   }
 
-  var pending = false;
   function onFilter() {
     state.text = document.getElementById("filter").value.trim().toLowerCase();
     if (pending) { return; }
     pending = true;
-    requestAnimationFrame(function () { pending = false; applyFilters(); });
+    requestAnimationFrame(function () { if (pending) { applyFilters(); } });
   }
 
   // -- start ------------------------------------------------------------------------------------
