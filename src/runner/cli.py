@@ -112,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "config":
             return _config_command(args)
         if args.command == "report":
+            if args.reporter == "html":
+                return _html_report_command(args)
             from runner.replay import report_command
 
             return report_command(args.events_from, args.reporter, args.reporter_options,
@@ -260,6 +262,8 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     if args.reporter is not None and not args.reporter.strip():
         return _fail("--reporter needs a name: spec, dot, list, min, tap, json, junit, or a custom reporter.")
     reporter_name = args.reporter or config.reporter
+    if reporter_name == "html":
+        return _fail(_HTML_IS_NOT_A_RUN_REPORTER)
     reporter = make_reporter(reporter_name, config.reporter_options, config.project_root,
                              flags=args.reporter_options)
     events_path = check_events_file(config)
@@ -312,6 +316,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
         print(f"runner: warning: {warning}", file=sys.stderr)
     writer = _events_writer(session, events_path)
+    report = _html_report(session)
     pytest_args = [str(s) for s in specs] + _ini_args(config.project_root) + [
         "--rootdir", str(config.project_root), "--confcutdir", str(config.project_root),
         "-p", "no:cacheprovider", "-p", "no:terminal",
@@ -330,6 +335,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         session.close()
         if writer is not None:
             writer.close()
+        _write_html_report(report, session)
     if interrupts.signum is not None or code == pytest.ExitCode.INTERRUPTED:
         # before the check for pytest's errors: a signal during collection is an interruption
         how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
@@ -366,6 +372,74 @@ def _events_writer(session: Any, path: Path | None) -> Any:
         return None
     session.bus.subscribe(writer)
     return writer
+
+
+_HTML_IS_NOT_A_RUN_REPORTER = (
+    "reporter 'html': every run writes the HTML report to reportFolder (runner/report by default), "
+    "whatever the reporter.\nThe reporter is what the run prints: spec, dot, list, min, tap, json, junit, "
+    "or a custom reporter. To build the HTML report from an events file: runner report --from FILE "
+    "--reporter html.")
+
+
+def _html_report(session: Any) -> Any:
+    """Subscribe the HTML report's builder to the run's bus (None when ``reportFolder`` is false,
+    cannot be written, or is a folder runner will not replace: then a warning says so and the run
+    goes on)."""
+    config = session.config
+    target = config.path("reportFolder")
+    if target is None:
+        return None
+    from runner.artifacts.folders import folder_problem
+
+    if folder_problem(target) is not None:
+        return None  # the folder warnings said why
+    from runner.engine.trace_viewer import viewer_folder
+    from runner.reporters.html import HtmlReport, folder_refusal, overlap_refusal
+
+    others = {"project": config.project_root}
+    for name in ("integrationFolder", "fixturesFolder", "fileServerFolder", "screenshotsFolder",
+                 "videosFolder", "downloadsFolder", "tracesFolder", "eventsFile", "supportFile",
+                 "pluginsFile"):
+        path = config.path(name) if name in config.sources else None
+        if path is not None:
+            others[name] = path
+    refusal = overlap_refusal(target, others) or folder_refusal(target)
+    if refusal is not None:
+        print(f"runner: warning: reportFolder: {refusal}. This run writes no HTML report; point "
+              "reportFolder at a folder of its own (the default is runner/report).", file=sys.stderr)
+        return None
+    report = HtmlReport(target, viewer=viewer_folder(), project_root=config.project_root)
+    session.bus.subscribe(report)
+    return report
+
+
+def _write_html_report(report: Any, session: Any) -> None:
+    """Put the run's HTML report in its folder and say where it is (a failure is a warning). A
+    run whose browser never started ran no test: its one message says so, and the last report
+    stays."""
+    if report is None:
+        return
+    if session.launch_error is not None:
+        report.discard()
+        return
+    from runner.replay import report_line
+
+    try:
+        folder = report.finish()
+    except OSError as err:
+        print(f"runner: warning: the HTML report was not written to {str(report.target)!r}: "
+              f"{err.strerror or err}.", file=sys.stderr)
+        return
+    print(report_line(folder), file=sys.stderr)
+
+
+def _html_report_command(args: argparse.Namespace) -> int:
+    """``runner report --from FILE --reporter html``."""
+    from runner.engine.trace_viewer import viewer_folder
+    from runner.replay import html_report_command
+
+    return html_report_command(args.events_from, args.reporter_options,
+                               Path(args.project) if args.project else Path.cwd(), viewer=viewer_folder())
 
 
 def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:

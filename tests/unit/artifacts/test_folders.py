@@ -80,7 +80,7 @@ def _as_unprivileged_user(func: Any) -> Any:
 def test_one_warning_per_unusable_folder(tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("x")
     config = config_for(tmp_path, screenshotsFolder="afile", videosFolder="afile/v",
-                        downloadsFolder="afile/d")
+                        downloadsFolder="afile/d", reportFolder="afile/r")
     where = str(tmp_path / "afile")
     assert artifact_folder_warnings(config) == [
         f"screenshotsFolder 'afile' cannot be used: {where!r} is a file, not a folder; "
@@ -89,9 +89,12 @@ def test_one_warning_per_unusable_folder(tmp_path: Path) -> None:
         "videos will not be recorded.",
         f"downloadsFolder 'afile/d' cannot be used: {where!r} is a file, not a folder; "
         "files downloaded during tests will not be saved.",
+        f"reportFolder 'afile/r' cannot be used: {where!r} is a file, not a folder; "
+        "the HTML report will not be written.",
     ]
     assert [w.split()[0] for w in artifact_folder_warnings(config, video=False)] == [
-        "screenshotsFolder", "downloadsFolder"]
+        "screenshotsFolder", "downloadsFolder", "reportFolder"]
+    assert artifact_folder_warnings(config_for(tmp_path, reportFolder=False)) == []
     assert artifact_folder_warnings(config_for(tmp_path)) == []
 
 
