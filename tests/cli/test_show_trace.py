@@ -15,7 +15,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from tests.cli.conftest import RUNNER, run_runner
 
 BOUND = 20.0
