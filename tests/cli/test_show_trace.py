@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import socket
-import subprocess
-import threading
-import time
 import zipfile
 from pathlib import Path
 
 import pytest
-from tests.cli.conftest import RUNNER, run_runner
-
-BOUND = 20.0
+from tests.cli.conftest import run_runner
+from tests.support.show_trace import BOUND, start_show_trace
 
 
 def tiny_trace(path: Path, version: int = 10, by: str = "1.65.2") -> Path:
@@ -77,36 +72,6 @@ def test_a_playwright_without_its_viewer(tmp_path: Path) -> None:
     path = os.pathsep.join([str(tmp_path / "shadow"), os.environ.get("PYTHONPATH", "")])
     refused(run_runner("show-trace", "t.zip", cwd=tmp_path, env={"PYTHONPATH": path}),
             "ships no trace viewer", "pip install --force-reinstall playwright")
-
-
-def start_show_trace(trace: Path, cwd: Path) -> tuple[subprocess.Popen[str], str]:
-    """Start ``runner show-trace --no-open`` and wait (bounded) for the URL it prints."""
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
-    proc = subprocess.Popen([RUNNER, "show-trace", str(trace), "--no-open"], cwd=cwd, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    lines: queue.Queue[str] = queue.Queue()
-
-    def read() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line)
-        lines.put("")
-
-    threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + BOUND
-    seen = ""
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            line = lines.get(timeout=left)
-        except queue.Empty:
-            break
-        if not line:
-            break
-        seen += line
-        if line.strip().startswith("http://127.0.0.1:"):
-            return proc, line.strip()
-    proc.kill()
-    raise AssertionError(f"runner show-trace printed no URL within {BOUND} s: {seen!r}")
 
 
 @pytest.mark.slow
