@@ -118,3 +118,36 @@ def test_which_attempts_keep_a_trace(project, mode: str, kept: list[str]):
     told = sorted(Path(e["trace"]).relative_to(root / "runner/traces").as_posix()
                   for e in events if e["kind"] == "attempt.ended" and e["trace"])
     assert told == kept
+
+
+@pytest.mark.slow
+def test_a_page_replaced_after_it_got_stuck_is_traced_again(project):
+    stuck = ("<html><body><h1>Hi</h1><script>addEventListener('load', () => "
+             "setTimeout(() => { while (true) {} }, 50))</script></body></html>")
+    root = project(base_project({
+        "site/stuck.html": stuck,
+        "runner/integration/a_spec.py": """
+            import time
+
+
+            def test_stuck(runner):
+                runner.visit("/stuck.html")
+                time.sleep(0.3)  # the endless loop has begun
+                runner.get("h1").should("have.text", "Hi")
+
+
+            def test_next(runner):
+                runner.visit("/")
+                runner.get("#b").click()
+        """,
+    }, {"video": False, "trace": "on", "defaultCommandTimeout": 2000}, page=PAGE))
+    result = run_runner("run", cwd=root, timeout=120)
+    assert result.code == 1, result.text
+    assert "✓ test_next" in result.out
+    assert "Traceback" not in result.err
+    # the stuck page's trace is written or lost with one warning; the new page's is written whole
+    lost = [line for line in result.err.splitlines() if "trace of test_stuck" in line]
+    assert (root / "runner/traces/a_spec.py/test_stuck.zip").is_file() or len(lost) == 1, result.err
+    steps = [e.get("title") for e in trace_events(root / "runner/traces/a_spec.py/test_next.zip")
+             if e["type"] == "before" and e.get("method") == "tracingGroup"]
+    assert steps == ["visit('/')", "get('#b').click()"]
