@@ -87,6 +87,7 @@ class RunSession:
         self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests
         self.screenshot_paths: set[Path] = set()  # no two screenshots of the run share a file
         self.trace_paths: set[Path] = set()  # nor two traces
+        self._warnings: list[str] = []  # said during a test: the plugin prints them (take_warnings)
         self._videos: SpecVideos | None = None
         self._launches_told = 0
         self.started = time.monotonic()
@@ -443,14 +444,20 @@ class RunSession:
             self.loop.run(browser.start_trace(name, screenshots=bool(config.trace_screenshots)),
                           _TRACE_WAIT_S, stall=_RESET_STALL_S)
         except Exception as err:  # noqa: BLE001 - the test runs untraced
-            print(f"runner: warning: the trace of {title} could not be started: {_first_line(err)}",
-                  file=sys.stderr)
+            self._warnings.append(f"the trace of {title} could not be started: {_first_line(err)}")
             return False
         return True
 
+    def take_warnings(self) -> list[str]:
+        """The warnings said during the test since the last call (a trace that could not be
+        started or written): the plugin prints them where pytest does not capture them."""
+        warnings, self._warnings = self._warnings, []
+        return warnings
+
     def _end_trace(self, ctx: TestContext, path: Path | None) -> str | None:
         """Write the test's trace to ``path``, or discard it (None). Returns the path written; a
-        trace that cannot be written is lost with a warning, the test's result unchanged."""
+        trace that cannot be written is lost with a warning (:meth:`take_warnings`), the test's
+        result unchanged."""
         flush_step(ctx)
         browser = self._browser
         if browser is None:
@@ -469,8 +476,7 @@ class RunSession:
         else:
             return str(path) if written and path is not None else None
         if path is not None:
-            print(f"runner: warning: the trace of {ctx.title} could not be written{where}: {why}",
-                  file=sys.stderr)
+            self._warnings.append(f"the trace of {ctx.title} could not be written{where}: {why}")
         return None
 
     def end_test(self, trace_path: Path | None = None) -> str | None:

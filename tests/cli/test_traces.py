@@ -151,3 +151,33 @@ def test_a_page_replaced_after_it_got_stuck_is_traced_again(project):
     steps = [e.get("title") for e in trace_events(root / "runner/traces/a_spec.py/test_next.zip")
              if e["type"] == "before" and e.get("method") == "tracingGroup"]
     assert steps == ["visit('/')", "get('#b').click()"]
+
+
+@pytest.mark.slow
+def test_a_trace_lost_with_its_browser_is_one_warning_and_the_run_goes_on(project):
+    from tests.cli.test_hangs import PROCESSES
+
+    root = project(base_project({
+        "runner/integration/a_spec.py": PROCESSES + '''
+
+def test_killed(runner):
+    runner.visit("/")
+    (driver,) = processes(b"run-driver")
+    os.kill(driver, signal.SIGKILL)  # the browser goes with it
+    runner.get("h1").should("exist")
+
+
+def test_next(runner):
+    runner.visit("/")
+''',
+    }, {"video": False, "trace": "on"}, page=PAGE))
+    result = run_runner("run", cwd=root, timeout=120)
+    assert result.code == 1, result.text
+    assert "✓ test_next" in result.out and "Traceback" not in result.text
+    lost = str(root / "runner/traces/a_spec.py/test_killed.zip")
+    warnings = [line for line in result.err.splitlines() if line.startswith("runner: warning:")]
+    assert len(warnings) == 1 and warnings[0].startswith(
+        f"runner: warning: the trace of test_killed could not be written to {lost!r}: "), result.err
+    assert traces(root) == ["a_spec.py/test_next.zip"]
+    attempts = [json.loads(line) for line in (root / "runner/results/events.jsonl").read_text().splitlines()]
+    assert [e["trace"] is None for e in attempts if e["kind"] == "attempt.ended"] == [True, False]

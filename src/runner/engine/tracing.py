@@ -19,13 +19,17 @@ from pathlib import Path
 from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
-__all__ = ["ContextTracing"]
+__all__ = ["ContextTracing", "TraceLost"]
 
 #: Whether the source files of the recorded steps go into the trace. The steps are located at the
 #: user's spec line (``tracing.group(location=...)``), so the viewer's Source tab shows the spec;
 #: the cost is reading the spec (and runner's engine files, whose frames the inner actions carry)
 #: once per kept trace, nothing for a discarded one (see docs/traces.md).
 INCLUDE_SOURCES = True
+
+
+class TraceLost(Exception):
+    """The trace of the test cannot be written: ``str()`` says why."""
 
 
 class ContextTracing:
@@ -60,12 +64,15 @@ class ContextTracing:
         """Close the open chunk: written to ``path`` (whose folder exists), or discarded when
         ``path`` is None. Returns
         whether a trace was written. Raises Playwright's error when the chunk could not be
-        closed (the trace is lost; the next :meth:`begin` starts tracing anew)."""
+        closed, :class:`TraceLost` when its context is gone (the trace is lost; the next
+        :meth:`begin` starts tracing anew)."""
         if not self.recording:
             return False
         self.recording = False
         if context is None or context is not self._context:
-            return False  # the context went away during the test (its chunk with it)
+            if path is None:
+                return False
+            raise TraceLost("the browser's page was replaced or closed during the test, and its trace with it")
         self._settled = False
         await context.tracing.stop_chunk(path=path)
         self._settled = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import time
 import uuid
 from collections.abc import Generator, Iterator
@@ -258,6 +259,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         )
     except BrowserNotFoundError as err:
         _stop_run(err)
+    _print_warnings(request.config, session)
     ctx = commands._ctx
     item.stash[_CTX_KEY] = ctx  # for the reports of this attempt, teardown's too
     try:
@@ -273,6 +275,20 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         item.stash[_EXTRAS_KEY] = extras
         trace_path = _trace_path(session, ctx, item.stash.get(_FAILED_KEY, True)) if ctx.traced else None
         extras["trace"] = session.end_test(trace_path=trace_path)
+        _print_warnings(request.config, session)
+
+
+def _print_warnings(config: pytest.Config, session: Any) -> None:
+    """What the session said during the test (a lost trace), on stderr past pytest's capture:
+    one ``runner: warning:`` line each."""
+    warnings = session.take_warnings()
+    if not warnings:
+        return
+    capman = config.pluginmanager.getplugin("capturemanager")
+    uncaptured = capman.global_and_fixture_disabled() if capman is not None else contextlib.nullcontext()
+    with uncaptured:
+        for warning in warnings:
+            print(f"runner: warning: {warning}", file=sys.stderr, flush=True)
 
 
 def _records_trace(config: Config, attempt: int) -> bool:
