@@ -20,6 +20,7 @@ runner's file server (``fileserver.py``, the app's files when there is no ``base
 
 from __future__ import annotations
 
+import email.utils
 import functools
 import http.server
 import mimetypes
@@ -167,7 +168,14 @@ class _StaticHandler(http.server.SimpleHTTPRequestHandler):
             self._not_found()
             return None
         try:
-            size = os.fstat(file.fileno()).st_size
+            stat = os.fstat(file.fileno())
+            size = stat.st_size
+            if _not_modified_since(self.headers.get("If-Modified-Since"), stat.st_mtime) \
+                    and not self.headers.get("Range"):
+                file.close()
+                self.send_response(HTTPStatus.NOT_MODIFIED)
+                self.end_headers()
+                return None
             try:
                 part = _range(self.headers.get("Range"), size)
             except _Unsatisfiable:
@@ -189,7 +197,7 @@ class _StaticHandler(http.server.SimpleHTTPRequestHandler):
                 body = _Part(file, start, end - start + 1)
             self.send_header("Content-Type", self.guess_type(path))
             self.send_header("Accept-Ranges", "bytes")
-            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
             self.end_headers()
             return body
         except BaseException:
@@ -205,6 +213,19 @@ class _StaticHandler(http.server.SimpleHTTPRequestHandler):
 def _ends_with_slash(url: str) -> bool:
     """Whether the path of a request target (query and fragment cut) ends with ``/``."""
     return url.split("?", 1)[0].split("#", 1)[0].rstrip().endswith("/")
+
+
+def _not_modified_since(header: str | None, mtime: float) -> bool:
+    """Whether a file last changed at ``mtime`` is unchanged since the ``If-Modified-Since`` date."""
+    if not header:
+        return False
+    try:
+        since = email.utils.parsedate_to_datetime(header)
+    except (TypeError, ValueError, IndexError):
+        return False
+    if since.tzinfo is None:
+        return False
+    return int(mtime) <= since.timestamp()
 
 
 class _Unsatisfiable(Exception):

@@ -113,3 +113,11 @@ def test_folders_are_never_listed_and_a_foreign_host_is_refused(server: StaticSe
 def test_a_busy_port_is_an_os_error(server: StaticServer, folder: Path) -> None:
     with pytest.raises(OSError):
         StaticServer(folder, server.port)
+
+
+def test_an_unchanged_file_is_not_sent_again(server: StaticServer) -> None:
+    status, headers, _ = get(server, "/app.js")
+    modified = headers["last-modified"]
+    assert get(server, "/app.js", {"If-Modified-Since": modified})[:3:2] == (304, b"")
+    assert get(server, "/app.js", {"If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"})[0] == 200
+    assert get(server, "/app.js", {"If-Modified-Since": "not a date"})[0] == 200
