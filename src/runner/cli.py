@@ -1,4 +1,4 @@
-"""The ``runner`` command: ``run``, ``report``, ``config``, ``schema``.
+"""The ``runner`` command: ``run``, ``report``, ``config``, ``schema``, ``show-trace``.
 
 Every failure to start ends with one clear message on stderr and exit status 1; ``runner run``
 otherwise exits with the number of failed tests (0 when all pass, at most 255).
@@ -19,7 +19,7 @@ from runner.errors import RunnerError, UsageError
 
 __all__ = ["main", "select_specs"]
 
-COMMANDS = ("run", "report", "config", "schema")
+COMMANDS = ("run", "report", "config", "schema", "show-trace")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,7 +89,25 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--json", action="store_true", help="print the resolved values as JSON")
 
     sub.add_parser("schema", help="print the JSON schema of runner.json (draft-04)")
+    _show_trace_parser(sub)
     return parser
+
+
+def _show_trace_parser(sub: Any) -> None:
+    show = sub.add_parser(
+        "show-trace", help="open a test's trace in Playwright's trace viewer (served on 127.0.0.1)",
+        description="Serve Playwright's trace viewer (the one the installed Playwright ships) and "
+                    "one trace on 127.0.0.1, print its URL and open it in the browser, until Ctrl-C.")
+    show.add_argument("trace", metavar="PATH", help="the trace file (runner/traces/<spec>/<test>.zip)")
+    show.add_argument("--port", "-p", type=int, default=None, help="the port to serve on (default: a free one)")
+    show.add_argument("--no-open", dest="open_browser", action="store_false",
+                      help="do not open a browser, only print the URL")
+
+
+def _show_trace_command(args: argparse.Namespace) -> int:
+    from runner.show_trace import show_trace
+
+    return show_trace(args.trace, args.port, args.open_browser)
 
 
 def _fail(message: str) -> int:
@@ -111,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "config":
             return _config_command(args)
+        if args.command == "show-trace":
+            return _show_trace_command(args)
         if args.command == "report":
             if args.reporter == "html":
                 return _html_report_command(args)

@@ -22,6 +22,7 @@ from runner.bodies import body_record
 from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
+from runner.commands.steps import flush_step
 from runner.config import Config, load_config
 from runner.config.load import ENV_FILE_NAME
 from runner.engine.browser import BrowserSession, LaunchOptions
@@ -51,6 +52,9 @@ _LAUNCH_WAIT_S = 120
 _RESET_WAIT_S = 120
 # Turning routing off after a test.
 _END_WAIT_S = 10
+# Starting a test's trace, and ending it (written or discarded): a browser that does not answer
+# in time loses the trace, not the test.
+_TRACE_WAIT_S = 10
 # How long the reset may find the engine's loop running nothing before it is given up, and how
 # long a loop a command found blocked is given to answer again (see _abandon_blocked_engine).
 _RESET_STALL_S = 10.0
@@ -82,6 +86,8 @@ class RunSession:
         self._block_hosts: list[Any] = []
         self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests
         self.screenshot_paths: set[Path] = set()  # no two screenshots of the run share a file
+        self.trace_paths: set[Path] = set()  # nor two traces
+        self._warnings: list[str] = []  # said during a test: the plugin prints them (take_warnings)
         self._videos: SpecVideos | None = None
         self._launches_told = 0
         self.started = time.monotonic()
@@ -336,8 +342,10 @@ class RunSession:
 
     # -- tests ------------------------------------------------------------------------------
     def begin_test(self, config: Config, *, spec_relative: str, title: str,
-                   screenshot_dir: Any = None, attempt: int = 1, nodeid: str = "") -> RunnerCommands:
-        """Reset the page for a new test and return the ``runner`` fixture's object.
+                   screenshot_dir: Any = None, attempt: int = 1, nodeid: str = "",
+                   trace: bool = False) -> RunnerCommands:
+        """Reset the page for a new test and return the ``runner`` fixture's object. With
+        ``trace``, the attempt is recorded in a trace (:meth:`end_test` writes or discards it).
 
         Raises ``BrowserNotFoundError`` when the browser could not be (re)launched; every later
         test would fail the same way (see :attr:`launch_error`).
@@ -354,6 +362,8 @@ class RunSession:
             attempt=attempt, screenshot_paths=self.screenshot_paths, nodeid=nodeid,
             publish=self.bus.publish,
         )
+        if trace:
+            ctx.traced = self._start_trace(browser, config, spec_relative, title, attempt)
         self._current = ctx
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
                               screenshot_dir=screenshot_dir, session_cache=self.sessions)
@@ -426,10 +436,56 @@ class RunSession:
             self._abandon_blocked_engine()
             self._videos.settle()
 
-    def end_test(self) -> None:
-        self._current = None  # what follows is not the test's: it fails no command
+    def _start_trace(self, browser: BrowserSession, config: Config, spec_relative: str, title: str,
+                     attempt: int) -> bool:
+        """Start tracing the test; False (with a warning) when the browser cannot."""
+        name = f"{spec_relative} :: {title}" + (f" (attempt {attempt})" if attempt > 1 else "")
+        try:
+            self.loop.run(browser.start_trace(name, screenshots=bool(config.trace_screenshots)),
+                          _TRACE_WAIT_S, stall=_RESET_STALL_S)
+        except Exception as err:  # noqa: BLE001 - the test runs untraced
+            self._warnings.append(f"the trace of {title} could not be started: {_first_line(err)}")
+            return False
+        return True
+
+    def take_warnings(self) -> list[str]:
+        """The warnings said during the test since the last call (a trace that could not be
+        started or written): the plugin prints them where pytest does not capture them."""
+        warnings, self._warnings = self._warnings, []
+        return warnings
+
+    def _end_trace(self, ctx: TestContext, path: Path | None) -> str | None:
+        """Write the test's trace to ``path``, or discard it (None). Returns the path written; a
+        trace that cannot be written is lost with a warning (:meth:`take_warnings`), the test's
+        result unchanged."""
+        flush_step(ctx)
+        browser = self._browser
+        if browser is None:
+            return None
+        where = "" if path is None else f" to {str(path)!r}"
+        try:
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            written = self.loop.run(browser.stop_trace(path), _TRACE_WAIT_S, stall=_RESET_STALL_S)
+        except EngineBlocked as err:
+            why = str(err)
+        except EngineTimeout:
+            why = f"the browser did not answer within {_TRACE_WAIT_S} s"
+        except Exception as err:  # noqa: BLE001 - a lost trace must not fail the test
+            why = _first_line(err)
+        else:
+            return str(path) if written and path is not None else None
+        if path is not None:
+            self._warnings.append(f"the trace of {ctx.title} could not be written{where}: {why}")
+        return None
+
+    def end_test(self, trace_path: Path | None = None) -> str | None:
+        """The test ended: its trace (when it was traced) is written to ``trace_path``, or
+        discarded when that is None. Returns the trace's path when one was written."""
+        ctx, self._current = self._current, None  # what follows is not the test's: it fails no command
         if self._videos is not None:
             self._videos.catch_up()
+        trace = self._end_trace(ctx, trace_path) if ctx is not None and ctx.traced else None
         if self._interceptor is not None:
             self._interceptor.clear()
         browser = self._browser
@@ -441,6 +497,7 @@ class RunSession:
                 browser.stopped_responding("The page did not answer at the end of the test.")
             except Exception:  # noqa: BLE001 - the next reset will relaunch what broke
                 pass
+        return trace
 
     def close(self) -> None:
         """Close the browser, the loop and the file server. Safe to call twice."""
@@ -503,6 +560,11 @@ class _RouteEvents:
             request_body=body_record(row.get("request_body"), _content_type(row["request_headers"])),
             response_body=body_record(row.get("response_body"),
                                       _content_type(row["response_headers"]))))
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 def _content_type(headers: dict[str, str]) -> str | None:

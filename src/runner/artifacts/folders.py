@@ -1,5 +1,5 @@
 """Can runner write into the artifact folders (``screenshotsFolder``, ``videosFolder``,
-``downloadsFolder``, ``reportFolder``)?
+``downloadsFolder``, ``tracesFolder``, ``reportFolder``)?
 
 A folder option can point anywhere: at a file, below a file, into a folder runner may not write
 to. :func:`folder_problem` says what is wrong without creating anything;
@@ -53,6 +53,7 @@ _CONSEQUENCES = {
     "screenshotsFolder": "failure screenshots will not be saved and runner.screenshot() will fail",
     "videosFolder": "videos will not be recorded",
     "downloadsFolder": "files downloaded during tests will not be saved",
+    "tracesFolder": "traces will not be saved",
     "reportFolder": "the HTML report will not be written",
 }
 

@@ -1,11 +1,12 @@
 """One ``runner run`` at a time per artifact path: two runs never trash or overwrite each other's.
 
-``runner run`` empties the screenshots, videos and downloads folders before it starts
+``runner run`` empties the screenshots, videos, downloads and traces folders before it starts
 (``trashAssetsBeforeRuns``) and writes the events file: a second run of the same project started
 while the first is running would throw away the first run's screenshots and videos and write its
 events into the same file. So a run locks every artifact path it writes (``screenshotsFolder``,
-``videosFolder``, ``downloadsFolder``, ``eventsFile``, ``reportFolder``) before it touches any of them, and a
-second run that finds one of them locked stops at once with a message naming the other run.
+``videosFolder``, ``downloadsFolder``, ``tracesFolder``, ``eventsFile``, ``reportFolder``) before it
+touches any of them, and a second run that finds one of them locked stops at once with a message
+naming the other run.
 
 The locks are ``flock`` locks on small files in a private folder of the user's temp folder (one
 file per artifact path, named by a hash of its resolved path), not in the artifact folders
@@ -37,7 +38,8 @@ from runner.errors import UsageError
 __all__ = ["LOCKED_PROPERTIES", "ArtifactsLock", "lock_artifacts", "lock_folder"]
 
 #: The configuration options whose paths a run locks, in the order they are checked.
-LOCKED_PROPERTIES = ("screenshotsFolder", "videosFolder", "downloadsFolder", "eventsFile", "reportFolder")
+LOCKED_PROPERTIES = ("screenshotsFolder", "videosFolder", "downloadsFolder", "tracesFolder", "eventsFile",
+                     "reportFolder")
 
 
 def lock_folder() -> Path:
@@ -98,10 +100,11 @@ def _refusal(name: str, path: Path, holder: dict[str, Any]) -> UsageError:
         who += f": {command}"
     return UsageError(
         f"{name} {str(path)!r} is in use by {who}.\n"
-        "This run stopped before touching anything, so that run's screenshots, videos, events "
-        "and report are safe.\nWait for it to end, or give this run artifact folders of its own, e.g. "
+        "This run stopped before touching anything, so that run's screenshots, videos, traces, "
+        "events and report are safe.\nWait for it to end, or give this run artifact folders of its own, e.g. "
         "--config screenshotsFolder=other/screenshots,videosFolder=other/videos,"
-        "downloadsFolder=other/downloads,eventsFile=other/events.jsonl,reportFolder=other/report"
+        "downloadsFolder=other/downloads,tracesFolder=other/traces,eventsFile=other/events.jsonl,"
+        "reportFolder=other/report"
     )
 
 

@@ -1,4 +1,5 @@
-"""Where a screenshot goes: a safe file name, the attempt it was taken in, and one file per shot.
+"""Where a screenshot (or another per-test artifact: a trace) goes: a safe file name, the attempt
+it was taken in, and one file per shot.
 
 Every screenshot of a run gets a path of its own: two tests whose titles become the same file name
 (``test_p[a/b]`` and ``test_p[a:b]``), a name used by several tests, or a test that runs again
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["MAX_NAME", "claim_screenshot_path", "safe_file_name"]
+__all__ = ["MAX_NAME", "claim_artifact_path", "claim_screenshot_path", "safe_file_name"]
 
 #: The longest file or folder name runner writes, in UTF-8 bytes (file systems allow 255).
 MAX_NAME = 200
@@ -31,9 +32,18 @@ def _cut(text: str, size: int) -> str:
 
 def claim_screenshot_path(folder: Path, name: str, *, taken: set[Path], tail: str = "", attempt: int = 1,
                           subfolders: bool = False) -> Path:
-    """The path of a new screenshot ``name`` under ``folder``, not in ``taken`` (and added to it).
+    """The path of a new screenshot ``name`` under ``folder`` (a ``.png``): see
+    :func:`claim_artifact_path`."""
+    return claim_artifact_path(folder, name, taken=taken, tail=tail, attempt=attempt, subfolders=subfolders)
 
-    ``tail`` is kept whole after the name (`` (failed)``); a long name is cut before it. With
+
+def claim_artifact_path(folder: Path, name: str, *, taken: set[Path], tail: str = "", attempt: int = 1,
+                        subfolders: bool = False, extension: str = ".png") -> Path:
+    """The path of a new file ``name`` + ``extension`` under ``folder``, not in ``taken`` (and
+    added to it).
+
+    ``tail`` is kept whole after the name (`` (failed)``); a long name is cut before it (the
+    name and tail take at most :data:`MAX_NAME` bytes, the extension comes on top). With
     ``subfolders``, a ``/`` in ``name`` makes folders (``runner.screenshot("login/form")``);
     otherwise it is replaced like any character a file name cannot hold.
     """
@@ -46,7 +56,7 @@ def claim_screenshot_path(folder: Path, name: str, *, taken: set[Path], tail: st
     number = 1
     while True:
         ending = tail + (f" ({number})" if number > 1 else "")
-        path = where / f"{_cut(stem, MAX_NAME - len(ending.encode('utf-8'))) or '_'}{ending}.png"
+        path = where / f"{_cut(stem, MAX_NAME - len(ending.encode('utf-8'))) or '_'}{ending}{extension}"
         if path not in taken:
             taken.add(path)
             return path

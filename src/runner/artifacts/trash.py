@@ -1,4 +1,4 @@
-"""``trashAssetsBeforeRuns``: empty the screenshots, videos and downloads folders before a run
+"""``trashAssetsBeforeRuns``: empty the screenshots, videos, downloads and traces folders before a run
 (and trash the older events file, which ``artifacts/events_file.py`` checked is runner's).
 
 The *contents* of each folder (never the folder itself) go to the freedesktop.org trash
@@ -34,7 +34,7 @@ from runner.errors import ConfigError
 __all__ = ["TrashPlan", "plan_trash", "trash_assets", "home_trash", "TRASHED_PROPERTIES"]
 
 #: The folders emptied before a run, in order.
-TRASHED_PROPERTIES = ("screenshotsFolder", "videosFolder", "downloadsFolder")
+TRASHED_PROPERTIES = ("screenshotsFolder", "videosFolder", "downloadsFolder", "tracesFolder")
 
 
 @dataclass
@@ -123,7 +123,7 @@ def plan_trash(config: Any) -> TrashPlan:
             "trashAssetsBeforeRuns would empty folders that are not artifact folders, so "
             "nothing was trashed:\n  " + "\n  ".join(problems) + "\n"
             "Point each of these at a folder of its own (the defaults are runner/screenshots, "
-            "runner/videos and runner/downloads), or set \"trashAssetsBeforeRuns\": false.",
+            "runner/videos, runner/downloads and runner/traces), or set \"trashAssetsBeforeRuns\": false.",
             problems,
         )
     return plan

@@ -46,6 +46,22 @@ _REQUEST_OPTIONS = {"method", "url", "body", "headers", "qs", "auth", "follow_re
                     "fail_on_status_code", "timeout", "form", "log", "encoding"}
 
 
+def intercept_step_name(row: Mapping[str, Any]) -> str:
+    """``intercept GET /api/x (stubbed) as x``: a route of the Routes table as a trace step."""
+    matcher = str(row.get("matcher", ""))
+    try:
+        fields = json.loads(matcher)
+    except ValueError:
+        fields = None
+    if isinstance(fields, dict) and isinstance(fields.get("url"), str) and set(fields) <= {"method", "url"}:
+        matcher = fields["url"]  # the method is shown on its own
+    kind = "stubbed" if row.get("stubbed") else "handler" if row.get("handler") == "function" else "spy"
+    alias = f" as {row['alias']}" if row.get("alias") else ""
+    method = str(row.get("method") or "*")
+    shown = matcher if method == "*" else f"{method} {matcher}"
+    return f"intercept {shown} ({kind}){alias}"
+
+
 def _snake_options(options: Mapping[str, Any], allowed: set[str], command: str) -> dict[str, Any]:
     """Accept camelCase or snake_case option names; reject unknown ones with a suggestion."""
     import difflib
@@ -236,7 +252,7 @@ class RunnerCommands:
         return Value(self, lambda: value, f"wrap({value!r})"[:80])
 
     # -- network ------------------------------------------------------------------------------
-    @command("intercept")
+    @command("intercept", step_after=lambda commands, handle: commands._intercept_step(handle))
     def intercept(self, *args: Any) -> Any:
         """Spy on or stub requests of the page (see docs/interception.md)."""
         __tracebackhide__ = True
@@ -244,6 +260,17 @@ class RunnerCommands:
         if self._interceptor_getter is None:
             raise UsageError("runner.intercept() is not available in this run.")
         return self._interceptor_getter().intercept(*args)
+
+    def _intercept_step(self, handle: Any) -> Callable[[], str]:
+        """The name of an ``intercept`` step, read when it is told (``.as_()`` may follow it)."""
+        route_id = handle.id
+
+        def name() -> str:
+            assert self._interceptor_getter is not None
+            row = next(r for r in self._interceptor_getter().routes_table() if r["id"] == route_id)
+            return intercept_step_name(row)
+
+        return name
 
     @command("wait")
     def wait(self, target: Any, *rest: Any, **options: Any) -> Any:

@@ -67,6 +67,8 @@ class TestContext:
     command_depth: int = 0  # > 0 while a command runs (commands it calls are part of it)
     commands_told: int = 0  # the number of the last command.started of this attempt
     command: str = ""  # the command told last, as ``runner.get('h1').should()``
+    traced: bool = False  # the attempt is recorded in a trace: each command is a step of it
+    pending_step: Any = None  # (name function, file, line) of a step told later (steps.py)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

@@ -5,6 +5,14 @@
 by another command (``dblclick`` calling ``click``, ``clear`` calling ``type``) is part of the
 outer one and is not told again. The event names the user's file and line: the innermost frame
 that is not runner's own.
+
+When the test attempt is traced (the ``trace`` option), each command is also a step of the trace
+(a group in the trace viewer's action list, holding the browser calls the command made), named
+as the command log names it (``get('#b').click()``, ``get('h1') should have.text 'Hi'``,
+``wait @x``) and located at the user's line. ``intercept`` makes no browser call worth holding
+and its alias comes after it (``.as_("x")``), so its step (``intercept GET /api/x (stubbed) as
+x``) is told when the next command starts or the test ends. Tracing never fails a command: the
+steps are sent to the engine without waiting for an answer.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from typing import Any, TypeVar
 from runner.events import CommandEnded, CommandStarted
 from runner.tracebacks import error_line, is_runner
 
-__all__ = ["command", "show_args"]
+__all__ = ["command", "show_args", "step_name", "flush_step"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,9 +61,64 @@ def _caller() -> tuple[str | None, int | None]:
     return frame.f_code.co_filename, frame.f_lineno
 
 
-def command(name: str) -> Callable[[F], F]:
+def step_name(name: str, label: str | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """The trace step of a command, named as the command log names it: ``get('#b').click()``,
+    ``visit('/page')``, ``get('h1') should have.text 'Hi'``, ``wait @x``, ``wait 500ms``."""
+    if name == "should" and args:
+        chainer, rest = args[0], args[1:]
+        if callable(chainer):
+            return f"{label or 'wrap'} should <callback>"
+        return " ".join([f"{label or 'wrap'} should {chainer}", *map(_short, rest)]).strip()
+    if name == "wait" and args and not kwargs:
+        target = args[0]
+        if isinstance(target, (int, float)) and not isinstance(target, bool):
+            return f"wait {target:g}ms"
+        if isinstance(target, str):
+            return f"wait {target}"
+        if isinstance(target, (list, tuple)) and all(isinstance(t, str) for t in target):
+            return f"wait {', '.join(target)}"
+    call = f"{name}({show_args(args, kwargs)})"
+    return f"{label}.{call}" if label else call
+
+
+def _send_step(ctx: Any, name: str, file: str | None, line: int | None, *, closed: bool = False) -> None:
+    """Open the trace step ``name`` (and close it at once with ``closed``), without waiting."""
+    try:
+        browser = ctx.browser
+        ctx.loop.submit(browser.trace_step(name, file, line))
+        if closed:
+            ctx.loop.submit(browser.trace_step_end())
+    except Exception:  # noqa: BLE001 - tracing never fails a command
+        pass
+
+
+def _end_step(ctx: Any) -> None:
+    try:
+        ctx.loop.submit(ctx.browser.trace_step_end())
+    except Exception:  # noqa: BLE001 - tracing never fails a command
+        pass
+
+
+def flush_step(ctx: Any) -> None:
+    """Tell the step a command left for later (``intercept``, named once its alias is known)."""
+    pending, ctx.pending_step = ctx.pending_step, None
+    if pending is None or not ctx.traced:
+        return
+    describe, file, line = pending
+    try:
+        name = describe()
+    except Exception:  # noqa: BLE001 - a step that cannot be named is left out
+        return
+    _send_step(ctx, name, file, line, closed=True)
+
+
+def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | None = None) -> Callable[[F], F]:
     """Tell the calls of the decorated method as the command ``name`` (the object it is a method
-    of has ``_ctx``, the test's context, and may have ``_label``, the subject it acts on)."""
+    of has ``_ctx``, the test's context, and may have ``_label``, the subject it acts on).
+
+    ``step_after(obj, result)``: the command's trace step is told after it passed, named by the
+    function it returns, called when the next command starts or the test ends.
+    """
 
     def decorate(method: F) -> F:
         @functools.wraps(method)
@@ -73,15 +136,26 @@ def command(name: str) -> Callable[[F], F]:
             ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=show_args(args, kwargs),
                                        subject=label, file=file, line=line,
                                        attempt=ctx.attempt))
+            traced = ctx.traced
+            if traced:
+                flush_step(ctx)
+                if step_after is None:
+                    _send_step(ctx, step_name(name, label, args, kwargs), file, line)
             started = time.perf_counter()
             state, error = "passed", None
+            result: Any = None
             try:
-                return method(self, *args, **kwargs)
+                result = method(self, *args, **kwargs)
+                return result
             except BaseException as err:
                 state, error = "failed", error_line(type(err).__name__, err)
                 raise
             finally:
                 ctx.command_depth -= 1
+                if traced and step_after is None:
+                    _end_step(ctx)
+                elif traced and step_after is not None:
+                    _tell_later(ctx, step_after, self, result, state, (name, label, args, kwargs), file, line)
                 ctx.publish(CommandEnded(nodeid=ctx.nodeid, id=number, name=name, state=state,
                                          duration_ms=round((time.perf_counter() - started) * 1000, 3),
                                          error=error, attempt=ctx.attempt))
@@ -89,3 +163,16 @@ def command(name: str) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+def _tell_later(ctx: Any, step_after: Callable[[Any, Any], Callable[[], str]], obj: Any, result: Any,
+                state: str, call: tuple[str, str | None, tuple[Any, ...], dict[str, Any]],
+                file: str | None, line: int | None) -> None:
+    """A ``step_after`` command ended: keep its step for later, or (it failed) tell it now."""
+    if state == "passed":
+        try:
+            ctx.pending_step = (step_after(obj, result), file, line)
+            return
+        except Exception:  # noqa: BLE001 - told as a plain call below
+            pass
+    _send_step(ctx, step_name(*call), file, line, closed=True)

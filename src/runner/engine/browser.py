@@ -40,6 +40,7 @@ from runner.engine.devtools import DevTools
 from runner.engine.discovery import BrowserSpec
 from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
 from runner.engine.processes import kill_tree
+from runner.engine.tracing import ContextTracing
 from runner.errors import BrowserNotFoundError
 
 if TYPE_CHECKING:
@@ -200,6 +201,7 @@ class BrowserSession(PageVerbs):
         self._downloads: list[asyncio.Task[None]] = []
         self._fresh = False
         self.launches = 0
+        self._tracing = ContextTracing()
 
     # -- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -501,6 +503,33 @@ class BrowserSession(PageVerbs):
                 await asyncio.wait_for(pw.stop(), _CLOSE_BOUND)
             except Exception:  # noqa: BLE001
                 pass
+
+    # -- tracing ----------------------------------------------------------------------------
+    @property
+    def tracing(self) -> bool:
+        """Whether the running test attempt is being traced (a chunk is open)."""
+        return self._tracing.recording
+
+    async def start_trace(self, title: str, *, screenshots: bool) -> None:
+        """Trace what follows (until :meth:`stop_trace`) as the chunk ``title``: DOM snapshots,
+        network, console, and screenshots when asked. Raises Playwright's error when tracing
+        cannot start (the attempt is then not traced)."""
+        assert self.context is not None
+        await self._tracing.begin(self.context, title, screenshots=screenshots)
+
+    async def stop_trace(self, path: Path | None) -> bool:
+        """End the trace :meth:`start_trace` began: written to ``path`` (its folder must exist),
+        or discarded (nothing written) when ``path`` is None. Returns whether it was written;
+        raises Playwright's error when it could not be ended."""
+        return await self._tracing.end(self.context, path)
+
+    async def trace_step(self, name: str, file: str | None, line: int | None) -> None:
+        """Open a step of the trace (a group in the viewer's action list) at the user's line."""
+        await self._tracing.group(self.context, name, file, line)
+
+    async def trace_step_end(self) -> None:
+        """Close the step :meth:`trace_step` opened."""
+        await self._tracing.group_end(self.context)
 
     # -- routing ----------------------------------------------------------------------------
     def set_watching(self, on: bool) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import time
 import uuid
 from collections.abc import Generator, Iterator
@@ -46,6 +47,7 @@ _TEST_CONFIG_KEY = pytest.StashKey["Config"]()  # a test's configuration (item.s
 _ATTEMPT_KEY = pytest.StashKey[int]()  # the attempt running (item.stash)
 _CTX_KEY = pytest.StashKey[Any]()  # the runner fixture's TestContext of the attempt (item.stash)
 _EXTRAS_KEY = pytest.StashKey[dict[str, Any]]()  # the attempt's log, routes, requests (item.stash)
+_FAILED_KEY = pytest.StashKey[bool]()  # the attempt failed in its setup or call (item.stash)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -248,27 +250,65 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
     spec_path = Path(str(item.path))
     relative = _spec_relative(config, spec_path)
     title = " -- ".join(item.nodeid.split("::")[1:]) or item.name
+    attempt = item.stash.get(_ATTEMPT_KEY, 1)
     try:
         commands = session.begin_test(
             config, spec_relative=relative, title=title,
             screenshot_dir=lambda: (config.path("screenshotsFolder") or Path(".")) / relative,
-            attempt=item.stash.get(_ATTEMPT_KEY, 1), nodeid=item.nodeid,
+            attempt=attempt, nodeid=item.nodeid, trace=_records_trace(config, attempt),
         )
     except BrowserNotFoundError as err:
         _stop_run(err)
+    _print_warnings(request.config, session)
     ctx = commands._ctx
     item.stash[_CTX_KEY] = ctx  # for the reports of this attempt, teardown's too
     try:
         yield commands
     finally:
         interceptor = session._interceptor
-        item.stash[_EXTRAS_KEY] = {
+        extras = {
             "log": [f"{e.name}: {e.message}" for e in ctx.log],
             "routes": interceptor.routes_table() if interceptor is not None else [],
             "requests": interceptor.requests_log() if interceptor is not None else [],
             "slow_ms": float(config.slow_test_threshold),
         }
-        session.end_test()
+        item.stash[_EXTRAS_KEY] = extras
+        trace_path = _trace_path(session, ctx, item.stash.get(_FAILED_KEY, True)) if ctx.traced else None
+        extras["trace"] = session.end_test(trace_path=trace_path)
+        _print_warnings(request.config, session)
+
+
+def _print_warnings(config: pytest.Config, session: Any) -> None:
+    """What the session said during the test (a lost trace), on stderr past pytest's capture:
+    one ``runner: warning:`` line each."""
+    warnings = session.take_warnings()
+    if not warnings:
+        return
+    capman = config.pluginmanager.getplugin("capturemanager")
+    uncaptured = capman.global_and_fixture_disabled() if capman is not None else contextlib.nullcontext()
+    with uncaptured:
+        for warning in warnings:
+            print(f"runner: warning: {warning}", file=sys.stderr, flush=True)
+
+
+def _records_trace(config: Config, attempt: int) -> bool:
+    from runner.artifacts.traces import records_trace
+
+    return records_trace(str(config.trace), attempt)
+
+
+def _trace_path(session: Any, ctx: Any, failed: bool) -> Path | None:
+    """Where the attempt's trace is written when it is kept (``trace``: on every recorded
+    attempt, or only a failed one), else None: it is discarded.
+
+    ``failed``: the attempt failed in its setup or its call. runner's fixture is torn down
+    before the teardown report exists, so a failure in teardown does not keep a trace."""
+    from runner.artifacts.traces import claim_trace_path, keeps_trace
+
+    folder = ctx.config.path("tracesFolder")
+    if folder is None or not keeps_trace(str(ctx.config.trace), ctx.attempt, failed=failed):
+        return None
+    return claim_trace_path(folder, ctx.spec_relative, ctx.title, attempt=ctx.attempt, taken=session.trace_paths)
 
 
 def _stop_run(err: BrowserNotFoundError) -> NoReturn:
@@ -315,6 +355,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     if report.failed and excinfo is not None:
         setattr(report, ERROR_ATTR, error_summary(excinfo.typename, excinfo.value))
+    if call.when == "setup":
+        # until the call reports, the attempt counts as failed (interrupted, say): its trace is kept
+        item.stash[_FAILED_KEY] = True if report.passed else report.failed
+    elif call.when == "call":
+        item.stash[_FAILED_KEY] = report.failed
     ctx = item.stash.get(_CTX_KEY, None)
     if call.when == "teardown":
         with contextlib.suppress(KeyError):

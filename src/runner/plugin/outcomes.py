@@ -3,7 +3,8 @@
 Reports may come from this process or, under pytest-xdist, from a worker process (pytest
 serializes them). So what runner adds to a report is plain JSON data in attributes of its own:
 ``runner_error`` (the failure's type and one line), ``runner_attempts`` (the earlier attempts of
-a retried test) and ``runner_test`` (the attempt's command log, routes, requests, slow threshold).
+a retried test) and ``runner_test`` (the attempt's command log, routes, requests, slow threshold,
+trace file).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "INTERRUPTED_TYPE", "erro
 ERROR_ATTR = "runner_error"
 #: The earlier attempts of a retried test, on its final reports (attempt dicts).
 ATTEMPTS_ATTR = "runner_attempts"
-#: On an attempt's teardown report: ``{"log", "routes", "requests", "slow_ms"}``.
+#: On an attempt's teardown report: ``{"log", "routes", "requests", "slow_ms", "trace"}``.
 TEST_ATTR = "runner_test"
 
 
@@ -70,7 +71,8 @@ def attempt_from_reports(reports: list[pytest.TestReport]) -> dict[str, Any]:
     """One attempt (its setup, call and teardown reports) as plain data: ``state`` (passed,
     failed, pending, skipped), ``duration_ms``, ``error`` (the whole report), ``error_type``,
     ``message`` (one line, or why it was skipped), ``screenshots``, ``log``, ``routes``,
-    ``requests`` and ``slow_ms`` (None: the run's threshold)."""
+    ``requests``, ``slow_ms`` (None: the run's threshold) and ``trace`` (the trace file kept, or
+    None)."""
     state = "passed"
     error = error_type = message = None
     duration = 0.0
@@ -97,7 +99,7 @@ def attempt_from_reports(reports: list[pytest.TestReport]) -> dict[str, Any]:
     return {"state": state, "duration_ms": duration, "error": error, "error_type": error_type,
             "message": message, "screenshots": screenshots, "log": list(extras.get("log", [])),
             "routes": list(extras.get("routes", [])), "requests": list(extras.get("requests", [])),
-            "slow_ms": extras.get("slow_ms")}
+            "slow_ms": extras.get("slow_ms"), "trace": extras.get("trace")}
 
 
 def _skip_reason(report: pytest.TestReport) -> str | None:

@@ -231,6 +231,7 @@ class RunRecorder:
                 duration_ms=attempt["duration_ms"], error=attempt["error"], error_type=attempt["error_type"],
                 message=attempt["message"], screenshots=list(attempt["screenshots"]), log=list(attempt["log"]),
                 routes=list(attempt["routes"]), requests=list(attempt["requests"]),
+                trace=attempt.get("trace"),
             ))
         final = attempts[-1]
         duration = sum(a["duration_ms"] for a in attempts)

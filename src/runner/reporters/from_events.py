@@ -54,6 +54,7 @@ class RunBuilder:
             self._attempts.setdefault(event.nodeid, []).append(AttemptResult(
                 state=event.state, duration_ms=event.duration_ms, error=event.error,
                 error_type=event.error_type, message=event.message, screenshots=list(event.screenshots),
+                trace=event.trace,
             ))
             self._extras[event.nodeid] = event
             return None
@@ -67,6 +68,7 @@ class RunBuilder:
             spec = self.spec(event.spec)
             spec.tests.append(test)
             spec.screenshots.extend(s for s in test.screenshots if s not in spec.screenshots)
+            spec.traces.extend(t for t in test.traces if t not in spec.traces)
             return test
         if isinstance(event, SpecStarted):
             spec = self.spec(event.spec)

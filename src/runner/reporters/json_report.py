@@ -32,6 +32,7 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
             test_data["error"] = test.error
             test_data["message"] = test.message
             test_data["screenshots"] = test.screenshots
+            test_data["traces"] = test.traces
     data.update({
         "startedTestsAt": started_at,
         "endedTestsAt": ended_at,

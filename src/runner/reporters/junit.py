@@ -5,8 +5,8 @@ stable hash of the spec path; default ``runner/results/junit.xml``), ``testsuite
 ``<testsuites name>``, default ``runner``), ``projectRoot`` (relative paths are resolved against it;
 default the current directory).
 
-Artifacts: the spec's video and screenshots are ``<property name="video|screenshot">`` of its
-``<testsuite>``. ``<testcase>`` has no ``<properties>`` in junit-10.xsd, so per-test artifacts go to
+Artifacts: the spec's video, screenshots and traces are ``<property name="video|screenshot|trace">``
+of its ``<testsuite>``. ``<testcase>`` has no ``<properties>`` in junit-10.xsd, so per-test artifacts go to
 the test's ``<system-out>`` as ``[[ATTACHMENT|path]]`` lines (the Jenkins attachments convention), and
 a slow test has a ``[[PROPERTY|slow=true]]`` line there.
 """
@@ -80,6 +80,8 @@ class JunitReporter(Reporter):
             ET.SubElement(props, "property", {"name": "video", "value": _clean(spec.video)})
         for shot in spec.screenshots:
             ET.SubElement(props, "property", {"name": "screenshot", "value": _clean(shot)})
+        for trace in spec.traces:
+            ET.SubElement(props, "property", {"name": "trace", "value": _clean(trace)})
         if spec.error:
             case = ET.SubElement(suite, "testcase", {"name": "(spec could not be loaded)",
                                                      "classname": _clean(spec.relative), "time": "0.000"})
@@ -114,6 +116,7 @@ class JunitReporter(Reporter):
         if test.flaky:
             out_lines.append(f"[[PROPERTY|flaky=true]] passed on attempt {len(test.attempts)}")
         out_lines.extend(f"[[ATTACHMENT|{shot}]]" for shot in test.screenshots)
+        out_lines.extend(f"[[ATTACHMENT|{trace}]]" for trace in test.traces)
         if spec.video and test.state == "failed":
             out_lines.append(f"[[ATTACHMENT|{spec.video}]]")
         out_lines.extend(test.log)

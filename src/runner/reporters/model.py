@@ -18,6 +18,7 @@ class AttemptResult:
     error_type: str | None = None  # the exception's class name: "CommandError", "AssertionError"
     screenshots: list[str] = field(default_factory=list)  # failure screenshot and runner.screenshot()
     message: str | None = None  # one line: "CommandError: Timed out retrying after 4000ms: ..."
+    trace: str | None = None  # the attempt's Playwright trace (a .zip) when one was kept
 
     def headline(self) -> str | None:
         """The error in one line: ``message``, else the first line of ``error``."""
@@ -75,6 +76,11 @@ class TestResult:
         """Every screenshot file of every attempt, in order, each once (a retry may overwrite one)."""
         return list(dict.fromkeys(shot for attempt in self.attempts for shot in attempt.screenshots))
 
+    @property
+    def traces(self) -> list[str]:
+        """The trace file of every attempt that kept one, in order."""
+        return [attempt.trace for attempt in self.attempts if attempt.trace]
+
 
 @dataclass
 class SpecResult:
@@ -85,6 +91,7 @@ class SpecResult:
     duration_ms: float = 0.0
     video: str | None = None
     screenshots: list[str] = field(default_factory=list)
+    traces: list[str] = field(default_factory=list)  # of its tests' attempts, in order
     # why it could not be loaded, in one line: "SyntaxError: invalid syntax (a_spec.py, line 3)"
     error_message: str | None = None
     error_type: str | None = None  # "SyntaxError", "ModuleNotFoundError", ...

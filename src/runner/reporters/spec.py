@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
@@ -209,13 +210,20 @@ def not_run_line(test: TestResult, title: str, c: Colors) -> str:
 
 
 def flaky_screenshot_lines(test: TestResult, c: Colors, prefix: str) -> list[str]:
-    """The screenshots of a test that passed after failing: listed nowhere else."""
-    return [c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots] if test.flaky else []
+    """The screenshots and traces of a test that passed after failing: listed nowhere else."""
+    if not test.flaky:
+        return []
+    return [c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots] + trace_lines(test, c, prefix)
+
+
+def trace_lines(test: TestResult, c: Colors, prefix: str) -> list[str]:
+    """``trace: PATH  (runner show-trace PATH)``: each trace the test kept, and how to open it."""
+    return [c.gray(f"{prefix}trace: {trace}  (runner show-trace {shlex.quote(trace)})") for trace in test.traces]
 
 
 def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[str]:
     """A failed test's errors: one line per failed attempt (``attempt N: Type: message`` when it
-    was retried), the last one's whole report below it, then every screenshot."""
+    was retried), the last one's whole report below it, then every screenshot and trace."""
     lines: list[str] = []
     failed = [(i, a) for i, a in enumerate(test.attempts, 1) if a.error]
     for i, attempt in failed:
@@ -224,6 +232,7 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
         if (i, attempt) == failed[-1] and attempt.error:
             lines.append(c.red(_indent(attempt.error, prefix + "  ")))
     lines.extend(c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots)
+    lines.extend(trace_lines(test, c, prefix))
     return lines
 
 

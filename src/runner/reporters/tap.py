@@ -72,6 +72,8 @@ class TapReporter(Reporter):
                 fields["stack"] = test.error if "\n" in test.error else test.error + "\n"
             if test.screenshots:
                 fields["screenshots"] = test.screenshots
+            if test.traces:
+                fields["traces"] = test.traces
             for line in _yaml_block(fields):
                 self._print(line)
 

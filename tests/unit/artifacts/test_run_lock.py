@@ -31,8 +31,8 @@ class _Config:
 def _config(root: Path, **overrides: str | None) -> _Config:
     paths: dict[str, str | None] = {
         "screenshotsFolder": "runner/screenshots", "videosFolder": "runner/videos",
-        "downloadsFolder": "runner/downloads", "eventsFile": "runner/results/events.jsonl",
-        "reportFolder": "runner/report"}
+        "downloadsFolder": "runner/downloads", "tracesFolder": "runner/traces",
+        "eventsFile": "runner/results/events.jsonl", "reportFolder": "runner/report"}
     paths.update(overrides)
     return _Config(root, **paths)
 
@@ -47,6 +47,7 @@ HOLDER = textwrap.dedent("""
             return Path(sys.argv[1]) / {"screenshotsFolder": "runner/screenshots",
                                         "videosFolder": "runner/videos",
                                         "downloadsFolder": "runner/downloads",
+                                        "tracesFolder": "runner/traces",
                                         "eventsFile": "runner/results/events.jsonl",
                                         "reportFolder": "runner/report"}[name]
 
@@ -84,17 +85,17 @@ def test_the_lock_goes_with_its_process_even_killed(tmp_path: Path, holder) -> N
     holder.wait(10)
     lock = lock_artifacts(_config(tmp_path / "project"), folder=tmp_path / "locks")
     try:
-        assert len(lock.paths) == 5
+        assert len(lock.paths) == 6
     finally:
         lock.release()
 
 
 def test_runs_of_other_folders_do_not_block_each_other(tmp_path: Path, holder) -> None:
     other = _config(tmp_path / "project", screenshotsFolder="other/s", videosFolder="other/v",
-                    downloadsFolder="other/d", eventsFile=None, reportFolder="other/r")
+                    downloadsFolder="other/d", tracesFolder="other/t", eventsFile=None, reportFolder="other/r")
     lock = lock_artifacts(other, folder=tmp_path / "locks")
     try:
-        assert [p.name for p in lock.paths] == ["s", "v", "d", "r"]  # eventsFile false: nothing to lock
+        assert [p.name for p in lock.paths] == ["s", "v", "d", "t", "r"]  # eventsFile false: nothing to lock
     finally:
         lock.release()
 
@@ -102,13 +103,13 @@ def test_runs_of_other_folders_do_not_block_each_other(tmp_path: Path, holder) -
 def test_one_shared_folder_is_enough_to_refuse(tmp_path: Path, holder) -> None:
     # only the videos folder is shared: the first run's videos would be trashed
     shared = _config(tmp_path / "project", screenshotsFolder="other/s", downloadsFolder="other/d",
-                     eventsFile="other/events.jsonl", reportFolder="other/r")
+                     tracesFolder="other/t", eventsFile="other/events.jsonl", reportFolder="other/r")
     with pytest.raises(UsageError, match="videosFolder"):
         lock_artifacts(shared, folder=tmp_path / "locks")
     # what the refused run had locked before it found the shared folder was let go
     again = lock_artifacts(_config(tmp_path / "project", screenshotsFolder="other/s", videosFolder="other/v",
-                                   downloadsFolder="other/d", eventsFile="other/events.jsonl",
-                                   reportFolder="other/r"),
+                                   downloadsFolder="other/d", tracesFolder="other/t",
+                                   eventsFile="other/events.jsonl", reportFolder="other/r"),
                            folder=tmp_path / "locks")
     again.release()
 

@@ -95,6 +95,7 @@ def test_defaults_are_planned(project: Path) -> None:
         ("screenshotsFolder", project / "runner/screenshots"),
         ("videosFolder", project / "runner/videos"),
         ("downloadsFolder", project / "runner/downloads"),
+        ("tracesFolder", project / "runner/traces"),
     ]
 
 
@@ -226,7 +227,8 @@ def test_inside_the_served_folder_names_the_reason(project: Path) -> None:
 
 def test_the_served_project_root_still_allows_the_default_folders(project: Path) -> None:
     plan = plan_trash(config_for(project, fileServerFolder="."))
-    assert [name for name, _ in plan.folders] == ["screenshotsFolder", "videosFolder", "downloadsFolder"]
+    assert [name for name, _ in plan.folders] == ["screenshotsFolder", "videosFolder", "downloadsFolder",
+                                                  "tracesFolder"]
 
 
 def test_folders_that_cannot_exist_are_nothing_to_trash(project: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from runner.commands.steps import command, show_args
+from runner.commands.steps import command, show_args, step_name
 from runner.events import CommandEnded, CommandStarted
 
 
@@ -16,7 +16,8 @@ class Thing:
     def __init__(self) -> None:
         self.told: list[Any] = []
         self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0,
-                                    nodeid="a_spec.py::test_x", attempt=2)
+                                    nodeid="a_spec.py::test_x", attempt=2,
+                                    traced=False, pending_step=None)
         self._label = "get('#b')"
 
     @command("click")
@@ -82,3 +83,38 @@ def test_arguments_are_shown_short() -> None:
             raise RuntimeError("no")
 
     assert show_args((Broken(),), {}) == "<Broken>"
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (("click", "get('#b')", (), {}), "get('#b').click()"),
+    (("type", "get('#name')", ("Ann",), {"delay": 5}), "get('#name').type('Ann', delay=5)"),
+    (("visit", None, ("/page",), {}), "visit('/page')"),
+    (("should", "get('h1')", ("have.text", "Hi"), {}), "get('h1') should have.text 'Hi'"),
+    (("should", "get('li')", ("have.length", 3), {}), "get('li') should have.length 3"),
+    (("should", "get('p')", ("be.visible",), {}), "get('p') should be.visible"),
+    (("should", "get('p')", (len,), {}), "get('p') should <callback>"),
+    (("wait", None, ("@x",), {}), "wait @x"),
+    (("wait", None, (["@a", "@b"],), {}), "wait @a, @b"),
+    (("wait", None, (500,), {}), "wait 500ms"),
+    (("wait", None, ("@x",), {"timeout": 100}), "wait('@x', timeout=100)"),
+])
+def test_trace_steps_are_named_as_the_command_log_names_them(call: tuple[Any, ...], name: str) -> None:
+    assert step_name(*call) == name
+
+
+@pytest.mark.parametrize(("row", "name"), [
+    ({"method": "GET", "matcher": '{"method": "GET", "url": "/api/x"}', "stubbed": True, "handler": "static",
+      "alias": "x"}, "intercept GET /api/x (stubbed) as x"),
+    ({"method": "*", "matcher": '{"url": "/api/y"}', "stubbed": False, "handler": "spy", "alias": None},
+     "intercept /api/y (spy)"),
+    ({"method": "POST", "matcher": '{"method": "POST", "url": "**/users*"}', "stubbed": False,
+      "handler": "function", "alias": "u"}, "intercept POST **/users* (handler) as u"),
+    ({"method": "*", "matcher": '{"hostname": "api.test", "url": "/a"}', "stubbed": False, "handler": "spy",
+      "alias": None}, 'intercept {"hostname": "api.test", "url": "/a"} (spy)'),
+    ({"method": "*", "matcher": '{"url": "//a/\\\\d+/"}', "stubbed": False, "handler": "spy", "alias": None},
+     "intercept //a/\\d+/ (spy)"),
+])
+def test_an_intercept_step_names_its_route(row: dict[str, Any], name: str) -> None:
+    from runner.commands.api import intercept_step_name
+
+    assert intercept_step_name(row) == name

@@ -1,0 +1,132 @@
+"""Per-test cost of Playwright tracing in ``runner run``, against pytest + pytest-playwright.
+
+The same trivial test (visit a page served on 127.0.0.1, click a button, assert its text) is run
+N times, side by side, with ``trace`` set to ``off``, ``retain-on-failure`` (the default; every
+test passes, so no trace is kept), ``on`` (every trace written) and ``on`` with
+``traceScreenshots``, and once by pytest-playwright (untraced) for reference. Printed: the
+per-test cost of each, (time for N tests - time for 1 test) / (N - 1), and its ratio to
+pytest-playwright's (the default must stay at or under 0.5).
+
+Usage (needs pytest-playwright, as ``run_cost.py`` does; ``/work/bench-venv`` has it):
+``PYTHONPATH=src /work/bench-venv/bin/python bench/trace_cost.py [--tests 40] [--rounds 2]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run_cost import BIN, timed  # noqa: E402
+from tests.support.servers import serving  # noqa: E402
+
+PAGE = ("<html><head><title>Bench</title></head><body>"
+        "<button id='b' onclick=\"this.textContent='done'\">go</button></body></html>")
+
+#: name -> the runner.json values of that variant
+VARIANTS = {
+    "off": {"trace": "off"},
+    "retain-on-failure": {"trace": "retain-on-failure"},
+    "on": {"trace": "on"},
+    "on+screenshots": {"trace": "on", "traceScreenshots": True},
+}
+
+
+def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, object]) -> Path:
+    (root / "runner" / "integration").mkdir(parents=True)
+    (root / "runner.json").write_text(json.dumps({
+        "baseUrl": url, "video": False, "screenshotOnRunFailure": False, "trashAssetsBeforeRuns": False,
+        **values}))
+    tests = [textwrap.dedent(f"""
+        def test_{i}(runner):
+            {'_stamp()' if i == 0 else ''}
+            runner.visit("/page")
+            runner.get("#b").click()
+            runner.get("#b").should("have.text", "done")
+        """) for i in range(n)]
+    (root / "runner" / "integration" / "bench_spec.py").write_text(
+        f"import time\n\ndef _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
+    return root
+
+
+def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "conftest.py").write_text(textwrap.dedent(f"""
+        import pytest
+
+        @pytest.fixture(scope="session")
+        def browser_type_launch_args(browser_type_launch_args):
+            return {{**browser_type_launch_args, "executable_path": {executable!r},
+                    "args": ["--disable-gpu", "--no-first-run", "--disable-background-networking"]}}
+    """))
+    tests = [textwrap.dedent(f"""
+        def test_{i}(page):
+            {'_stamp()' if i == 0 else ''}
+            page.goto({url!r} + "/page")
+            page.click("#b")
+            expect(page.locator("#b")).to_have_text("done")
+        """) for i in range(n)]
+    (root / "test_bench.py").write_text(
+        "import time\nfrom playwright.sync_api import expect\n\n"
+        f"def _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
+    return root
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tests", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    from runner.engine.discovery import find_browser
+
+    executable = find_browser().path
+    with serving() as server, tempfile.TemporaryDirectory() as tmp:
+        server.page("/page", PAGE)
+        base = Path(tmp)
+        stamp = base / "stamp"
+        projects: dict[tuple[str, int], Path] = {}
+        for n in (1, args.tests):
+            for name, values in VARIANTS.items():
+                projects[(name, n)] = runner_project(base / f"{name}-{n}", server.url, n, stamp, values)
+            projects[("pytest-playwright", n)] = playwright_project(base / f"pw-{n}", server.url, n, stamp,
+                                                                    executable)
+
+        def command(name: str, root: Path) -> list[str]:
+            if name == "pytest-playwright":
+                return [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "-p", "no:runner-e2e",
+                        str(root / "test_bench.py")]
+            return [str(BIN / "runner"), "run", "--project", str(root)]
+
+        results: dict[tuple[str, int], list[float]] = {k: [] for k in projects}
+        for _ in range(args.rounds):
+            for key, root in projects.items():  # interleaved: every variant sees the same machine
+                results[key].append(timed(command(key[0], root), root, stamp)[0])
+        kept = {name: sum(1 for _ in (base / f"{name}-{args.tests}").rglob("*.zip")) for name in VARIANTS}
+        sizes = [p.stat().st_size for p in (base / f"on-{args.tests}").rglob("*.zip")]
+
+    n = args.tests
+
+    def per_test(name: str) -> float:
+        return (statistics.median(results[(name, n)]) - statistics.median(results[(name, 1)])) / (n - 1) * 1000
+
+    reference = per_test("pytest-playwright")
+    print(f"per-test cost (ms, median of {args.rounds} rounds, {n} tests: visit, click, assert):")
+    for name in [*VARIANTS, "pytest-playwright"]:
+        cost = per_test(name)
+        traces = f"  ({kept[name]} traces kept)" if name in kept else ""
+        print(f"  {name:<20}{cost:8.1f}   {cost / reference:5.2f}x pytest-playwright{traces}")
+    if sizes:
+        print(f"trace size with trace 'on': median {statistics.median(sizes) / 1024:.1f} KB")
+    default = per_test("retain-on-failure") / reference
+    print(f"default (retain-on-failure) ratio {default:.2f}  (target <= 0.50: {'met' if default <= 0.5 else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""Starting ``runner show-trace`` in a subprocess and reading the URL it prints (bounded)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+RUNNER = str(Path(sys.executable).with_name("runner"))
+BOUND = 20.0  # seconds: the longest show-trace may take to print its URL, or to stop
+
+
+def start_show_trace(trace: Path, cwd: Path) -> tuple[subprocess.Popen[str], str]:
+    """Start ``runner show-trace --no-open`` and wait (bounded) for the URL it prints."""
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
+    proc = subprocess.Popen([RUNNER, "show-trace", str(trace), "--no-open"], cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put("")
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + BOUND
+    seen = ""
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            break
+        if not line:
+            break
+        seen += line
+        if line.strip().startswith("http://127.0.0.1:"):
+            return proc, line.strip()
+    proc.kill()
+    raise AssertionError(f"runner show-trace printed no URL within {BOUND} s: {seen!r}")
