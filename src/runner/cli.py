@@ -1,4 +1,4 @@
-"""The ``runner`` command: ``run``, ``report``, ``config``, ``schema``, ``show-trace``.
+"""The ``runner`` command: ``run``, ``report``, ``config``, ``schema``, ``show-trace``, ``show-report``.
 
 Every failure to start ends with one clear message on stderr and exit status 1; ``runner run``
 otherwise exits with the number of failed tests (0 when all pass, at most 255).
@@ -19,7 +19,7 @@ from runner.errors import RunnerError, UsageError
 
 __all__ = ["main", "select_specs"]
 
-COMMANDS = ("run", "report", "config", "schema", "show-trace")
+COMMANDS = ("run", "report", "config", "schema", "show-trace", "show-report")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,7 +90,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("schema", help="print the JSON schema of runner.json (draft-04)")
     _show_trace_parser(sub)
+    _show_report_parser(sub)
     return parser
+
+
+def _show_report_parser(sub: Any) -> None:
+    show = sub.add_parser(
+        "show-report", help="open a run's HTML report (served on 127.0.0.1)",
+        description="Serve the HTML report a run wrote (reportFolder, runner/report by default) on "
+                    "127.0.0.1, print its URL and open it in the browser, until Ctrl-C.")
+    show.add_argument("folder", nargs="?", default=None, metavar="FOLDER",
+                      help="the report's folder (default: the project's reportFolder)")
+    _common(show)
+    show.add_argument("--port", "-p", type=int, default=None, help="the port to serve on (default: a free one)")
+    show.add_argument("--no-open", dest="open_browser", action="store_false",
+                      help="do not open a browser, only print the URL")
+
+
+def _show_report_command(args: argparse.Namespace) -> int:
+    from runner.show_report import show_report
+
+    if args.folder is not None:
+        folder = Path(args.folder)
+    else:
+        from runner.config import load_config
+
+        config = load_config(args.project, config_file=args.config_file, cli_config=args.config,
+                             cli_env=args.env)
+        where = config.path("reportFolder")
+        if where is None:
+            return _fail("reportFolder is false in this project's configuration, so no run writes a report "
+                         "here. Name the report's folder: runner show-report FOLDER")
+        folder = where
+    return show_report(folder, args.port, args.open_browser)
 
 
 def _show_trace_parser(sub: Any) -> None:
@@ -131,6 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _config_command(args)
         if args.command == "show-trace":
             return _show_trace_command(args)
+        if args.command == "show-report":
+            return _show_report_command(args)
         if args.command == "report":
             if args.reporter == "html":
                 return _html_report_command(args)

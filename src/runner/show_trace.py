@@ -25,7 +25,7 @@ from runner.engine.trace_viewer import (
 from runner.errors import UsageError
 from runner.serve import StaticServer
 
-__all__ = ["show_trace", "serve_trace", "display_likely"]
+__all__ = ["show_trace", "serve_trace", "serve_until_stopped", "display_likely"]
 
 #: The URL path the trace is served at (the viewer's own files are at the root).
 TRACE_URL_PATH = "/runner-trace/"
@@ -80,8 +80,14 @@ def show_trace(path: str, port: int | None, open_browser: bool) -> int:
     """The ``show-trace`` command: serve until Ctrl-C. Returns the exit status (0); bad input
     raises :class:`UsageError`."""
     server, url = serve_trace(Path(path), port)
+    return serve_until_stopped(server, url, f"the trace viewer for {path}", open_browser)
+
+
+def serve_until_stopped(server: StaticServer, url: str, what: str, open_browser: bool) -> int:
+    """Print ``url``, open it in the system's browser when one can be shown, and serve until
+    Ctrl-C (then stop cleanly: exit status 0, no traceback)."""
     try:
-        print(f"Serving the trace viewer for {path} at:\n\n  {url}\n\nPress Ctrl-C to stop.", flush=True)
+        print(f"Serving {what} at:\n\n  {url}\n\nPress Ctrl-C to stop.", flush=True)
         if open_browser and display_likely():
             try:
                 webbrowser.open(url)
@@ -91,7 +97,7 @@ def show_trace(path: str, port: int | None, open_browser: bool) -> int:
         while not stop.wait(3600):
             pass
     except KeyboardInterrupt:
-        print("\nrunner: stopped serving the trace viewer.", file=sys.stderr, flush=True)
+        print(f"\nrunner: stopped serving {what}.", file=sys.stderr, flush=True)
     finally:
         server.close()
     return 0

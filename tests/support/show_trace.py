@@ -1,4 +1,5 @@
-"""Starting ``runner show-trace`` in a subprocess and reading the URL it prints (bounded)."""
+"""Starting ``runner show-trace`` / ``runner show-report`` in a subprocess and reading the URL it
+prints (bounded)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,14 @@ BOUND = 20.0  # seconds: the longest show-trace may take to print its URL, or to
 
 def start_show_trace(trace: Path, cwd: Path) -> tuple[subprocess.Popen[str], str]:
     """Start ``runner show-trace --no-open`` and wait (bounded) for the URL it prints."""
+    return start_serving(["show-trace", str(trace), "--no-open"], cwd)
+
+
+def start_serving(args: list[str], cwd: Path) -> tuple[subprocess.Popen[str], str]:
+    """Start ``runner <args>`` (a command that serves until Ctrl-C) and wait (bounded) for the
+    URL it prints."""
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
-    proc = subprocess.Popen([RUNNER, "show-trace", str(trace), "--no-open"], cwd=cwd, env=env, text=True,
+    proc = subprocess.Popen([RUNNER, *args], cwd=cwd, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     lines: queue.Queue[str] = queue.Queue()
 
@@ -41,4 +48,4 @@ def start_show_trace(trace: Path, cwd: Path) -> tuple[subprocess.Popen[str], str
         if line.strip().startswith("http://127.0.0.1:"):
             return proc, line.strip()
     proc.kill()
-    raise AssertionError(f"runner show-trace printed no URL within {BOUND} s: {seen!r}")
+    raise AssertionError(f"runner {args[0]} printed no URL within {BOUND} s: {seen!r}")

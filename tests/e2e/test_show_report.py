@@ -1,0 +1,75 @@
+"""The report a real ``runner run`` wrote, served by ``runner show-report`` and opened in
+runner's own browser: the failed test's command log, its request, and its trace opened in the
+viewer copied into the report (which reads the trace over the report's own server)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.support.show_trace import BOUND, start_serving
+
+pytestmark = pytest.mark.e2e
+
+SPEC = """
+    def test_passes(runner):
+        runner.visit("/")
+
+    def test_fails(runner):
+        runner.intercept("GET", "/api/total", {"body": {"total": 41}}).as_("total")
+        runner.visit("/")
+        runner.get("#b").click()
+        runner.wait("@total")
+        runner.get("h1").should("have.text", "42", timeout=300)
+"""
+PAGE = ("<html><body><h1>Hi</h1><button id='b' onclick=\"fetch('/api/total').then(r => r.json())"
+        ".then(d => document.querySelector('h1').textContent = d.total)\">go</button></body></html>")
+
+
+@pytest.fixture(scope="module")
+def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("reported")
+    (root / "site").mkdir()
+    (root / "site" / "index.html").write_text(PAGE)
+    (root / "runner" / "integration").mkdir(parents=True)
+    (root / "runner" / "integration" / "a_spec.py").write_text(textwrap.dedent(SPEC))
+    (root / "runner.json").write_text('{"fileServerFolder": "site", "video": false}')
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
+    done = subprocess.run([str(Path(sys.executable).with_name("runner")), "run"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and (root / "runner" / "report" / "index.html").is_file(), done.stdout + done.stderr
+    proc, url = start_serving(["show-report", "--no-open"], root)  # the project's reportFolder
+    try:
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=BOUND)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+@pytest.mark.slow
+def test_a_failed_test_of_a_real_run_reads_from_the_served_report(runner, report_url: str) -> None:
+    assert report_url.endswith("/index.html")
+    runner.visit(report_url)
+    runner.get("#list .row:not([hidden])").should("have.length", 2)
+    runner.contains("test_fails", "#list .row").click()
+    runner.get("#detail pre.error").should("contain", "expected <h1> to have text '42'")
+    rows = "#detail table.commands tbody tr"
+    runner.get(rows).should("have.length", 5)
+    runner.get(rows).eq(4).should("have.class", "s-failed").and_("contain", "get('h1')")
+    runner.get("#detail .req").should("have.length", 1).and_("contain", "/api/total").and_("contain", "stubbed")
+    href = runner.get("#detail a.button").attr("href") or ""
+    assert href.startswith("trace/index.html?trace=")
+    runner.visit(report_url.rsplit("/", 1)[0] + "/" + href)  # the viewer copied into the report
+    for step in ("intercept GET /api/total (stubbed) as total", "get('#b').click()", "wait @total"):
+        runner.contains(step, ".action-title").should("be.visible")
