@@ -31,22 +31,40 @@ BIN = Path(sys.executable).parent
 PAGE = "<html><head><title>Bench</title></head><body><h1 id='t'>Hello</h1></body></html>"
 
 
-def runner_project(root: Path, url: str, n: int, stamp: Path) -> Path:
+#: The trivial test: visit a page, one assertion (runner's and pytest-playwright's spelling).
+RUNNER_BODY = """
+    runner.visit("/page")
+    runner.get("#t").should("have.text", "Hello")
+"""
+PLAYWRIGHT_BODY = """
+    page.goto(URL + "/page")
+    expect(page.locator("#t")).to_have_text("Hello")
+"""
+
+
+def _spec(n: int, stamp: Path, fixture: str, body: str, head: str) -> str:
+    """N tests named test_0.. taking ``fixture`` and running ``body``; the first stamps the time."""
+    indented = textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
+    tests = [f"\n\ndef test_{i}({fixture}):\n" + ("    _stamp()\n" if i == 0 else "") + indented + "\n"
+             for i in range(n)]
+    return (f"import time\n{head}\n\ndef _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n"
+            + "".join(tests))
+
+
+def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, object] | None = None,
+                   body: str = RUNNER_BODY) -> Path:
+    """A runner project of ``n`` tests (``values``: more of its runner.json)."""
     (root / "runner" / "integration").mkdir(parents=True)
-    (root / "runner.json").write_text(json.dumps({"baseUrl": url, "video": False,
-                                                   "screenshotOnRunFailure": False, "trashAssetsBeforeRuns": False}))
-    tests = [textwrap.dedent(f"""
-        def test_{i}(runner):
-            {'_stamp()' if i == 0 else ''}
-            runner.visit("/page")
-            runner.get("#t").should("have.text", "Hello")
-        """) for i in range(n)]
-    (root / "runner" / "integration" / "bench_spec.py").write_text(
-        f"import time\n\ndef _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
+    (root / "runner.json").write_text(json.dumps({
+        "baseUrl": url, "video": False, "screenshotOnRunFailure": False, "trashAssetsBeforeRuns": False,
+        **(values or {})}))
+    (root / "runner" / "integration" / "bench_spec.py").write_text(_spec(n, stamp, "runner", body, ""))
     return root
 
 
-def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: str) -> Path:
+def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: str,
+                       body: str = PLAYWRIGHT_BODY) -> Path:
+    """The same tests under pytest-playwright, on the same browser executable."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "conftest.py").write_text(textwrap.dedent(f"""
         import pytest
@@ -56,15 +74,8 @@ def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: st
             return {{**browser_type_launch_args, "executable_path": {executable!r},
                     "args": ["--disable-gpu", "--no-first-run", "--disable-background-networking"]}}
     """))
-    tests = [textwrap.dedent(f"""
-        def test_{i}(page):
-            {'_stamp()' if i == 0 else ''}
-            page.goto({url!r} + "/page")
-            expect(page.locator("#t")).to_have_text("Hello")
-        """) for i in range(n)]
-    (root / "test_bench.py").write_text(
-        "import time\nfrom playwright.sync_api import expect\n\n"
-        f"def _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
+    head = f"from playwright.sync_api import expect\n\nURL = {url!r}"
+    (root / "test_bench.py").write_text(_spec(n, stamp, "page", body, head))
     return root
 
 

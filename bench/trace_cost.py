@@ -14,17 +14,15 @@ Usage (needs pytest-playwright, as ``run_cost.py`` does; ``/work/bench-venv`` ha
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run_cost import BIN, timed  # noqa: E402
+from run_cost import BIN, playwright_project, runner_project, timed  # noqa: E402
 from tests.support.servers import serving  # noqa: E402
 
 PAGE = ("<html><head><title>Bench</title></head><body>"
@@ -39,44 +37,17 @@ VARIANTS = {
 }
 
 
-def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, object]) -> Path:
-    (root / "runner" / "integration").mkdir(parents=True)
-    (root / "runner.json").write_text(json.dumps({
-        "baseUrl": url, "video": False, "screenshotOnRunFailure": False, "trashAssetsBeforeRuns": False,
-        **values}))
-    tests = [textwrap.dedent(f"""
-        def test_{i}(runner):
-            {'_stamp()' if i == 0 else ''}
-            runner.visit("/page")
-            runner.get("#b").click()
-            runner.get("#b").should("have.text", "done")
-        """) for i in range(n)]
-    (root / "runner" / "integration" / "bench_spec.py").write_text(
-        f"import time\n\ndef _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
-    return root
-
-
-def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: str) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "conftest.py").write_text(textwrap.dedent(f"""
-        import pytest
-
-        @pytest.fixture(scope="session")
-        def browser_type_launch_args(browser_type_launch_args):
-            return {{**browser_type_launch_args, "executable_path": {executable!r},
-                    "args": ["--disable-gpu", "--no-first-run", "--disable-background-networking"]}}
-    """))
-    tests = [textwrap.dedent(f"""
-        def test_{i}(page):
-            {'_stamp()' if i == 0 else ''}
-            page.goto({url!r} + "/page")
-            page.click("#b")
-            expect(page.locator("#b")).to_have_text("done")
-        """) for i in range(n)]
-    (root / "test_bench.py").write_text(
-        "import time\nfrom playwright.sync_api import expect\n\n"
-        f"def _stamp():\n    open({str(stamp)!r}, 'w').write(repr(time.time()))\n" + "".join(tests))
-    return root
+#: The traced test: visit, click, assert.
+RUNNER_CLICK = """
+    runner.visit("/page")
+    runner.get("#b").click()
+    runner.get("#b").should("have.text", "done")
+"""
+PLAYWRIGHT_CLICK = """
+    page.goto(URL + "/page")
+    page.click("#b")
+    expect(page.locator("#b")).to_have_text("done")
+"""
 
 
 def main() -> None:
@@ -94,9 +65,10 @@ def main() -> None:
         projects: dict[tuple[str, int], Path] = {}
         for n in (1, args.tests):
             for name, values in VARIANTS.items():
-                projects[(name, n)] = runner_project(base / f"{name}-{n}", server.url, n, stamp, values)
+                projects[(name, n)] = runner_project(base / f"{name}-{n}", server.url, n, stamp, values,
+                                                         RUNNER_CLICK)
             projects[("pytest-playwright", n)] = playwright_project(base / f"pw-{n}", server.url, n, stamp,
-                                                                    executable)
+                                                                    executable, PLAYWRIGHT_CLICK)
 
         def command(name: str, root: Path) -> list[str]:
             if name == "pytest-playwright":

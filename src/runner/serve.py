@@ -26,6 +26,7 @@ import http.server
 import mimetypes
 import os
 import re
+import sys
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -256,6 +257,22 @@ def _range(header: str | None, size: int) -> tuple[int, int] | None:
     return start, end
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """A connection the browser dropped (a reset, a closed pipe: a tab closed mid-download, a
+    keep-alive connection let go) is the browser's business, not an error of the server: it is
+    not printed. Anything else a request raises is one line on stderr, never a traceback."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        err = sys.exc_info()[1]
+        if isinstance(err, (ConnectionError, TimeoutError)):
+            return
+        host, port = self.server_address[:2]
+        print(f"runner: warning: a request to {host!s}:{port} failed: {type(err).__name__}: {err}",
+              file=sys.stderr)
+
+
 class StaticServer:
     """Serve ``folder`` over HTTP on 127.0.0.1 (``port``, else a free one) until :meth:`close`.
 
@@ -274,13 +291,12 @@ class StaticServer:
             {url: os.path.realpath(path) for url, path in (extra or {}).items()}, what=what,
         )
         handler = functools.partial(_StaticHandler, rules=rules)
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", port or 0), handler)
+        self._server = _Server(("127.0.0.1", port or 0), handler)
         self.port: int = self._server.server_address[1]
         hosts = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
         if self.port == 80:  # a browser leaves out the default port
             hosts |= {"127.0.0.1", "localhost"}
         rules.hosts = frozenset(hosts)  # before the first request: serving starts below
-        self._server.daemon_threads = True
         self.folder = folder
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread = threading.Thread(

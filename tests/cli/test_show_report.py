@@ -1,18 +1,17 @@
 """``runner show-report``: what it refuses (one clear line each, exit status 1, no traceback), what
 it serves (the report, never the marker, 127.0.0.1 only) and a clean stop on Ctrl-C. The report of
-a real run opened through it: tests/e2e/test_show_report.py."""
+a real run opened through it: tests/e2e/test_served_report.py."""
 
 from __future__ import annotations
 
 import http.client
-import signal
 import socket
 from pathlib import Path
 
 import pytest
 from tests.cli.conftest import run_runner
 from tests.cli.test_show_trace import refused
-from tests.support.show_trace import BOUND, start_serving
+from tests.support.show_trace import BOUND, start_serving, stop_serving
 
 
 def a_report(folder: Path) -> Path:
@@ -74,10 +73,7 @@ def test_serves_the_report_not_its_marker_and_stops_on_ctrl_c(tmp_path: Path) ->
         assert _get(port, "/.runner-report") == 404
         assert _get(port, "/") == 200  # the folder's index, never a listing
         assert _get(port, "/index.html", host="evil.example:80") == 403  # DNS rebinding
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=BOUND)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        err = stop_serving(proc)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "stopped serving the report" in err

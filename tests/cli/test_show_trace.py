@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import zipfile
 from pathlib import Path
 
 import pytest
 from tests.cli.conftest import run_runner
-from tests.support.show_trace import BOUND, start_show_trace
+from tests.support.show_trace import start_show_trace, stop_serving
 
 
 def tiny_trace(path: Path, version: int = 10, by: str = "1.65.2") -> Path:
@@ -79,10 +78,7 @@ def test_ctrl_c_stops_serving_cleanly(tmp_path: Path) -> None:
     proc, url = start_show_trace(tiny_trace(tmp_path / "t.zip"), tmp_path)
     try:
         assert "/index.html?trace=" in url
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=BOUND)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        err = stop_serving(proc)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "stopped serving" in err

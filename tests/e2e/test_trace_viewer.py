@@ -3,16 +3,10 @@ list reads like the test (runner's steps by name). The browser is runner's own."
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import textwrap
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from tests.support.show_trace import BOUND, start_show_trace
+from tests.support.show_trace import run_project, start_show_trace, stop_serving
 
 SPEC = """
     def test_fails(runner):
@@ -28,26 +22,15 @@ PAGE = "<html><body><h1>Hi</h1><button id='b' onclick=\"this.textContent='ok'\">
 def trace_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A failed test's trace, written by a real ``runner run``, served by ``runner show-trace``."""
     root = tmp_path_factory.mktemp("traced")
-    (root / "site").mkdir()
-    (root / "site" / "index.html").write_text(PAGE)
-    (root / "runner" / "integration").mkdir(parents=True)
-    (root / "runner" / "integration" / "a_spec.py").write_text(textwrap.dedent(SPEC))
-    (root / "runner.json").write_text('{"fileServerFolder": "site", "video": false}')
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
-    done = subprocess.run([str(Path(sys.executable).with_name("runner")), "run"], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    done = run_project(root, SPEC, PAGE)
     trace = root / "runner" / "traces" / "a_spec.py" / "test_fails.zip"
     assert trace.is_file(), done.stdout + done.stderr
     proc, url = start_show_trace(trace, root)
     try:
         yield url
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=BOUND)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        stop_serving(proc)
+
 
 
 @pytest.mark.slow

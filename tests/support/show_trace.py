@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -49,3 +51,28 @@ def start_serving(args: list[str], cwd: Path) -> tuple[subprocess.Popen[str], st
             return proc, line.strip()
     proc.kill()
     raise AssertionError(f"runner {args[0]} printed no URL within {BOUND} s: {seen!r}")
+
+
+def stop_serving(proc: subprocess.Popen[str]) -> str:
+    """Ctrl-C a serving command; returns what it wrote to stderr (it is killed when it does not
+    stop within BOUND: the caller's check of its exit status then fails)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=BOUND)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return err
+
+
+def run_project(root: Path, spec: str, page: str) -> subprocess.CompletedProcess[str]:
+    """Write a project (``page`` served as its site's index.html, ``spec`` its one spec, videos
+    off) and run it with ``runner run`` (bounded)."""
+    (root / "site").mkdir()
+    (root / "site" / "index.html").write_text(page)
+    (root / "runner" / "integration").mkdir(parents=True)
+    (root / "runner" / "integration" / "a_spec.py").write_text(textwrap.dedent(spec))
+    (root / "runner.json").write_text('{"fileServerFolder": "site", "video": false}')
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
+    return subprocess.run([RUNNER, "run"], cwd=root, env=env, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)

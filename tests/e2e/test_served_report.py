@@ -4,16 +4,10 @@ viewer copied into the report (which reads the trace over the report's own serve
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import textwrap
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from tests.support.show_trace import BOUND, start_serving
+from tests.support.show_trace import run_project, start_serving, stop_serving
 
 pytestmark = pytest.mark.e2e
 
@@ -35,25 +29,13 @@ PAGE = ("<html><body><h1>Hi</h1><button id='b' onclick=\"fetch('/api/total').the
 @pytest.fixture(scope="module")
 def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("reported")
-    (root / "site").mkdir()
-    (root / "site" / "index.html").write_text(PAGE)
-    (root / "runner" / "integration").mkdir(parents=True)
-    (root / "runner" / "integration" / "a_spec.py").write_text(textwrap.dedent(SPEC))
-    (root / "runner.json").write_text('{"fileServerFolder": "site", "video": false}')
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
-    done = subprocess.run([str(Path(sys.executable).with_name("runner")), "run"], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    done = run_project(root, SPEC, PAGE)
     assert done.returncode == 1 and (root / "runner" / "report" / "index.html").is_file(), done.stdout + done.stderr
     proc, url = start_serving(["show-report", "--no-open"], root)  # the project's reportFolder
     try:
         yield url
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=BOUND)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        err = stop_serving(proc)
         assert proc.returncode == 0 and "Traceback" not in err, err
 
 
