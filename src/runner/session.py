@@ -43,6 +43,7 @@ from runner.match import compile_pattern, pattern_list
 from runner.paths import resolve_path
 from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
 from runner.spec_videos import SpecVideos
+from runner.tracebacks import first_line
 
 __all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright"]
 
@@ -444,7 +445,7 @@ class RunSession:
             self.loop.run(browser.start_trace(name, screenshots=bool(config.trace_screenshots)),
                           _TRACE_WAIT_S, stall=_RESET_STALL_S)
         except Exception as err:  # noqa: BLE001 - the test runs untraced
-            self._warnings.append(f"the trace of {title} could not be started: {_first_line(err)}")
+            self._warnings.append(f"the trace of {title} could not be started: {first_line(err)}")
             return False
         return True
 
@@ -472,7 +473,7 @@ class RunSession:
         except EngineTimeout:
             why = f"the browser did not answer within {_TRACE_WAIT_S} s"
         except Exception as err:  # noqa: BLE001 - a lost trace must not fail the test
-            why = _first_line(err)
+            why = first_line(err)
         else:
             return str(path) if written and path is not None else None
         if path is not None:
@@ -561,10 +562,6 @@ class _RouteEvents:
             response_body=body_record(row.get("response_body"),
                                       _content_type(row["response_headers"]))))
 
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
 
 
 def _content_type(headers: dict[str, str]) -> str | None:

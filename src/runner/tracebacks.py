@@ -15,7 +15,7 @@ import sysconfig
 import traceback
 from pathlib import Path
 
-__all__ = ["RUNNER_PACKAGE", "code_tail", "error_line", "is_internal", "is_library", "is_runner",
+__all__ = ["RUNNER_PACKAGE", "code_tail", "error_line", "first_line", "is_internal", "is_library", "is_runner",
            "message_line", "split_error_line", "user_frames"]
 
 #: The folder of the ``runner`` package, with a trailing separator (``runner_x/`` is not in it).
@@ -52,6 +52,11 @@ def message_line(error: object) -> str:
     except Exception:  # noqa: BLE001 - a user's exception may have a broken __str__
         text = "<its message could not be read>"
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of an exception's message, or its type's name when it has none."""
+    return message_line(error) or type(error).__name__
 
 
 def error_line(type_name: str, error: object) -> str:

@@ -15,6 +15,7 @@ from runner.bodies import decode_body
 from runner.commands.context import TestContext
 from runner.commands.records import Record
 from runner.errors import CommandError, UsageError
+from runner.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.page_verbs import FetchedResponse
@@ -74,7 +75,7 @@ def perform_request(ctx: TestContext, opts: dict[str, Any]) -> Record:
     except CommandError:
         raise
     except Exception as err:  # the engine's PageError, or its bound ran out (TimeoutError)
-        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        first = first_line(err)
         if "Timeout" in first or isinstance(err, TimeoutError):
             raise CommandError(
                 f"runner.request() timed out waiting {int(timeout)}ms for a response from {method} {url} "

@@ -42,6 +42,7 @@ from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
 from runner.engine.processes import kill_tree
 from runner.engine.tracing import ContextTracing
 from runner.errors import BrowserNotFoundError
+from runner.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.routing import RoutingTarget
@@ -103,7 +104,7 @@ async def _driver(early: Any = None) -> Playwright:
     except Exception as err:  # noqa: BLE001 - node missing, out of memory, ...
         raise BrowserNotFoundError(
             f"The browser could not be started: Playwright's driver (node) did not start: "
-            f"{_first_line(err)}\nReinstall Playwright (pip install --force-reinstall playwright)."
+            f"{first_line(err)}\nReinstall Playwright (pip install --force-reinstall playwright)."
         ) from err
 
 
@@ -126,10 +127,6 @@ def _watch_driver(pw: Playwright, on_exit: Callable[[], None]) -> int | None:
     return pid if isinstance(pid, int) else None
 
 
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
 
 def _launch_failure(path: str, err: BaseException) -> str:
     """What to tell when Playwright could not launch the browser at ``path``: how it ended and
@@ -144,10 +141,10 @@ def _launch_failure(path: str, err: BaseException) -> str:
         how = f"it was killed by {ended.group(2)}"
     elif ended:
         how = f"it exited with code {ended.group(1)} before it answered"
-    elif "Timeout" in _first_line(err):
+    elif "Timeout" in first_line(err):
         how = f"it did not answer within {_LAUNCH_TIMEOUT_MS // 1000} s"
     else:
-        how = _first_line(err)
+        how = first_line(err)
     last_words = "".join(f"\n  {line}" for line in said[-3:])
     return (
         f"The browser could not be started: {path!r}: {how}.{last_words}\n"

@@ -24,6 +24,7 @@ from runner.net import (
     UpstreamError,
     UpstreamResponse,
 )
+from runner.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.routing import RoutingTarget
@@ -54,7 +55,7 @@ class PlaywrightExchange:
         try:
             await self._route.continue_(**self._overrides(request))
         except PlaywrightError as err:
-            return UpstreamError(_first_line(err), timed_out=False)
+            return UpstreamError(first_line(err), timed_out=False)
         return await _observed(self._request)
 
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
@@ -66,9 +67,9 @@ class PlaywrightExchange:
             )
             body = await response.body()
         except PlaywrightTimeoutError as err:
-            raise UpstreamError(_first_line(err), timed_out=True) from err
+            raise UpstreamError(first_line(err), timed_out=True) from err
         except PlaywrightError as err:
-            text = _first_line(err)
+            text = first_line(err)
             raise UpstreamError(text, timed_out="Timeout" in text) from err
         return UpstreamResponse(
             status=response.status,
@@ -145,7 +146,7 @@ async def _observed(request: Request) -> ObservedResponse | UpstreamError:
     try:
         response = await request.response()
     except PlaywrightError as err:
-        return UpstreamError(_first_line(err), timed_out=False)
+        return UpstreamError(first_line(err), timed_out=False)
     if response is None:
         failure = request.failure or "the request failed"
         return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
@@ -156,10 +157,6 @@ async def _observed(request: Request) -> ObservedResponse | UpstreamError:
     return ObservedResponse(status=response.status, status_text=response.status_text,
                             headers=dict(response.headers), url=response.url, load_body=load_body)
 
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
 
 
 async def handle_route(target: RoutingTarget, route: Route, request: Request, page_url: str | None) -> None:
