@@ -550,6 +550,8 @@ class _RouteEvents:
         self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=row["alias"]))
 
     def request_ended(self, row: dict[str, Any]) -> None:
+        from runner.net import header_get  # loaded already: the interceptor tells this
+
         nodeid, attempt = self._test()
         self._publish(RequestIntercepted(
             nodeid=nodeid, attempt=attempt, id=row["id"], method=row["method"], url=row["url"],
@@ -558,14 +560,10 @@ class _RouteEvents:
             request_headers=dict(row["request_headers"]), response_headers=dict(row["response_headers"]),
             request_body_size=row["request_body_size"], response_body_size=row["response_body_size"],
             timings=dict(row["timings"] or {}),
-            request_body=body_record(row.get("request_body"), _content_type(row["request_headers"])),
+            request_body=body_record(row.get("request_body"), header_get(row["request_headers"], "content-type")),
             response_body=body_record(row.get("response_body"),
-                                      _content_type(row["response_headers"]))))
+                                      header_get(row["response_headers"], "content-type"))))
 
-
-
-def _content_type(headers: dict[str, str]) -> str | None:
-    return next((v for k, v in headers.items() if k.lower() == "content-type"), None)
 
 
 def _report_subscriber_error(subscriber: Any, err: BaseException) -> None:

@@ -18,11 +18,7 @@ from pathlib import Path
 
 from runner.artifacts.screenshots import claim_artifact_path
 
-__all__ = ["TRACE_MODES", "records_trace", "keeps_trace", "claim_trace_path"]
-
-#: The values of the ``trace`` option.
-TRACE_MODES = ("off", "on", "retain-on-failure", "on-first-retry")
-
+__all__ = ["records_trace", "keeps_trace", "claim_trace_path"]
 
 def records_trace(mode: str, attempt: int) -> bool:
     """Whether attempt ``attempt`` (1 for the first run of a test) of a test whose ``trace`` is

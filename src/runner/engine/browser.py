@@ -502,11 +502,6 @@ class BrowserSession(PageVerbs):
                 pass
 
     # -- tracing ----------------------------------------------------------------------------
-    @property
-    def tracing(self) -> bool:
-        """Whether the running test attempt is being traced (a chunk is open)."""
-        return self._tracing.recording
-
     async def start_trace(self, title: str, *, screenshots: bool) -> None:
         """Trace what follows (until :meth:`stop_trace`) as the chunk ``title``: DOM snapshots,
         network, console, and screenshots when asked. Raises Playwright's error when tracing

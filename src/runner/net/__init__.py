@@ -8,6 +8,7 @@ define routes with ``runner.intercept(...)`` (:meth:`Interceptor.intercept`) and
 
 from __future__ import annotations
 
+from ._util import header_get
 from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
 from .interceptor import Interceptor
 from .req import Req
@@ -44,4 +45,5 @@ __all__ = [
     "UpstreamError",
     "Exchange",
     "RunnerDeprecationWarning",
+    "header_get",
 ]
