@@ -151,11 +151,7 @@ class HtmlReport:
         return test
 
     def _spec(self, event: SpecStarted | SpecEnded | VideoWritten) -> dict[str, Any]:
-        spec = self.specs.get(event.spec)
-        if spec is None:
-            spec = self.specs[event.spec] = {"name": event.spec, "absolute": None, "durationMs": None,
-                                             "error": None, "errorMessage": None, "video": None,
-                                             "videoStartedAt": None, "empty": False, "ended": False}
+        spec = self._spec_of(event.spec)
         if isinstance(event, SpecStarted):
             spec["absolute"] = event.absolute
         elif isinstance(event, SpecEnded):
@@ -176,9 +172,7 @@ class HtmlReport:
 
     def _write_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool) -> None:
         root = self.staging.make()
-        if self._copies is None:
-            self._copies = ArtifactCopies(root, self.project_root)
-        self._copies.project_root = self.project_root
+        copies = self._artifact_copies(root)
         folder = root / "bodies" / str(test.number)
 
         def write_body(data: bytes, name: str) -> str:
@@ -187,7 +181,7 @@ class HtmlReport:
             return f"bodies/{test.number}/{name}"
 
         page = test_page(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow,
-                         copies=self._copies, write_body=write_body, project_root=self.project_root)
+                         copies=copies, write_body=write_body, project_root=self.project_root)
         data = root / "data" / "t"
         data.mkdir(parents=True, exist_ok=True)
         (data / f"{test.number}.js").write_text(js_call("test", test.number, page), encoding="utf-8")
@@ -204,11 +198,22 @@ class HtmlReport:
                           max(len(test.attempts), 1), int(flaky), test.nodeid, round(test.started_at, 3),
                           headline, int(slow)])
 
-    def _spec_of(self, name: str) -> None:
-        if name not in self.specs:
-            self.specs[name] = {"name": name, "absolute": None, "durationMs": None, "error": None,
-                                "errorMessage": None, "video": None, "videoStartedAt": None,
-                                "empty": False, "ended": False}
+    def _spec_of(self, name: str) -> dict[str, Any]:
+        """The spec ``name`` as the index shows it (made the first time it is named)."""
+        spec = self.specs.get(name)
+        if spec is None:
+            spec = self.specs[name] = {"name": name, "absolute": None, "durationMs": None, "error": None,
+                                       "errorMessage": None, "video": None, "videoStartedAt": None,
+                                       "empty": False, "ended": False}
+        return spec
+
+    def _artifact_copies(self, root: Path) -> ArtifactCopies:
+        """What links (or copies) artifacts into the report at ``root``; relative artifact paths
+        are read from the project root as known now (run.started may name it late)."""
+        if self._copies is None:
+            self._copies = ArtifactCopies(root, self.project_root)
+        self._copies.project_root = self.project_root
+        return self._copies
 
     # -- the end ------------------------------------------------------------------------------
     def finish(self) -> Path:
@@ -221,10 +226,9 @@ class HtmlReport:
                 self._write_test(test, state="unfinished", duration_ms=sum(a.duration_ms for a in test.attempts),
                                  flaky=False, slow=False)
             root = self.staging.make()
-            if self._copies is None:
-                self._copies = ArtifactCopies(root, self.project_root)
+            copies = self._artifact_copies(root)
             for spec in self.specs.values():
-                spec["video"] = self._copies.add(spec["video"], "videos") if spec["video"] else None
+                spec["video"] = copies.add(spec["video"], "videos") if spec["video"] else None
             trace_viewer = False
             if self.has_trace and self.viewer is not None and (self.viewer / "index.html").is_file():
                 copy_tree(self.viewer, root / "trace")
