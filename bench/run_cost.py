@@ -21,13 +21,16 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.support.servers import serving  # noqa: E402
 
 BIN = Path(sys.executable).parent
+K = TypeVar("K")
 PAGE = "<html><head><title>Bench</title></head><body><h1 id='t'>Hello</h1></body></html>"
 
 
@@ -93,6 +96,25 @@ def timed(cmd: list[str], cwd: Path, stamp: Path) -> tuple[float, float]:
     return total, first
 
 
+def command(root: Path, *, playwright: bool) -> list[str]:
+    """The run of the project at ``root``: ``runner run``, or pytest for a pytest-playwright one."""
+    if playwright:
+        return [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "-p", "no:runner-e2e",
+                str(root / "test_bench.py")]
+    return [str(BIN / "runner"), "run", "--project", str(root)]
+
+
+def measure(projects: dict[K, Path], rounds: int, stamp: Path,
+            playwright: Callable[[K], bool]) -> dict[K, list[tuple[float, float]]]:
+    """Run every project ``rounds`` times, interleaved (every project sees the same machine
+    state): each run's (whole seconds, seconds to the first test body)."""
+    results: dict[K, list[tuple[float, float]]] = {key: [] for key in projects}
+    for _ in range(rounds):
+        for key, root in projects.items():
+            results[key].append(timed(command(root, playwright=playwright(key)), root, stamp))
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tests", type=int, default=40)
@@ -109,15 +131,7 @@ def main() -> None:
         for n in (1, args.tests):
             projects[("runner", n)] = runner_project(base / f"r{n}", server.url, n, stamp)
             projects[("pw", n)] = playwright_project(base / f"p{n}", server.url, n, stamp, executable)
-        commands = {
-            "runner": lambda root: [str(BIN / "runner"), "run", "--project", str(root)],
-            "pw": lambda root: [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "-p", "no:runner-e2e",
-                                str(root / "test_bench.py")],
-        }
-        results: dict[tuple[str, int], list[tuple[float, float]]] = {k: [] for k in projects}
-        for _ in range(args.rounds):
-            for key, root in projects.items():  # interleaved: both tools see the same machine state
-                results[key].append(timed(commands[key[0]](root), root, stamp))
+        results = measure(projects, args.rounds, stamp, playwright=lambda key: key[0] == "pw")
 
     def med(key: tuple[str, int], idx: int) -> float:
         return statistics.median(r[idx] for r in results[key])

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run_cost import BIN, playwright_project, runner_project, timed  # noqa: E402
+from run_cost import measure, playwright_project, runner_project  # noqa: E402
 from tests.support.servers import serving  # noqa: E402
 
 PAGE = ("<html><head><title>Bench</title></head><body>"
@@ -70,16 +70,8 @@ def main() -> None:
             projects[("pytest-playwright", n)] = playwright_project(base / f"pw-{n}", server.url, n, stamp,
                                                                     executable, PLAYWRIGHT_CLICK)
 
-        def command(name: str, root: Path) -> list[str]:
-            if name == "pytest-playwright":
-                return [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "-p", "no:runner-e2e",
-                        str(root / "test_bench.py")]
-            return [str(BIN / "runner"), "run", "--project", str(root)]
-
-        results: dict[tuple[str, int], list[float]] = {k: [] for k in projects}
-        for _ in range(args.rounds):
-            for key, root in projects.items():  # interleaved: every variant sees the same machine
-                results[key].append(timed(command(key[0], root), root, stamp)[0])
+        runs = measure(projects, args.rounds, stamp, playwright=lambda key: key[0] == "pytest-playwright")
+        results = {key: [whole for whole, _first in times] for key, times in runs.items()}
         kept = {name: sum(1 for _ in (base / f"{name}-{args.tests}").rglob("*.zip")) for name in VARIANTS}
         sizes = [p.stat().st_size for p in (base / f"on-{args.tests}").rglob("*.zip")]
 
