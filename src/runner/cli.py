@@ -1,4 +1,4 @@
-"""The ``runner`` command: ``run``, ``report``, ``config``, ``schema``, ``show-trace``, ``show-report``.
+"""The ``runner`` command: ``run``, ``open``, ``report``, ``config``, ``schema``, ``show-trace``, ``show-report``.
 
 Every failure to start ends with one clear message on stderr and exit status 1; ``runner run``
 otherwise exits with the number of failed tests (0 when all pass, at most 255).
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,11 +15,11 @@ from typing import Any, NoReturn
 
 from runner import __version__
 from runner.errors import RunnerError
-from runner.specs import select_specs
+from runner.specs import pytest_ini_args, select_specs
 
 __all__ = ["main", "select_specs"]
 
-COMMANDS = ("run", "report", "config", "schema", "show-trace", "show-report")
+COMMANDS = ("run", "open", "report", "config", "schema", "show-trace", "show-report")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -92,7 +91,30 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("schema", help="print the JSON schema of runner.json (draft-04)")
     _show_trace_parser(sub)
     _show_report_parser(sub)
+    _open_parser(sub)
     return parser
+
+
+def _open_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "open", help="the interactive mode: a web UI to run specs and watch them (127.0.0.1)",
+        description="Serve the interactive mode on 127.0.0.1 (a token in the printed URL): pick specs, "
+                    "watch the command log, the app, routes and requests, time-travel, re-run on save.")
+    _common(p)
+    p.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
+                   help="chromium, chrome, or the path of a browser executable")
+    p.add_argument("--headed", action="store_true", help="show the browser's own window too")
+    p.add_argument("--port", "-p", type=int, default=None, help="the port to serve on (default: a free one)")
+    p.add_argument("--no-open", dest="open_browser", action="store_false",
+                   help="do not open a browser, only print the URL")
+
+
+def _open_command(args: argparse.Namespace) -> int:
+    from runner.ui.command import open_command
+
+    return open_command(project=args.project, config_file=args.config_file, cli_config=args.config,
+                        cli_env=args.env, browser=args.browser, headed=args.headed, port=args.port,
+                        open_browser=args.open_browser)
 
 
 def _show_report_parser(sub: Any) -> None:
@@ -166,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _show_trace_command(args)
         if args.command == "show-report":
             return _show_report_command(args)
+        if args.command == "open":
+            return _open_command(args)
         if args.command == "report":
             if args.reporter == "html":
                 return _html_report_command(args)
@@ -317,7 +341,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         print(f"runner: warning: {warning}", file=sys.stderr)
     writer = _events_writer(session, events_path)
     report = _html_report(session)
-    pytest_args = [str(s) for s in specs] + _ini_args(config.project_root) + [
+    pytest_args = [str(s) for s in specs] + pytest_ini_args(config.project_root) + [
         "--rootdir", str(config.project_root), "--confcutdir", str(config.project_root),
         "-p", "no:cacheprovider", "-p", "no:terminal",
         "--import-mode=importlib", "--continue-on-collection-errors",
@@ -460,19 +484,6 @@ def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:
     if args.headed:
         out.append("--runner-headed")
     return out
-
-
-def _ini_args(project_root: Path) -> list[str]:
-    """Use the project's own pytest configuration, and never one of a folder above it."""
-    for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
-        candidate = project_root / name
-        if candidate.is_file():
-            text = candidate.read_text(encoding="utf-8", errors="replace")
-            if name.endswith("pytest.ini") or "[pytest]" in text or "[tool.pytest" in text \
-                    or "[tool:pytest]" in text:
-                return ["-c", str(candidate)]
-    # An empty configuration file that is not a folder above the project's (nothing to clean up).
-    return ["-c", os.devnull]
 
 
 if __name__ == "__main__":  # pragma: no cover

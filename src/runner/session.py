@@ -39,6 +39,7 @@ from runner.events import (
     RouteAliased,
 )
 from runner.fileserver import FileServer
+from runner.live_view import LiveView
 from runner.match import compile_pattern, pattern_list
 from runner.paths import resolve_path
 from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
@@ -90,6 +91,8 @@ class RunSession:
         self.trace_paths: set[Path] = set()  # nor two traces
         self._warnings: list[str] = []  # said during a test: the plugin prints them (take_warnings)
         self._videos: SpecVideos | None = None
+        #: runner open: the page's screencast streamed to the UI (set by its child process)
+        self.live_view: LiveView | None = None
         self._launches_told = 0
         self.started = time.monotonic()
         active.activate(self)
@@ -357,6 +360,8 @@ class RunSession:
         if self._block_hosts:
             self.loop.run(browser.set_routing(True), 30)
         self.videos.ensure(spec_relative, browser)
+        if self.live_view is not None:
+            self.live_view.ensure(browser.devtools, (int(config.viewport_width), int(config.viewport_height)))
         ctx = TestContext(
             config=config, loop=self.loop, browser_getter=self.browser, base_url=self.base_url,
             spec_relative=spec_relative, title=title, project_root=config.project_root,

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from runner.errors import UsageError
 
-__all__ = ["select_specs"]
+__all__ = ["select_specs", "pytest_ini_args"]
 
 
 def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[Path], list[str]]:
@@ -64,3 +65,16 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
                     break
         specs = chosen
     return specs, warnings
+
+
+def pytest_ini_args(project_root: Path) -> list[str]:
+    """Use the project's own pytest configuration, and never one of a folder above it."""
+    for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
+        candidate = project_root / name
+        if candidate.is_file():
+            text = candidate.read_text(encoding="utf-8", errors="replace")
+            if name.endswith("pytest.ini") or "[pytest]" in text or "[tool.pytest" in text \
+                    or "[tool:pytest]" in text:
+                return ["-c", str(candidate)]
+    # An empty configuration file that is not a folder above the project's (nothing to clean up).
+    return ["-c", os.devnull]

@@ -40,6 +40,7 @@ from runner.engine.devtools import DevTools
 from runner.engine.discovery import BrowserSpec
 from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
 from runner.engine.processes import kill_tree
+from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing
 from runner.errors import BrowserNotFoundError
 from runner.tracebacks import first_line
@@ -168,7 +169,7 @@ class LaunchOptions:
     extra_args: tuple[str, ...] = ()
 
 
-class BrowserSession(PageVerbs):
+class BrowserSession(PageVerbs, StudioVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
     ``routing`` says where the page's requests go while it is routed or watched (see

@@ -1,0 +1,70 @@
+"""``runner open``: start the interactive mode's server, print its URL, serve until Ctrl-C.
+
+Ctrl-C or SIGTERM stops the run in progress (its browser closed, its processes killed when they
+do not end in time), closes the server and removes its temporary traces: exit status 0. A port
+that cannot be used is one message and exit status 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from runner.errors import UsageError
+
+__all__ = ["open_command"]
+
+
+def open_command(*, project: str | None, config_file: str | None, cli_config: list[Any] | None,
+                 cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
+                 open_browser: bool) -> int:
+    from runner.interrupts import become_subreaper, kill_descendants
+
+    become_subreaper()  # a browser whose child died is still ours to end
+    try:
+        return asyncio.run(_serve(Path(project) if project else Path.cwd(), config_file, cli_config,
+                                  cli_env, browser, headed, port, open_browser))
+    finally:
+        kill_descendants()
+
+
+async def _serve(project: Path, config_file: str | None, cli_config: list[Any] | None,
+                 cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
+                 open_browser: bool) -> int:
+    from runner.show_trace import display_likely
+    from runner.ui.server import OpenServer
+
+    if not project.is_dir():
+        raise UsageError(f"--project {str(project)!r} is not a folder.")
+    server = OpenServer(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
+                        browser=browser, headed=headed, port=port)
+    try:
+        url = await server.start()
+    except OSError as err:
+        await server.close()
+        raise UsageError(
+            f"port {port!r} could not be used for runner open: {err.strerror or err}.\n"
+            "Expected a free port: choose another with --port N, or leave --port out to use a free one."
+        ) from None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    print(f"runner open: serving {project.resolve()} at\n\n  {url}\n\nPress Ctrl-C to stop.", flush=True)
+    if server.config_problem:
+        print(f"runner: {server.config_problem}", file=sys.stderr, flush=True)
+    if open_browser and display_likely():
+        try:
+            webbrowser.open(url)
+        except Exception:  # noqa: BLE001 - the URL is printed: it can be opened by hand
+            pass
+    try:
+        await stop.wait()
+    finally:
+        print("\nrunner open: stopping.", file=sys.stderr, flush=True)
+        await server.close()
+    return 0

@@ -1,0 +1,152 @@
+"""What ``runner open``'s server remembers between runs, bounded by ``numTestsKeptInMemory``.
+
+- the last state and duration of every spec and test that ran (small: one entry per test);
+- the *kept* tests: each test's events (command log, routes, requests, its attempts) and its
+  traces, for the last ``keep`` tests that ran, across runs. A test beyond that is dropped with
+  its trace files (they are the server's own, in its temporary folder: never a project file);
+  with 0 the running test is shown live and dropped when it ends;
+- the run's output (the child's stderr: warnings, errors), the last ``OUTPUT_LINES`` lines.
+
+Pure bookkeeping: no server, no I/O but deleting dropped traces under ``traces_root``. The
+server hands every event the child tells to :meth:`UiState.apply` and sends the page what it
+returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["UiState", "KeptTest", "OUTPUT_LINES"]
+
+OUTPUT_LINES = 500
+
+# The events that belong to one test (they carry its nodeid).
+_TEST_EVENTS = {"test.started", "command.started", "command.ended", "log", "route.added",
+                "route.aliased", "request.intercepted", "screenshot.taken", "attempt.ended",
+                "test.ended"}
+
+
+@dataclass
+class KeptTest:
+    """One test of one run: its events in order, and its traces (attempt -> file)."""
+
+    key: str
+    nodeid: str
+    spec: str
+    title: list[str]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    traces: dict[int, Path] = field(default_factory=dict)
+    ended: bool = False
+
+    def summary(self) -> dict[str, Any]:
+        return {"key": self.key, "nodeid": self.nodeid, "spec": self.spec, "title": self.title,
+                "events": self.events, "traces": sorted(self.traces)}
+
+
+class UiState:
+    def __init__(self, keep: int, traces_root: Path) -> None:
+        self.keep = max(0, keep)
+        self.traces_root = traces_root
+        self.kept: OrderedDict[str, KeptTest] = OrderedDict()
+        self.live: dict[str, KeptTest] = {}  # nodeid -> the running test's record
+        self.spec_status: dict[str, dict[str, Any]] = {}
+        self.test_status: dict[str, dict[str, Any]] = {}
+        self.output: deque[str] = deque(maxlen=OUTPUT_LINES)
+        self._keys = itertools.count(1)
+
+    def apply(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """Take in one event (its JSON form); returns the messages for the page (the event with
+        the key of its test, and ``drop`` messages for tests no longer kept)."""
+        kind = event.get("kind")
+        out: list[dict[str, Any]] = []
+        if kind == "spec.started":
+            self.spec_status[str(event.get("spec"))] = {"state": "running"}
+        elif kind == "spec.ended":
+            spec = str(event.get("spec"))
+            state = "failed" if event.get("error") else self._spec_state(spec)
+            self.spec_status[spec] = {"state": state, "duration_ms": event.get("duration_ms"),
+                                      "error": event.get("error_message") or event.get("error")}
+        if kind not in _TEST_EVENTS:
+            return [{"t": "event", "event": event}]
+        nodeid = str(event.get("nodeid", ""))
+        if kind == "test.started":
+            started = KeptTest(key=f"t{next(self._keys)}", nodeid=nodeid, spec=str(event.get("spec", "")),
+                               title=list(event.get("title") or []))
+            self.live[nodeid] = started
+            self.test_status[nodeid] = {"state": "running", "spec": started.spec, "title": started.title}
+            if self.keep:
+                self.kept[started.key] = started
+                out += self._evict()
+        live = self.live.get(nodeid)
+        if live is None:
+            return [{"t": "event", "event": event}]
+        record = live
+        record.events.append(event)
+        if kind == "attempt.ended" and event.get("trace"):
+            self._take_trace(record, int(event.get("attempt") or 1), Path(str(event["trace"])))
+        out.insert(0, {"t": "event", "key": record.key, "event": event})
+        if kind == "test.ended":
+            record.ended = True
+            self.live.pop(nodeid, None)
+            self.test_status[nodeid] = {"state": event.get("state"), "duration_ms": event.get("duration_ms"),
+                                        "spec": record.spec, "title": record.title}
+            if not self.keep:
+                self._delete_traces(record)
+                out.append({"t": "drop", "key": record.key})
+        return out
+
+    def _spec_state(self, spec: str) -> str:
+        states = [s.get("state") for s in self.test_status.values() if s.get("spec") == spec]
+        if "failed" in states:
+            return "failed"
+        return "passed" if "passed" in states or not states else str(states[-1])
+
+    def _take_trace(self, record: KeptTest, attempt: int, path: Path) -> None:
+        if self._is_ours(path):
+            record.traces[attempt] = path
+
+    def _is_ours(self, path: Path) -> bool:
+        try:
+            path.resolve().relative_to(self.traces_root.resolve())
+        except (ValueError, OSError):
+            return False
+        return True
+
+    def _evict(self) -> list[dict[str, Any]]:
+        out = []
+        while len(self.kept) > self.keep:
+            _key, old = self.kept.popitem(last=False)
+            self._delete_traces(old)
+            old.events = []
+            out.append({"t": "drop", "key": old.key})
+        return out
+
+    def _delete_traces(self, record: KeptTest) -> None:
+        for path in record.traces.values():
+            if self._is_ours(path):
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+        record.traces.clear()
+
+    def trace(self, key: str, attempt: int) -> Path | None:
+        """The trace file of a kept test's attempt (None: unknown, dropped or gone)."""
+        record = self.kept.get(key) or next((r for r in self.live.values() if r.key == key), None)
+        path = record.traces.get(attempt) if record is not None else None
+        return path if path is not None and path.is_file() else None
+
+    def add_output(self, line: str) -> dict[str, Any]:
+        self.output.append(line)
+        return {"t": "output", "line": line}
+
+    def snapshot(self) -> dict[str, Any]:
+        """All the page needs when it (re)connects."""
+        tests = [r.summary() for r in self.kept.values()]
+        tests += [r.summary() for r in self.live.values() if r.key not in self.kept]
+        return {"specStatus": self.spec_status, "testStatus": self.test_status, "tests": tests,
+                "output": list(self.output)}
