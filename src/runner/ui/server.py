@@ -240,6 +240,7 @@ class OpenServer:
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4 * 1024 * 1024)
         await ws.prepare(request)
         client = _Client(ws)
+        self.reload_config()  # a page (re)loaded sees the specs as they are now
         client.put(json.dumps(self.hello()))
         self.clients.add(client)
         if self._orphan_task is not None:

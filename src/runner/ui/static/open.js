@@ -218,10 +218,10 @@
     for (const [k, val] of Object.entries(h || {})) table.append(el("tr", {}, el("th", { text: k }), el("td", { text: val })));
     return table;
   }
-  function bodyBlock(b) {
-    if (!b) return el("p", { className: "empty", text: "(no body kept)" });
+  function bodyBlock(b, which) {
+    if (!b) return el("p", { className: "empty " + which, text: "(no body kept)" });
     const text = b.encoding === "base64" ? "(" + b.size + " bytes, binary)" : b.data;
-    return el("pre", { className: "body", text: text + (b.cut ? "\n… (cut: " + b.size + " bytes in all)" : "") });
+    return el("pre", { className: "body " + which, text: text + (b.cut ? "\n… (cut: " + b.size + " bytes in all)" : "") });
   }
   function requestDetail(r) {
     const t = r.timings || {};
@@ -231,9 +231,9 @@
         (r.error ? " · error: " + r.error : "") + " · queued " + ms(t.queued) + " · handler " + ms(t.handler) +
         " · upstream " + ms(t.upstream) + " · total " + ms(t.total) }),
       el("h4", { text: "Request headers" }), headersTable(r.request_headers),
-      el("h4", { text: "Request body" }), bodyBlock(r.request_body),
+      el("h4", { text: "Request body" }), bodyBlock(r.request_body, "request-body"),
       el("h4", { text: "Response headers" }), headersTable(r.response_headers),
-      el("h4", { text: "Response body" }), bodyBlock(r.response_body));
+      el("h4", { text: "Response body" }), bodyBlock(r.response_body, "response-body"));
   }
 
   function renderStudio() {

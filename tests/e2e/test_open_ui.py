@@ -1,0 +1,89 @@
+"""``runner open`` driven by runner itself: the real command serves a sample project, runner's
+own browser opens its UI, runs a spec and reads the command log, the Routes panel, the requests
+and the live view; a broken spec and a failing test show their errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.support.open_ui import write_sample
+from tests.support.show_trace import start_serving, stop_serving
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+RUN_DONE_MS = 60000  # a child starts Python, pytest and a browser: bounded, generously
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_sample(tmp_path_factory.mktemp("open-sample"), {"watchForFileChanges": False})
+
+
+@pytest.fixture(scope="module")
+def open_url(sample: Path) -> Iterator[str]:
+    proc, url = start_serving(["open", "--no-open"], sample)
+    try:
+        yield url
+    finally:
+        err = stop_serving(proc)
+        assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def run_spec_and_wait(runner, url: str) -> None:
+    runner.visit(url)
+    runner.get("#connection").should("have.attr", "data-state", "open")
+    runner.get(".spec[data-spec='a_spec.py'] .run-spec").click()
+    runner.get("#run-state").should("have.attr", "data-state", "running")
+    runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
+
+
+def test_a_spec_runs_and_its_command_log_routes_and_requests_show(runner, open_url: str) -> None:
+    run_spec_and_wait(runner, open_url)
+    runner.get(".spec[data-spec='a_spec.py'] .test-row").should("have.length", 2)
+    runner.get(".test-row .dot.passed").should("have.length", 1)
+    runner.get(".test-row .dot.failed").should("have.length", 1)
+    runner.contains("test_click", ".test-tab").click()
+    commands = "#commands .command"
+    runner.get(commands).should("have.length", 5)
+    runner.get(commands).eq(0).should("contain", "intercept").and_("contain", "a_spec.py:2")
+    runner.get(commands).eq(2).should("contain", "click").and_("have.attr", "data-state", "passed")
+    runner.get("[data-tab=routes]").click()
+    row = "#routes tbody tr"
+    runner.get(row).should("have.length", 1)
+    runner.get(row).should("contain", "GET").and_("contain", "/api/x").and_("contain", "yes")
+    runner.get(f"{row} td").eq(3).should("have.text", "x")
+    runner.get(f"{row} td.count").should("have.text", "1")
+    runner.get("[data-tab=requests]").click()
+    runner.get("#requests .request").should("have.length", 1).and_("have.attr", "data-stubbed", "yes")
+    runner.get("#requests .request .fill.stubbed").should("have.text", "○")
+    runner.get("#requests .request").click()
+    # the app's body is shown as text: the markup in it never becomes the UI's
+    runner.get("#request-detail pre.response-body").should("contain", "<script>window.pwned = 1</script>")
+    runner.get("#request-detail script").should("not.exist")
+    runner.get("#request-detail b").should("not.exist")
+    runner.get("script").should("have.length", 2)  # the UI's own two
+
+
+def test_the_live_view_shows_the_app_and_a_failure_its_error(runner, open_url: str) -> None:
+    run_spec_and_wait(runner, open_url)
+    runner.get("#screen").should("have.attr", "src")
+    assert (runner.get("#screen").attr("src") or "").startswith("data:image/jpeg;base64,/9j/")  # a JPEG
+    runner.contains("test_fails", ".test-tab").click()
+    runner.get("#commands .command.failed").should("have.length", 1).and_("contain", "#missing")
+    runner.get("#commands .test-error").should("contain", "never found it")
+
+
+def test_a_broken_spec_shows_its_error_in_the_ui(runner, open_url: str, sample: Path) -> None:
+    broken = sample / "runner" / "integration" / "broken_spec.py"
+    broken.write_text("def test_x(runner):\n    runner.visit('/'\n", encoding="utf-8")
+    try:
+        runner.visit(open_url)
+        runner.get("#connection").should("have.attr", "data-state", "open")
+        runner.get(".spec[data-spec='broken_spec.py'] .run-spec").click()
+        runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
+        runner.get(".spec[data-spec='broken_spec.py'] .dot").should("have.class", "failed")
+        runner.get(".spec[data-spec='broken_spec.py'] .spec-error").should("contain", "SyntaxError")
+    finally:
+        broken.unlink()
