@@ -35,3 +35,50 @@ def write_sample(root: Path, config: dict | None = None, spec: str = SPEC) -> Pa
     (root / "runner.json").write_text(json.dumps({"fileServerFolder": "site", "video": False, **(config or {})}),
                                       encoding="utf-8")
     return root
+
+
+class OpenSocket:
+    """The UI's WebSocket, as the page speaks it (aiohttp's client), for tests that check what the
+    server tells without a browser: ``await OpenSocket.connect(url)``, then :meth:`send` and
+    :meth:`until` (bounded)."""
+
+    def __init__(self, session, ws) -> None:
+        self.session = session
+        self.ws = ws
+        self.seen: list[dict] = []
+
+    @classmethod
+    async def connect(cls, url: str) -> OpenSocket:
+        import aiohttp
+
+        base, _, token = url.partition("/?token=")
+        session = aiohttp.ClientSession(cookies={"runner_open_token": token})
+        ws = await session.ws_connect(base + "/ws", headers={"Origin": base})
+        return cls(session, ws)
+
+    async def send(self, message: dict) -> None:
+        await self.ws.send_str(json.dumps(message))
+
+    async def until(self, check, bound: float = 60.0) -> dict:
+        """The first message (seen from now on) for which ``check(message)`` holds."""
+        import asyncio
+
+        async def wait() -> dict:
+            while True:
+                message = json.loads((await self.ws.receive()).data)
+                self.seen.append(message)
+                if check(message):
+                    return message
+
+        return await asyncio.wait_for(wait(), bound)
+
+    def events(self, kind: str) -> list[dict]:
+        return [m["event"] for m in self.seen if m.get("t") == "event" and m["event"].get("kind") == kind]
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.session.close()
+
+
+def run_done(message: dict) -> bool:
+    return message.get("t") == "run" and message["run"].get("state") in ("done", "stopped")
