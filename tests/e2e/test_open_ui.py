@@ -87,3 +87,22 @@ def test_a_broken_spec_shows_its_error_in_the_ui(runner, open_url: str, sample: 
         runner.get(".spec[data-spec='broken_spec.py'] .spec-error").should("contain", "SyntaxError")
     finally:
         broken.unlink()
+
+
+def test_saving_a_spec_runs_it_again(runner, tmp_path: Path) -> None:
+    project = write_sample(tmp_path)  # watchForFileChanges: true (the default)
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        run_spec_and_wait(runner, url)
+        runner.get("#run-state").should("contain", "a_spec.py")
+        runner.get(".spec[data-spec='a_spec.py'] .test-row").should("have.length", 2)
+        spec = project / "runner" / "integration" / "a_spec.py"
+        spec.write_text(spec.read_text(encoding="utf-8") + "\n\ndef test_added(runner):\n    runner.visit('/')\n",
+                        encoding="utf-8")
+        runner.get(".notice").should("contain", "changed: runner/integration/a_spec.py", timeout=RUN_DONE_MS)
+        runner.get(".spec[data-spec='a_spec.py'] .test-row").should("have.length", 3, timeout=RUN_DONE_MS)
+        runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
+        runner.get(".test-row[data-nodeid$='test_added'] .dot").should("have.class", "passed")
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err

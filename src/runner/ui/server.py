@@ -440,25 +440,21 @@ class OpenServer:
 
         watcher = SpecWatcher(self.config)
         try:
-            async for changed in watcher.changes():
-                changed = {p for p in changed if not self._written_by_studio(p)}
+            async for batch in watcher.changes():
+                changed = {p for p in batch if not self._written_by_studio(p)}
                 if not changed:
                     continue
                 kinds = {affects(p, self.config) for p in changed}
                 names = ", ".join(sorted(_short(p, self.project) for p in changed))
                 self.broadcast({"t": "notice", "level": "info", "message": f"changed: {names}"})
-                if kinds & {"config", "plugins"} or any(not p.exists() for p in changed) or \
-                        any(p.suffix == ".py" and p.resolve() not in {s.resolve() for s in self.specs.values()}
-                            for p in changed if affects(p, self.config) == "spec"):
-                    self.reload_config()
-                    self.broadcast(self.hello())
-                    if kinds & {"config"}:
-                        self._restart_watch()
-                        if self.last_target is not None:
-                            await self._rerun()
-                        return
-                if self.last_target is not None:
+                self.reload_config()  # a new spec, a deleted one, another runner.json
+                self.broadcast(self.hello())
+                if self.config_problem is None:
                     await self._rerun()
+                if "config" in kinds:  # what is watched may have changed with it
+                    self._watch_task = None
+                    self._restart_watch()
+                    return
         finally:
             watcher.stop()
 
