@@ -16,9 +16,20 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 RUN_DONE_MS = 60000  # a child starts Python, pytest and a browser: bounded, generously
 
 
+TRAVEL_SPEC = """
+def test_save(runner):
+    runner.visit("/")
+    runner.get("#name").type("Ada")
+    runner.get("[data-cy=save]").click()
+    runner.get("#h").should("have.text", "saved Ada")
+"""
+
+
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_sample(tmp_path_factory.mktemp("open-sample"), {"watchForFileChanges": False})
+    root = write_sample(tmp_path_factory.mktemp("open-sample"), {"watchForFileChanges": False})
+    (root / "runner" / "integration" / "travel_spec.py").write_text(TRAVEL_SPEC, encoding="utf-8")
+    return root
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +42,10 @@ def open_url(sample: Path) -> Iterator[str]:
         assert proc.returncode == 0 and "Traceback" not in err, err
 
 
-def run_spec_and_wait(runner, url: str) -> None:
+def run_spec_and_wait(runner, url: str, spec: str = "a_spec.py") -> None:
     runner.visit(url)
     runner.get("#connection").should("have.attr", "data-state", "open")
-    runner.get(".spec[data-spec='a_spec.py'] .run-spec").click()
+    runner.get(f".spec[data-spec='{spec}'] .run-spec").click()
     runner.get("#run-state").should("have.attr", "data-state", "running")
     runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
 
@@ -73,6 +84,25 @@ def test_the_live_view_shows_the_app_and_a_failure_its_error(runner, open_url: s
     runner.contains("test_fails", ".test-tab").click()
     runner.get("#commands .command.failed").should("have.length", 1).and_("contain", "#missing")
     runner.get("#commands .test-error").should("contain", "never found it")
+
+
+def test_a_finished_command_opens_the_trace_at_its_step_before_and_after(runner, open_url: str) -> None:
+    run_spec_and_wait(runner, open_url, "travel_spec.py")
+    runner.contains("test_save", ".test-tab").click()
+    runner.get("#commands .command").should("have.length", 4)
+    runner.get("#commands .command").eq(2).click()  # #3: the click on save
+    runner.get("#viewer").should("be.visible")
+    runner.get("#screen").should("not.be.visible")  # the trace takes the app's place
+    runner.get("#view-title").should("contain", "#3").and_("contain", "click")
+    status = "#travel-status"
+    runner.get(status).should("have.text", "get('[data-cy=save]').click() · After", timeout=20000)
+    runner.get("#show-before").click()
+    runner.get(status).should("have.text", "get('[data-cy=save]').click() · Before")
+    runner.get("#commands .command").eq(1).click()  # #2: the typing, same trace
+    runner.get(status).should("have.text", "get('#name').type('Ada') · After")
+    runner.get("#back-live").click()
+    runner.get("#viewer").should("not.be.visible")
+    runner.get("#screen").should("be.visible")
 
 
 def test_a_broken_spec_shows_its_error_in_the_ui(runner, open_url: str, sample: Path) -> None:

@@ -320,6 +320,7 @@ class OpenServer:
                            on_exit=self._on_exit)
             self.run = run
             self.runs_started += 1
+            self.state.run = self.runs_started
             self.run_info = {"state": "running", "spec": spec, "test": test, "studio": studio,
                              "started": time.time(), "number": self.runs_started}
             self.broadcast({"t": "run", "run": self.run_info})

@@ -41,10 +41,11 @@ class KeptTest:
     events: list[dict[str, Any]] = field(default_factory=list)
     traces: dict[int, Path] = field(default_factory=dict)
     ended: bool = False
+    run: int = 0  # the number of the run it belongs to
 
     def summary(self) -> dict[str, Any]:
         return {"key": self.key, "nodeid": self.nodeid, "spec": self.spec, "title": self.title,
-                "events": self.events, "traces": sorted(self.traces)}
+                "events": self.events, "traces": sorted(self.traces), "run": self.run}
 
 
 class UiState:
@@ -57,6 +58,7 @@ class UiState:
         self.test_status: dict[str, dict[str, Any]] = {}
         self.output: deque[str] = deque(maxlen=OUTPUT_LINES)
         self._keys = itertools.count(1)
+        self.run = 0  # the number of the run whose events come in
 
     def apply(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """Take in one event (its JSON form); returns the messages for the page (the event with
@@ -75,7 +77,7 @@ class UiState:
         nodeid = str(event.get("nodeid", ""))
         if kind == "test.started":
             started = KeptTest(key=f"t{next(self._keys)}", nodeid=nodeid, spec=str(event.get("spec", "")),
-                               title=list(event.get("title") or []))
+                               title=list(event.get("title") or []), run=self.run)
             self.live[nodeid] = started
             self.test_status[nodeid] = {"state": "running", "spec": started.spec, "title": started.title}
             if self.keep:
@@ -88,7 +90,7 @@ class UiState:
         record.events.append(event)
         if kind == "attempt.ended" and event.get("trace"):
             self._take_trace(record, int(event.get("attempt") or 1), Path(str(event["trace"])))
-        out.insert(0, {"t": "event", "key": record.key, "event": event})
+        out.insert(0, {"t": "event", "key": record.key, "run": record.run, "event": event})
         if kind == "test.ended":
             record.ended = True
             self.live.pop(nodeid, None)

@@ -40,14 +40,14 @@
   }
 
   // -- the tests the server keeps ---------------------------------------------------------
-  function newTest(key, nodeid, spec, title) {
-    return { key, nodeid, spec, title, events: [], traces: new Set() };
+  function newTest(key, nodeid, spec, title, run) {
+    return { key, nodeid, spec, title, run, events: [], traces: new Set() };
   }
-  function addEvent(key, ev) {
+  function addEvent(key, ev, run) {
     let t = S.tests.get(key);
     if (!t) {
       if (ev.kind !== "test.started") return;
-      t = newTest(key, ev.nodeid, ev.spec, ev.title || []);
+      t = newTest(key, ev.nodeid, ev.spec, ev.title || [], run);
       S.tests.set(key, t);
       S.order.push(key);
     }
@@ -153,7 +153,8 @@
       const v = testView(t);
       box.append(el("button", { type: "button", className: "test-tab" + (key === S.selected ? " selected" : ""), dataset: { key, state: v.state },
         onclick: () => { S.selected = key; S.follow = key === S.order[S.order.length - 1]; queueRender(); } },
-        statusDot(v.state), el("span", { text: (t.title || []).join(" › ") })));
+        statusDot(v.state), el("span", { text: (t.title || []).join(" › ") }),
+        t.run !== S.run.number ? el("span", { className: "run-number", title: "kept from an earlier run", text: "run " + t.run }) : null));
     }
   }
 
@@ -254,6 +255,7 @@
   // -- the app's view and time travel ---------------------------------------------------------
   function showLive() {
     S.travel = null;
+    $("travel-status").textContent = "";
     $("viewer").hidden = true;
     $("screen-box").hidden = false;
     $("travel-controls").hidden = true;
@@ -280,6 +282,8 @@
       if (!opened) await TT.open(iframe, S.config.viewer, traceUrl);
       const found = await TT.showStep(iframe, { index: c.id - 1, title: S.travel.title }, which);
       if (!found) notice("this step could not be selected in the trace viewer: pick it in the viewer's list.", "info");
+      const shown = found ? await TT.shown(iframe) : null;
+      $("travel-status").textContent = shown ? shown.step + " · " + shown.tab : "";
     } catch (err) {
       notice("the trace viewer could not open the trace: " + err, "error");
     }
@@ -325,7 +329,7 @@
           S.specStatus = msg.state.specStatus || {}; S.testStatus = msg.state.testStatus || {};
           S.tests = new Map(); S.order = [];
           for (const t of msg.state.tests || []) {
-            const rec = newTest(t.key, t.nodeid, t.spec, t.title);
+            const rec = newTest(t.key, t.nodeid, t.spec, t.title, t.run);
             for (const ev of t.events) { rec.events.push(ev); }
             for (const a of t.traces || []) rec.traces.add(a);
             S.tests.set(t.key, rec); S.order.push(t.key);
@@ -336,7 +340,7 @@
           break;
         case "event": {
           const ev = msg.event;
-          if (msg.key) addEvent(msg.key, ev);
+          if (msg.key) addEvent(msg.key, ev, msg.run);
           if (ev.kind === "spec.started") S.specStatus[ev.spec] = { state: "running" };
           if (ev.kind === "spec.ended") S.specStatus[ev.spec] = { state: ev.error ? "failed" : specState(ev.spec), duration_ms: ev.duration_ms, error: ev.error_message || ev.error };
           if (ev.kind === "test.started") S.testStatus[ev.nodeid] = { state: "running", spec: ev.spec, title: ev.title };
