@@ -136,3 +136,58 @@ def test_saving_a_spec_runs_it_again(runner, tmp_path: Path) -> None:
     finally:
         err = stop_serving(proc)
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+STUDIO_PAGE = """<html><head><title>studio</title></head><body style="margin:0">
+<input id="name" name="name" style="position:fixed;left:0;top:0;width:100%;height:50%;font-size:40px">
+<button data-cy="save" style="position:fixed;left:0;top:50%;width:100%;height:50%"
+ onclick="document.title = 'saved ' + document.getElementById('name').value">save</button></body></html>"""
+
+STUDIO_SPEC = '''def test_studio(runner):
+    runner.visit("/studio.html")
+'''
+
+
+def _click_screen_at(runner, fraction_y: float) -> None:
+    """A click on the UI's picture of the app, at the middle of its width and ``fraction_y`` of
+    its height (the page's CSS pixels are the UI's to work out, as for a person's click)."""
+    rect = runner.get("#screen").invoke("getBoundingClientRect").value()
+    runner.get("#screen").trigger("click", clientX=rect["left"] + rect["width"] / 2,
+                                  clientY=rect["top"] + rect["height"] * fraction_y)
+
+
+def test_studio_records_clicks_and_typing_into_the_test_and_runs_it_again(runner, tmp_path: Path) -> None:
+    project = write_sample(tmp_path, {"experimentalStudio": True}, spec=STUDIO_SPEC)
+    (project / "site" / "studio.html").write_text(STUDIO_PAGE, encoding="utf-8")
+    spec = project / "runner" / "integration" / "a_spec.py"
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        run_spec_and_wait(runner, url)
+        runner.get(".test-row .studio-test").click()
+        runner.get("#studio-state").should("contain", "recording", timeout=RUN_DONE_MS)
+        runner.get("#screen").should("have.attr", "src")
+        _click_screen_at(runner, 0.25)  # the name field
+        runner.get("#studio-actions li").should("have.length", 1).and_("contain", "click #name")
+        runner.get("#screen-box").type("Ada")
+        _click_screen_at(runner, 0.75)  # save: the field's change is told first
+        actions = "#studio-actions li"
+        runner.get(actions).should("have.length", 3)
+        runner.get(actions).eq(1).should("have.text", 'type #name "Ada"')
+        runner.get(actions).eq(2).should("have.text", 'click [data-cy="save"]')
+        runner.get("#studio-save").click()
+        runner.get("#studio-state").should("contain", "saved")
+        runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
+        runner.get(".test-row .dot").should("have.class", "passed")
+        runner.get("#commands .command").should("have.length", 4)  # visit + the three recorded
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert spec.read_text(encoding="utf-8") == (
+        'def test_studio(runner):\n'
+        '    runner.visit("/studio.html")\n'
+        '    # ==== Generated with runner studio ====\n'
+        '    runner.get("#name").click()\n'
+        '    runner.get("#name").type("Ada")\n'
+        '    runner.get("[data-cy=\\"save\\"]").click()\n'
+        '    # ==== End runner studio ====\n'
+    )

@@ -323,6 +323,12 @@ class OptionAccessors:
         return value
 
     @property
+    def selector_priority(self) -> list[str]:
+        """``selectorPriority``: Studio's order of selector strategies for a recorded element: attribute names (data-cy, data-test, data-testid, name, any other), then id, class, tag, attributes, nth-child; the first giving a selector that matches only that element wins."""
+        value: list[str] = self._value("selectorPriority")
+        return value
+
+    @property
     def retries(self) -> int | dict[str, Any] | None:
         """``retries``: Retries of a failing test: a number for both modes, or {'runMode': n, 'openMode': n}; null means no retries."""
         value: int | dict[str, Any] | None = self._value("retries")

@@ -45,6 +45,8 @@ _COOKIE = "runner_open_token"
 _CLIENT_BACKLOG = 20000  # messages a page may fall behind before it is made to reconnect
 _UI_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
            "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'")
+#: Seconds studio's recorder gets to stop (and hand over the last typing) before a save.
+STUDIO_STOP_S = 10.0
 #: Seconds a run goes on with no page connected before it is stopped (its browser closed).
 ORPHAN_GRACE_S = 60.0
 
@@ -394,8 +396,10 @@ class OpenServer:
         studio = self.studio
         if studio is None:
             raise RunnerError("there is no studio recording to save.")
-        if self.run is not None:
+        if self.run is not None and not self.run.done.is_set() and studio.get("state") == "recording":
+            # the recorder hands over what was typed but not yet committed when it stops
             self.run.send({"t": "studio-done"})
+            await self._studio_stopped(STUDIO_STOP_S)
         path = self.specs.get(studio["spec"])
         if path is None:
             raise RunnerError(f"the spec {studio['spec']!r} is gone.")
@@ -408,6 +412,11 @@ class OpenServer:
         studio.update(state="saved", lines=list(getattr(result, "lines", []) or []))
         self.broadcast({"t": "studio", "studio": studio})
         await self.start_run(spec=studio["spec"], test=studio["test"])
+
+    async def _studio_stopped(self, bound: float) -> None:
+        deadline = time.monotonic() + bound
+        while self.studio is not None and self.studio.get("state") == "recording" and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
 
     async def cancel_studio(self) -> None:
         if self.studio is None:

@@ -11,6 +11,7 @@ closing the pipe, or stopping the child). A test that failed is not recorded on:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Generator
@@ -76,6 +77,8 @@ class StudioPlugin:
         finally:
             try:
                 session.loop.run(browser.stop_recorder(), _INPUT_WAIT_S)
+                # the actions the recorder reported on stopping reach on_action first
+                session.loop.run(asyncio.sleep(0.2), _INPUT_WAIT_S)
             except Exception:  # noqa: BLE001 - the page may be gone; recording ends either way
                 pass
             self.writer.send({"t": "studio", "state": "done"})

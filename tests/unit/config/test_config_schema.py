@@ -68,6 +68,8 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "experimentalSessionSupport": False,
     "experimentalFetchPolyfill": False,
     "experimentalStudio": False,
+    "selectorPriority": ["data-cy", "data-test", "data-testid", "id", "name", "class", "tag", "attributes",
+                         "nth-child"],
     "retries": {"runMode": 0, "openMode": 0},
     "includeShadowDom": False,
     "clientCertificates": [],
