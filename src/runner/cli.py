@@ -1,4 +1,4 @@
-"""The ``runner`` command: ``run``, ``open``, ``report``, ``config``, ``schema``, ``show-trace``, ``show-report``.
+"""The ``runner`` command: ``run``, ``open``, ``init``, ``report``, ``config``, ``schema``, ``show-trace``, ``show-report``.
 
 Every failure to start ends with one clear message on stderr and exit status 1; ``runner run``
 otherwise exits with the number of failed tests (0 when all pass, at most 255).
@@ -19,7 +19,7 @@ from runner.specs import pytest_ini_args, select_specs
 
 __all__ = ["main", "select_specs"]
 
-COMMANDS = ("run", "open", "report", "config", "schema", "show-trace", "show-report")
+COMMANDS = ("run", "open", "init", "report", "config", "schema", "show-trace", "show-report")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -92,7 +92,35 @@ def build_parser() -> argparse.ArgumentParser:
     _show_trace_parser(sub)
     _show_report_parser(sub)
     _open_parser(sub)
+    _init_parser(sub)
     return parser
+
+
+def _init_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "init", help="start a project: runner.json, an example spec and its page, a fixture, support "
+                     "and plugins files",
+        description="Write the files of a new runner project (each commented), where runner.json puts "
+                    "them when it exists. A file that exists is never overwritten.")
+    p.add_argument("--project", "-P", default=None, metavar="DIR",
+                   help="the project folder (default: the current folder)")
+
+
+def _init_command(args: argparse.Namespace) -> int:
+    from runner.scaffold import report_lines, scaffold
+
+    root = Path(args.project) if args.project else Path.cwd()
+    if not root.is_dir():
+        return _fail(f"--project {str(root)!r} is not a folder.")
+    result = scaffold(root)
+    print(f"runner init: {root.resolve()}")
+    for line in report_lines(result):
+        print(line)
+    if result.written:
+        print("\nNext: runner run (every spec, headless), or runner open (the interactive mode).")
+    else:
+        print("\nNothing was written: every file was already there.")
+    return 0
 
 
 def _open_parser(sub: Any) -> None:
@@ -190,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _show_report_command(args)
         if args.command == "open":
             return _open_command(args)
+        if args.command == "init":
+            return _init_command(args)
         if args.command == "report":
             if args.reporter == "html":
                 return _html_report_command(args)

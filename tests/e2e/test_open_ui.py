@@ -191,3 +191,19 @@ def test_studio_records_clicks_and_typing_into_the_test_and_runs_it_again(runner
         '    runner.get("[data-cy=\\"save\\"]").click()\n'
         '    # ==== End runner studio ====\n'
     )
+
+
+def test_an_empty_folder_is_offered_a_project_that_then_runs(runner, tmp_path: Path) -> None:
+    proc, url = start_serving(["open", "--no-open"], tmp_path)
+    try:
+        runner.visit(url)
+        runner.get("#scaffold").should("be.visible")
+        runner.get("#scaffold-go").click()
+        runner.get(".notice").should("contain", "created runner/integration/example_spec.py")
+        runner.get("#scaffold").should("not.be.visible")
+        run_spec_and_wait(runner, url, "example_spec.py")
+        runner.get(".spec[data-spec='example_spec.py'] .test-row .dot.passed").should("have.length", 3)
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert (tmp_path / "runner.json").is_file()

@@ -429,11 +429,12 @@ class OpenServer:
 
     # -- first run --------------------------------------------------------------------------
     async def scaffold(self) -> None:
-        from runner.scaffold import scaffold
+        from runner.scaffold import report_lines, scaffold
 
         result = await asyncio.to_thread(scaffold, self.project)
         self.reload_config()
-        self.broadcast({"t": "notice", "level": "info", "message": _scaffold_message(result)})
+        self.broadcast({"t": "notice", "level": "info",
+                        "message": "runner init:\n" + "\n".join(" ".join(line.split()) for line in report_lines(result))})
         self.broadcast(self.hello())
         self._restart_watch()
 
@@ -526,17 +527,6 @@ def _short(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return str(path)
-
-
-def _scaffold_message(result: Any) -> str:
-    written = [str(p) for p in getattr(result, "written", [])]
-    kept = [str(p) for p in getattr(result, "kept", [])]
-    parts = []
-    if written:
-        parts.append("created " + ", ".join(written))
-    if kept:
-        parts.append("kept (already there) " + ", ".join(kept))
-    return "; ".join(parts) or "nothing to create"
 
 
 def log(message: str) -> None:
