@@ -81,7 +81,7 @@ def test_long(runner):
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_a_test_leaves_no_browser_behind(tmp_path: Path) -> None:
+def test_a_long_test_leaves_the_ui_answering_and_ctrl_c_leaves_no_browser_behind(tmp_path: Path) -> None:
     project = write_sample(tmp_path, {"watchForFileChanges": False}, spec=SLOW_SPEC)
     proc, url = start_serving(["open", "--no-open"], project)
     try:
@@ -90,6 +90,14 @@ def test_ctrl_c_during_a_test_leaves_no_browser_behind(tmp_path: Path) -> None:
             try:
                 await sock.send({"t": "run"})
                 await sock.until(lambda m: m.get("t") == "event" and m["event"]["kind"] == "log")
+                # the test sleeps for two minutes: another page connects and is answered at once
+                other = await OpenSocket.connect(url)
+                try:
+                    hello = await other.until(lambda m: m.get("t") == "hello", bound=5)
+                finally:
+                    await other.close()
+                assert hello["run"]["state"] == "running"
+                assert [t["title"] for t in hello["state"]["tests"]] == [["test_long"]]
             finally:
                 await sock.close()
 
@@ -148,3 +156,29 @@ def test_retries_open_mode_and_interactive_run_events(tmp_path: Path, interactiv
         assert fired == ["before:run", "before:spec", "after:spec", "after:run"]
     else:
         assert fired == []
+
+
+@pytest.mark.slow
+def test_a_run_nobody_watches_any_more_is_stopped(tmp_path: Path) -> None:
+    from runner.ui.server import OpenServer
+
+    project = write_sample(tmp_path, {"watchForFileChanges": False}, spec=SLOW_SPEC)
+
+    async def scenario() -> tuple[set[int], str]:
+        server = OpenServer(project=project, orphan_grace=0.5)
+        url = await server.start()
+        try:
+            sock = await OpenSocket.connect(url)
+            await sock.send({"t": "run"})
+            await sock.until(lambda m: m.get("t") == "event" and m["event"]["kind"] == "log")
+            assert server.run is not None and server.run.proc is not None
+            started = children(server.run.proc.pid) | {server.run.proc.pid}
+            await sock.close()  # the page is closed mid-test
+            await asyncio.wait_for(server.run.done.wait(), 30)
+            return started, server.run_info["state"]
+        finally:
+            await server.close()
+
+    started, state = asyncio.run(scenario())
+    assert state == "stopped"
+    assert left_after(started) == []

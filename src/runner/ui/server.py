@@ -87,8 +87,9 @@ class OpenServer:
 
     def __init__(self, *, project: Path, config_file: str | None = None, cli_config: list[Any] | None = None,
                  cli_env: list[str] | None = None, browser: str | None = None, headed: bool = False,
-                 port: int | None = None, token: str | None = None) -> None:
+                 port: int | None = None, token: str | None = None, orphan_grace: float = ORPHAN_GRACE_S) -> None:
         self.project = project.resolve()
+        self.orphan_grace = orphan_grace
         self.config_file = config_file
         self.cli_config = list(cli_config or [])
         self.cli_env = list(cli_env or [])
@@ -267,7 +268,7 @@ class OpenServer:
         return ws
 
     async def _stop_orphan(self) -> None:
-        await asyncio.sleep(ORPHAN_GRACE_S)
+        await asyncio.sleep(self.orphan_grace)
         if not self.clients:
             await self.stop_run()
 
