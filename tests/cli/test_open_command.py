@@ -182,3 +182,32 @@ def test_a_run_nobody_watches_any_more_is_stopped(tmp_path: Path) -> None:
     started, state = asyncio.run(scenario())
     assert state == "stopped"
     assert left_after(started) == []
+
+
+@pytest.mark.slow
+def test_zero_tests_kept_means_no_trace_and_nothing_kept(tmp_path: Path) -> None:
+    project = write_sample(tmp_path, {"watchForFileChanges": False, "numTestsKeptInMemory": 0})
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        async def run() -> tuple[OpenSocket, dict]:
+            sock = await OpenSocket.connect(url)
+            try:
+                await sock.send({"t": "run"})
+                await sock.until(run_done)
+            finally:
+                await sock.close()
+            again = await OpenSocket.connect(url)
+            try:
+                hello = await again.until(lambda m: m.get("t") == "hello", bound=10)
+            finally:
+                await again.close()
+            return sock, hello
+
+        sock, hello = asyncio.run(run())
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    attempts = sock.events("attempt.ended")
+    assert len(attempts) == 2 and all(a["trace"] is None for a in attempts)  # not even recorded
+    assert sorted(m["key"] for m in sock.seen if m.get("t") == "drop") == ["t1", "t2"]
+    assert hello["state"]["tests"] == [] and len(hello["state"]["testStatus"]) == 2
