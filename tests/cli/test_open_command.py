@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from tests.cli.conftest import run_runner
-from tests.support.open_ui import OpenSocket, run_done, write_sample
+from tests.support.open_ui import OpenSocket, run_all_and_hello, write_sample
 from tests.support.procs import children, left_after
 from tests.support.show_trace import start_serving, stop_serving
 
@@ -135,16 +135,7 @@ def test_retries_open_mode_and_interactive_run_events(tmp_path: Path, interactiv
     (project / "plugins.py").write_text(PLUGINS, encoding="utf-8")
     proc, url = start_serving(["open", "--no-open"], project)
     try:
-        async def run() -> OpenSocket:
-            sock = await OpenSocket.connect(url)
-            try:
-                await sock.send({"t": "run"})
-                await sock.until(run_done)
-            finally:
-                await sock.close()
-            return sock
-
-        sock = asyncio.run(run())
+        sock, _hello = run_all_and_hello(url)
     finally:
         err = stop_serving(proc)
     assert proc.returncode == 0 and "Traceback" not in err, err
@@ -189,21 +180,7 @@ def test_zero_tests_kept_means_no_trace_and_nothing_kept(tmp_path: Path) -> None
     project = write_sample(tmp_path, {"watchForFileChanges": False, "numTestsKeptInMemory": 0})
     proc, url = start_serving(["open", "--no-open"], project)
     try:
-        async def run() -> tuple[OpenSocket, dict]:
-            sock = await OpenSocket.connect(url)
-            try:
-                await sock.send({"t": "run"})
-                await sock.until(run_done)
-            finally:
-                await sock.close()
-            again = await OpenSocket.connect(url)
-            try:
-                hello = await again.until(lambda m: m.get("t") == "hello", bound=10)
-            finally:
-                await again.close()
-            return sock, hello
-
-        sock, hello = asyncio.run(run())
+        sock, hello = run_all_and_hello(url)
     finally:
         err = stop_serving(proc)
     assert proc.returncode == 0 and "Traceback" not in err, err

@@ -82,3 +82,25 @@ class OpenSocket:
 
 def run_done(message: dict) -> bool:
     return message.get("t") == "run" and message["run"].get("state") in ("done", "stopped")
+
+
+def run_all_and_hello(url: str) -> tuple[OpenSocket, dict]:
+    """Run every spec over the UI's socket until the run ends, then connect again: the socket of
+    the run (what it saw) and the ``hello`` a page gets afterwards (bounded)."""
+    import asyncio
+
+    async def scenario() -> tuple[OpenSocket, dict]:
+        sock = await OpenSocket.connect(url)
+        try:
+            await sock.send({"t": "run"})
+            await sock.until(run_done)
+        finally:
+            await sock.close()
+        again = await OpenSocket.connect(url)
+        try:
+            hello = await again.until(lambda m: m.get("t") == "hello", bound=10)
+        finally:
+            await again.close()
+        return sock, hello
+
+    return asyncio.run(scenario())
