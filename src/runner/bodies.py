@@ -6,11 +6,13 @@ and the responses of ``runner.request()``.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from typing import Any
 
-__all__ = ["KEPT_BODY_BYTES", "body_record", "decode_body", "encode_body", "is_binary", "is_json_type", "to_json_bytes"]
+__all__ = ["KEPT_BODY_BYTES", "body_record", "decode_body", "encode_body", "is_binary", "is_json_type",
+           "text_in_encoding", "to_json_bytes"]
 
 _JSON_TYPE = re.compile(r"^application/(?:[\w.+-]+\+)?json\b|^text/json\b", re.I)
 
@@ -19,14 +21,23 @@ def is_json_type(content_type: str | None) -> bool:
     return bool(content_type) and bool(_JSON_TYPE.match(content_type.strip()))  # type: ignore[union-attr]
 
 
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08]")
+
+
 def is_binary(data: bytes, content_type: str | None) -> bool:
-    """Whether a body should be handed to user code as bytes rather than text."""
+    """Whether a body should be handed to user code as bytes rather than text.
+
+    The original's rule: a declared ``charset=utf-8`` is text and multipart is binary; otherwise
+    a body holding a control character at or below 8 (NUL, backspace...) or anything that is not
+    UTF-8 is binary. (The original looks at three 24-byte samples of the body; we look at all of
+    it, so a text whose middle is not UTF-8 is never handed over with replacement characters.)
+    """
     ctype = (content_type or "").lower()
-    if ctype.startswith("multipart/"):
-        return True  # files inside form data would be corrupted as text
     if "charset=utf-8" in ctype.replace('"', "").replace(" ", ""):
         return False
-    if b"\x00" in data:
+    if ctype.startswith("multipart/"):
+        return True  # files inside form data would be corrupted as text
+    if _CONTROL_BYTES.search(data):
         return True
     try:
         data.decode("utf-8")
@@ -52,6 +63,22 @@ def decode_body(data: bytes | None, content_type: str | None, *, parse_json: boo
         except ValueError:
             return text, False
     return text, False
+
+
+_ENCODING_NAMES = {"utf8": "utf-8", "binary": "latin-1", "latin1": "latin-1", "ucs2": "utf-16-le",
+                   "ucs-2": "utf-16-le", "utf16le": "utf-16-le"}
+
+
+def text_in_encoding(data: bytes, encoding: str) -> str:
+    """``data`` read as text in ``encoding``: a Python codec name, or one of the original's
+    (``utf8``, ``latin1``, ``binary``, ``ucs2``, ``utf16le``, ``ascii``, ``base64``, ``hex``).
+    Raises LookupError for an unknown encoding and UnicodeDecodeError for bytes it cannot read."""
+    name = encoding.strip().lower()
+    if name == "base64":
+        return base64.b64encode(data).decode("ascii")
+    if name == "hex":
+        return data.hex()
+    return data.decode(_ENCODING_NAMES.get(name, name))
 
 
 def to_json_bytes(value: Any) -> bytes:

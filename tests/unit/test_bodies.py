@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 
-from runner.bodies import body_record
+import pytest
+
+from runner.bodies import body_record, is_binary, text_in_encoding
 
 
 def test_no_body_is_none_and_an_empty_one_is_kept() -> None:
@@ -32,3 +34,26 @@ def test_a_long_body_is_cut_its_size_kept_and_a_split_character_dropped() -> Non
                       "data": "aéa", "cut": True}
     binary = body_record(bytes(range(256)), None, limit=16)
     assert binary is not None and binary["cut"] and base64.b64decode(binary["data"]) == bytes(range(16))
+
+
+@pytest.mark.parametrize(
+    ("data", "ctype", "binary"),
+    [
+        (b"plain text", None, False),
+        (b"\x01\x02\x03", None, True),  # control characters at or below 8: binary, as the original
+        (b"tab\tand\nnewline", None, False),
+        (b"\xff\xfe", None, True),  # not UTF-8
+        (b"\x00", "text/plain; charset=utf-8", False),  # a declared utf-8 charset wins
+        (b"a=1", "multipart/form-data; boundary=x", True),
+    ],
+)
+def test_binary_rule(data: bytes, ctype: str | None, binary: bool) -> None:
+    assert is_binary(data, ctype) is binary
+
+
+@pytest.mark.parametrize(
+    ("encoding", "text"),
+    [("latin1", "café"), ("binary", "café"), ("base64", "Y2Fm6Q=="), ("hex", "636166e9")],
+)
+def test_text_in_the_originals_encodings(encoding: str, text: str) -> None:
+    assert text_in_encoding("café".encode("latin-1"), encoding) == text

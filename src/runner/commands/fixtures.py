@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from runner.bodies import text_in_encoding
 from runner.errors import CommandError, UsageError
 
 __all__ = ["split_spec", "resolve_fixture", "read_fixture_bytes", "read_fixture"]
@@ -90,12 +91,8 @@ def read_fixture(folder: Path | None, path: str, encoding: Any = ..., *, timeout
         if ext in _IMAGE_EXTS or ext in _BINARY_EXTS:
             return base64.b64encode(raw).decode("ascii")
         encoding = "utf-8"
-    if encoding == "base64":
-        return base64.b64encode(raw).decode("ascii")
-    if encoding in ("binary", "latin1"):
-        encoding = "latin-1"
     try:
-        return raw.decode(encoding)
+        return text_in_encoding(raw, encoding)
     except LookupError as err:
         raise UsageError(
             f"runner.fixture({path!r}) was given the encoding {encoding!r}, which Python does not know.\n"

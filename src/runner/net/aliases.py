@@ -28,6 +28,10 @@ class Aliases:
         self._config = config
         self._dynamic: list[tuple[str, Interception]] = []
         self._ordinals: dict[str, int] = {}
+        # What each alias's waits consumed, by interception id: a request two aliases matched is
+        # yielded once to each of them, not used up by the first alias waited on.
+        self._requests_taken: dict[str, set[str]] = {}
+        self._responses_taken: dict[str, set[str]] = {}
 
     def add(self, alias: str, ic: Interception) -> None:
         """Record that a request handler gave ``ic`` the alias ``alias`` (``req.alias = ...``)."""
@@ -39,6 +43,8 @@ class Aliases:
         with self._registry.lock:
             self._dynamic = []
             self._ordinals = {}
+            self._requests_taken = {}
+            self._responses_taken = {}
 
     def _known_aliases(self) -> list[str]:
         names: list[str] = []
@@ -51,6 +57,8 @@ class Aliases:
         return names
 
     def _candidates(self, alias: str) -> list[Interception]:
+        """The interceptions ``alias`` names (its routes' and ``req.alias``'s), in the order the
+        requests arrived, whichever route recorded them."""
         out: list[Interception] = []
         seen: set[str] = set()
         for name, ic in self._dynamic:
@@ -63,6 +71,7 @@ class Aliases:
                     if ic.id not in seen:
                         seen.add(ic.id)
                         out.append(ic)
+        out.sort(key=lambda ic: ic.arrival)
         return out
 
     def _alias_error(self, cmd: str, name: str) -> UsageError:
@@ -146,10 +155,13 @@ class Aliases:
         with cond:
             n = self._ordinals.get(alias, 0) + 1
             self._ordinals[alias] = n
+            requests_taken = self._requests_taken.setdefault(alias, set())
+            responses_taken = self._responses_taken.setdefault(alias, set())
             found: Interception | None = None
             while spec != "response":  # `@a.response` skips the request step (see the docs)
-                found = next((c for c in self._candidates(alias) if not c.request_waited), None)
+                found = next((c for c in self._candidates(alias) if c.id not in requests_taken), None)
                 if found is not None:
+                    requests_taken.add(found.id)
                     found.request_waited = True
                     break
                 remaining = deadline - time.monotonic()
@@ -166,7 +178,7 @@ class Aliases:
                 return found
             resp_deadline = time.monotonic() + resp_ms / 1000
             while True:
-                target = next((c for c in self._candidates(alias) if not c.response_waited), None)
+                target = next((c for c in self._candidates(alias) if c.id not in responses_taken), None)
                 if target is not None and target.state.done:
                     break
                 remaining = resp_deadline - time.monotonic()
@@ -176,6 +188,8 @@ class Aliases:
                         f"to the route: `{alias}`. No response ever occurred."
                     )
                 cond.wait(remaining)
+            requests_taken.add(target.id)
+            responses_taken.add(target.id)
             target.request_waited = True
             target.response_waited = True
             target.alias = alias

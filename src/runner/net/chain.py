@@ -401,7 +401,8 @@ class Chain:
             ic.response = ResponseSnapshot(
                 status_code=rendered.status, status_message=reason_phrase(rendered.status),
                 headers=dict(headers), url=raw.url,
-                body=decode_body(rendered.body, header_get(headers, "content-type"))[0],
+                body=(rendered.body if isinstance(rendered.body_value, (bytes, bytearray)) and not static.fixture
+                      else decode_body(rendered.body, header_get(headers, "content-type"))[0]),
                 delay=rendered.delay, throttle_kbps=rendered.throttle_kbps,
             )
         subs = sorted(data.subscriptions, key=lambda sub: sub.order) if data is not None else []

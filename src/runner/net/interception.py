@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -105,6 +106,9 @@ class ResponseSnapshot(_CamelAttrs):
         return f"<response {self.status_code} {self.url}>"
 
 
+_arrivals = itertools.count().__next__
+
+
 class Interception(_CamelAttrs):
     """One request/response cycle of an intercepted request.
 
@@ -112,7 +116,8 @@ class Interception(_CamelAttrs):
     ``route_ids`` (every route the chain reached), ``request`` (:class:`RequestSnapshot`, final
     values), ``response`` (:class:`ResponseSnapshot`, or None for a network error or a stub not
     sent yet), ``error`` (:class:`RequestError` when ``Errored``), ``state``
-    (:class:`InterceptionState`), ``request_waited`` / ``response_waited`` (consumed by a wait),
+    (:class:`InterceptionState`), ``request_waited`` / ``response_waited`` (some alias's wait
+    yielded it; each alias keeps its own count, so another alias can still yield it),
     ``alias`` (the alias the last wait used), ``stubbed`` (answered by the engine, not the server),
     ``duration_ms`` (arrival until ``Complete`` or ``Errored``), ``timings`` (see there),
     ``request_body_size`` (bytes of the body the page sent, 0 for none) and
@@ -136,6 +141,7 @@ class Interception(_CamelAttrs):
         self.dynamic_aliases: list[str] = []
         self.stubbed = False
         self.started = 0.0  # time.monotonic() when the engine received the request
+        self.arrival = _arrivals()  # the order requests reached the engine in, across routes
         self.duration_ms: float | None = None
         self.request_body_size: int | None = None
         self.response_body_size: int | None = None

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 from runner.bodies import decode_body, encode_body
 from runner.errors import InterceptError, UsageError
 
-from ._util import camel_to_snake, header_get, show
+from ._util import camel_to_snake, header_get, header_has, show
 from .interception import RequestSnapshot
 from .static import StaticResponse, parse_shorthand, parse_static
 from .types import OutgoingRequest, RawRequest
@@ -71,6 +71,12 @@ class RequestData:
         self.method = raw.method
         self.url = raw.url
         self.headers: dict[str, Any] = dict(raw.headers)
+        # Handlers see the body's length as the original shows it; the browser does not report
+        # the header, so it is added here and dropped again on the way out unless changed.
+        self._shown_length: str | None = None
+        if raw.body and not header_has(self.headers, "content-length"):
+            self._shown_length = str(len(raw.body))
+            self.headers["content-length"] = self._shown_length
         body, parsed = decode_body(raw.body, raw.headers.get("content-type"))
         self.body: Any = body
         self.body_parsed = parsed
@@ -100,6 +106,9 @@ class RequestData:
 
     def final_headers(self, body: bytes | None) -> dict[str, str]:
         headers = {str(k): str(v) for k, v in self.headers.items()}
+        if self._shown_length is not None and header_get(headers, "content-length") == self._shown_length:
+            for key in [k for k in headers if k.lower() == "content-length"]:
+                del headers[key]  # ours, untouched: the browser sets the real one
         original = self.raw.headers.get("content-length")
         if original is not None and self.body_changed():
             current = header_get(headers, "content-length")

@@ -40,6 +40,9 @@ class ResponseData:
         self.url = upstream.url
         raw = b"" if method.upper() == "HEAD" or upstream.status in _NO_BODY_STATUS else upstream.body
         self.raw_body = raw
+        if raw is upstream.body and (raw or header_has(self.headers, "content-length")):
+            # the length of the body handlers are given (not a compressed one the server sent)
+            header_set(self.headers, "content-length", str(len(raw)))
         ctype = header_get(upstream.headers, "content-type")
         body, parsed = decode_body(raw, ctype)
         self.body: Any = body

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.bodies import encode_body
+from runner.bodies import encode_body, text_in_encoding
 from runner.errors import UsageError
 
 from ._util import (
@@ -68,8 +68,9 @@ class StaticResponse:
 
     @property
     def is_response(self) -> bool:
-        """False for a dict whose only key is ``log``: such a route only spies (1b.3)."""
-        return any(k != "log" for k in self.given)
+        """False for a dict whose only key is ``log``: such a route only spies (1b.3). An empty
+        dict is a response: an empty 200 (1a.10)."""
+        return not self.given or any(k != "log" for k in self.given)
 
 
 def _prefix(cmd: str) -> str:
@@ -194,12 +195,28 @@ class Rendered:
 
 
 def load_fixture_body(spec: str, load: Callable[[str], bytes]) -> tuple[bytes, str]:
-    """The fixture's bytes and its guessed content type (extension, else content)."""
+    """The fixture's bytes and its guessed content type (extension, else content).
+
+    ``"path,encoding"`` decodes the file with that encoding and sends the text (as UTF-8, the
+    content type saying so); ``"path,null"`` and a plain path send the file's bytes as they are.
+    Raises ValueError for an encoding that cannot read the file."""
     data = load(spec)
-    path = spec.split(",", 1)[0]
-    ctype = guess_content_type(path, data)
-    if ctype == "application/json" and data.strip() == b"null":
-        data = b""  # a fixture whose content is null is served as "" (as the original)
+    path, _, encoding = spec.partition(",")
+    encoding = encoding.strip()
+    ctype = guess_content_type(path.strip(), data)
+    if encoding and encoding.lower() not in ("null", "none"):
+        try:
+            text = text_in_encoding(data, encoding)
+        except LookupError as err:
+            raise ValueError(f"the encoding {encoding!r} is not one Python knows (expected e.g. "
+                             "utf8, latin1, base64, hex, or null for the file's bytes)") from err
+        except UnicodeDecodeError as err:
+            raise ValueError(f"the file is not valid {encoding}: {err}") from err
+        data = text.encode("utf-8")
+        if ctype.startswith("text/") or ctype in ("application/json", "application/javascript"):
+            ctype = f"{ctype}; charset=utf-8"
+    if ctype.startswith("application/json") and data.strip() == b"null":
+        data = b'""'  # a fixture whose content is null is served as "" (JSON for an empty string)
     return data, ctype
 
 

@@ -346,7 +346,8 @@ def test_req_attributes(env: Any) -> None:
     env.send(URL + "?page=2&tag=a&tag=b", method="POST", headers={"content-type": "application/json"},
              body='{"name":"Ada"}', resource_type="fetch")
     assert seen == {
-        "method": "POST", "url": URL + "?page=2&tag=a&tag=b", "headers": {"content-type": "application/json"},
+        "method": "POST", "url": URL + "?page=2&tag=a&tag=b",
+        "headers": {"content-type": "application/json", "content-length": "14"},  # the body's length
         "body": {"name": "Ada"}, "query": {"page": "2", "tag": ["a", "b"]}, "http_version": "1.1",
         "resource_type": "fetch", "response_timeout": 1234, "follow_redirect": False, "alias": None,
     }
@@ -699,17 +700,30 @@ def test_invalid_reply_is_reported_with_req_reply_in_the_message(env: Any) -> No
     assert isinstance(env.errors[0], InterceptError)
 
 
-def test_null_json_fixture_is_an_empty_body(env: Any) -> None:
+def test_null_json_fixture_is_served_as_an_empty_json_string(env: Any) -> None:
     env.fixtures["empty.json"] = b"null"
     env.intercept("/api/users", {"fixture": "empty.json"})
     r = env.send(URL).response
-    assert r.body == b"" and r.headers["content-type"] == "application/json"
+    assert r.body == b'""' and r.headers["content-type"] == "application/json"
 
 
-def test_empty_static_response_and_log_only_pass_through(env: Any) -> None:
+def test_fixture_with_an_encoding_is_decoded_and_sent_as_text(env: Any) -> None:
+    env.fixtures["latin.txt"] = "café".encode("latin-1")
+    env.intercept("/api/a", {"fixture": "latin.txt,latin1"})
+    env.intercept("/api/b", {"fixture": "latin.txt,null"})
+    env.intercept("/api/c", {"fixture": "latin.txt,nonsense"})
+    a = env.send("http://localhost:3000/api/a").response
+    assert a.body == "café".encode() and a.headers["content-type"] == "text/plain; charset=utf-8"
+    assert env.send("http://localhost:3000/api/b").response.body == "café".encode("latin-1")
+    c = env.send("http://localhost:3000/api/c")
+    assert c.calls == ["fail"] and "nonsense" in str(env.errors[-1])
+
+
+def test_empty_static_response_is_an_empty_200_and_log_only_passes_through(env: Any) -> None:
     env.intercept("/api/a", {})
     env.intercept("/api/b", {"log": False})
-    assert env.send("http://localhost:3000/api/a").calls == ["pass_through"]
+    a = env.send("http://localhost:3000/api/a")
+    assert a.calls == ["fulfill"] and (a.response.status, a.response.body) == (200, b"")
     assert env.send("http://localhost:3000/api/b").calls == ["pass_through"]
 
 

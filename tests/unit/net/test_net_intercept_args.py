@@ -74,8 +74,8 @@ def test_body_classification(handler_value: Any, body: Any) -> None:
 
 def test_empty_dict_is_an_empty_static_response() -> None:
     route = build_route(("/x", {}))
-    assert route.static is None and route.kind == "spy"  # nothing but defaults -> given is empty
-    # (an empty StaticResponse has no response keys: the request passes through, like `log` only)
+    assert route.static is not None and route.kind == "static"  # an empty 200 (1a.10)
+    assert build_route(("/x", {"log": False})).kind == "spy"  # `log` alone is not a response (1b.3)
 
 
 def test_snake_case_static_keys() -> None:

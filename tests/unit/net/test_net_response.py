@@ -82,7 +82,7 @@ def test_res_attributes_and_modification(env: Any) -> None:
     env.intercept("/api/users", lambda req: req.continue_(callback)).as_("a")
     ex = env.send(URL)
     assert seen == {"status": 200, "message": "OK", "body": {"a": 1},
-                    "headers": {"content-type": "application/json", "x-orig": "o"}, "url": URL}
+                    "headers": {"content-type": "application/json", "x-orig": "o", "content-length": "8"}, "url": URL}
     assert ex.response.status == 201
     assert json.loads(ex.response.body) == {"a": 1, "extra": True}
     assert ex.response.headers["x-added"] == "1" and ex.response.headers["x-orig"] == "o"

@@ -130,8 +130,9 @@ def test_dynamic_alias(env: Any) -> None:
     assert seen == [None]
     ic = env.wait("@fromHandler")
     assert ic.request.url == URL
-    # the route alias shares the consumption flags of the same request
-    with pytest.raises(CommandError, match="2nd|1st"):
+    # each alias keeps its own count: waiting on one does not use the request up for the other
+    assert env.wait("@fromAs", timeout=10) is ic
+    with pytest.raises(CommandError, match="2nd"):
         env.wait("@fromAs", timeout=10)
     assert env.get("@fromAs") is ic and env.get("@fromHandler") is ic
 
@@ -166,8 +167,9 @@ def test_alias_pooling_and_candidate_order(env: Any) -> None:
     env.send("http://localhost:3000/api/b")
     env.send("http://localhost:3000/api/a")
     env.send("http://localhost:3000/api/c")
-    # dynamic first, then routes in definition order, requests in arrival order
-    assert [ic.request.url[-1] for ic in env.get("@pool.all")] == ["c", "a", "b"]
+    # whichever route (or handler) named them, an alias's requests come in arrival order
+    assert [ic.request.url[-1] for ic in env.get("@pool.all")] == ["b", "a", "c"]
+    assert [env.wait("@pool", timeout=10).request.url[-1] for _ in range(3)] == ["b", "a", "c"]
 
 
 def test_one_request_matching_two_aliased_routes_is_one_record(env: Any) -> None:
@@ -176,6 +178,8 @@ def test_one_request_matching_two_aliased_routes_is_one_record(env: Any) -> None
     env.send(URL)
     assert env.get("@all") is env.get("@users")
     assert len(env.get("@all").route_ids) == 2
+    # and each alias can wait on it
+    assert env.wait("@users", timeout=10) is env.wait("@all", timeout=10)
 
 
 @pytest.mark.parametrize(
