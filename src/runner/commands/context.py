@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -169,7 +170,7 @@ class TestContext:
 
     def resolve_url(self, url: str) -> str:
         """Make ``url`` absolute against ``baseUrl`` (or runner's own file server)."""
-        if "://" in url or url.startswith(("about:", "data:", "file:", "blob:")):
+        if _ABSOLUTE.match(url) or url.startswith(("about:", "data:", "file:", "blob:")):
             return url
         lowered = url.lower()
         if lowered.startswith(("localhost", "127.0.0.1", "[::1]")):
@@ -180,6 +181,9 @@ class TestContext:
                 "runner's file server is not running.\nSet baseUrl in runner.json or pass a full URL."
             )
         return self.base_url.rstrip("/") + "/" + url.lstrip("/")
+
+
+_ABSOLUTE = re.compile(r"[a-z][a-z0-9+.-]*://", re.I)  # a scheme first, not "://" in the query
 
 
 def retry(

@@ -1,0 +1,98 @@
+"""Interception details that follow the original exactly (issue 14), on a real Chromium."""
+
+from __future__ import annotations
+
+import json
+
+from runner import CommandError
+
+from tests.e2e.test_intercept import fetch, open_page
+
+
+def test_an_alias_waited_on_does_not_use_up_the_request_for_another_alias(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo/**").as_("any")
+    runner.intercept("/echo/users").as_("users")
+    assert fetch(runner, "/echo/users")["status"] == 200
+    first = runner.wait("@users")
+    assert runner.wait("@any") is first  # today's second wait used to time out
+
+
+def test_two_routes_sharing_an_alias_yield_requests_in_arrival_order(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo/a").as_("pool")
+    runner.intercept("/echo/b").as_("pool")
+    for path in ("/echo/b", "/echo/a", "/echo/b"):
+        fetch(runner, path)
+    paths = [runner.wait("@pool").request.url.rsplit("/", 1)[1] for _ in range(3)]
+    assert paths == ["b", "a", "b"]
+
+
+def test_an_empty_dict_is_an_empty_200(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo/empty", {}).as_("empty")
+    result = fetch(runner, "/echo/empty")
+    assert (result["status"], result["text"]) == (200, "")
+    assert runner.wait("@empty").stubbed is True
+    assert not [r for r in server.received if r["path"] == "/echo/empty"]
+
+
+def test_bytes_stay_bytes(runner, server):
+    open_page(runner, server)
+    runner.intercept("/stub/bytes", {"body": b"\x01\x02\x03"}).as_("stub")
+    seen = {}
+    runner.intercept("POST", "/echo/upload", lambda req: seen.update(body=req.body)).as_("upload")
+    fetch(runner, "/stub/bytes")
+    assert runner.wait("@stub").response.body == b"\x01\x02\x03"
+    runner._ctx.run(runner._ctx.browser.page.evaluate(
+        "fetch('/echo/upload', {method: 'POST', body: new Uint8Array([0, 1, 2, 255])})"))
+    assert runner.wait("@upload").request.body == b"\x00\x01\x02\xff"
+    assert seen["body"] == b"\x00\x01\x02\xff"
+
+
+def test_a_null_json_fixture_is_an_empty_json_string(runner, server, tmp_path):
+    open_page(runner, server)
+    runner.intercept("/api/null", {"fixture": "null.json"})
+    result = fetch(runner, "/api/null")
+    assert result["text"] == '""' and json.loads(result["text"]) == ""
+
+
+def test_a_fixture_read_with_an_encoding_is_sent_as_text(runner, server):
+    open_page(runner, server)
+    runner.intercept("/api/latin", {"fixture": "latin1.txt,latin1"})
+    runner.intercept("/api/raw", {"fixture": "latin1.txt,null"})
+    assert fetch(runner, "/api/latin")["text"] == "Café crème\n"
+    assert "\ufffd" in fetch(runner, "/api/raw")["text"]  # the bytes as they are: not UTF-8
+
+
+def test_handlers_see_the_content_length_of_the_body_they_are_given(runner, server):
+    open_page(runner, server)
+    seen = {}
+
+    def on_request(req):
+        seen["request"] = req.headers.get("content-length")
+        req.continue_(lambda res: seen.update(response=res.headers.get("content-length"), body=res.body))
+
+    runner.intercept("POST", "/status/200", on_request).as_("len")
+    fetch(runner, "/status/200", {"method": "POST", "body": "twelve chars"})
+    runner.wait("@len")
+    assert seen == {"request": "12", "response": "10", "body": "status 200"}
+
+
+def test_a_relative_url_whose_query_holds_a_scheme_is_still_relative(runner):
+    runner.visit("/index.html?next=http://x.test/y")
+    assert runner.url().endswith("/index.html?next=http://x.test/y")
+    assert runner.url().startswith("http://127.0.0.1:")
+
+
+def test_wait_times_out_on_the_second_request_only(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo/once").as_("once")
+    fetch(runner, "/echo/once")
+    runner.wait("@once")
+    try:
+        runner.wait("@once", timeout=200)
+    except CommandError as err:
+        assert "2nd request" in str(err)
+    else:
+        raise AssertionError("the second wait should have timed out")
