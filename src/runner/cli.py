@@ -238,10 +238,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _config_command(args: argparse.Namespace) -> int:
     import json
 
-    from runner.config import format_resolved, load_config
+    from runner.config import format_resolved
+    from runner.session import RunSession
 
-    config = load_config(args.project, config_file=args.config_file, testing_type=args.testing_type,
-                         cli_config=args.config, cli_env=args.env)
+    # The plugins file runs as it does for a run: what is shown is what a run would use.
+    session = RunSession.create(root=args.project, config_file=args.config_file, testing_type=args.testing_type,
+                                cli_config=args.config, cli_env=args.env, mode="config")
+    config = session.config
+    session.close()
     for warning in config.warnings:
         print(f"runner: warning: {warning}", file=sys.stderr)
     if args.json:

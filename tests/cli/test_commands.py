@@ -50,6 +50,28 @@ def test_config_json_output(project):
     assert json.loads(result.out)["retries"] == 2
 
 
+def test_config_shows_what_the_plugins_file_returns(project):
+    root = project({
+        "runner.json": '{"pluginsFile": "plugins.py"}',
+        "plugins.py": """
+            def setup(on, config):
+                return {"defaultCommandTimeout": config["defaultCommandTimeout"] + 1000}
+            """,
+    })
+    result = run_runner("config", "--json", cwd=root)
+    assert result.code == 0, result.text
+    assert json.loads(result.out)["defaultCommandTimeout"] == 5000  # not the 4000 a run would not use
+    table = run_runner("config", cwd=root)
+    line = next(x for x in table.out.splitlines() if x.strip().startswith("defaultCommandTimeout"))
+    assert "5000" in line and "plugin" in line
+
+
+def test_a_broken_plugins_file_is_one_clear_message_in_config(project):
+    root = project({"runner.json": '{"pluginsFile": "plugins.py"}', "plugins.py": "def setup(on, config):\n    1/0\n"})
+    result = run_runner("config", cwd=root)
+    assert result.code == 1 and "plugins.py" in result.err and "ZeroDivisionError" in result.err
+
+
 def test_invalid_config_is_one_clear_message_without_traceback(project):
     root = project({"runner.json": '{"baseURL": "http://x", "e2e": {"viewportWidth": "wide"}}'})
     result = run_runner("config", cwd=root)
