@@ -282,7 +282,7 @@ class OptionAccessors:
 
     @property
     def project_id(self) -> str | None:
-        """``projectId``: 6-character identifier of the project in the hosted recording dashboard."""
+        """``projectId``: 6-character identifier of the project in the original's hosted dashboard."""
         value: str | None = self._value("projectId")
         return value
 
@@ -312,7 +312,7 @@ class OptionAccessors:
 
     @property
     def experimental_fetch_polyfill(self) -> bool:
-        """``experimentalFetchPolyfill``: Polyfill `window.fetch` in the application (kept for compatibility; fetch is intercepted without it)."""
+        """``experimentalFetchPolyfill``: Kept for compatibility and changes nothing: runner intercepts the page's fetch() natively, so no polyfill is installed (a notice says so at start when it is true)."""
         value: bool = self._value("experimentalFetchPolyfill")
         return value
 

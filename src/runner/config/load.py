@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from runner.config.coerce import coerce_for_option, coerce_value, parse_cli_text, parse_cli_values
 from runner.config.limits import parse_json
-from runner.config.model import Config, collapse_base_url, node_version_warning
+from runner.config.model import NOTICES, Config, collapse_base_url
 from runner.config.schema import BLOCK_KEYS, camel_name, defaults, option_names
 from runner.config.validate import file_error, problems_of, values_error
 from runner.errors import ConfigError, UsageError
@@ -281,12 +281,13 @@ def load_config(
     collapse_base_url(layers.values)
 
     warnings: list[str] = []
-    places = list(dict.fromkeys(layers.places.get("nodeVersion", [])))
-    for block in BLOCK_KEYS:
-        if block != testing_type and "nodeVersion" in document.get(block, {}):
-            places.append(f"{file_label} {block} block")
-    if places:
-        warnings.append(node_version_warning(", ".join(places)))
+    for name, (matters, notice) in NOTICES.items():
+        places = list(dict.fromkeys(layers.places.get(name, [])))
+        if name == "nodeVersion":  # deprecated wherever it is written, even in the other block
+            places += [f"{file_label} {block} block" for block in BLOCK_KEYS
+                       if block != testing_type and name in document.get(block, {})]
+        if places and matters(layers.values.get(name)):
+            warnings.append(notice(", ".join(places)))
 
     return Config(
         layers.values,

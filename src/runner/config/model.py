@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,7 +14,7 @@ from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
 from runner.paths import resolve_path
 
-__all__ = ["Config", "SOURCE_LABELS", "collapse_base_url", "node_version_warning", "resolve_path"]
+__all__ = ["Config", "NOTICES", "SOURCE_LABELS", "collapse_base_url", "node_version_warning", "resolve_path"]
 
 SOURCE_LABELS: tuple[str, ...] = (
     "default",
@@ -46,6 +46,25 @@ def node_version_warning(where: str) -> str:
         f"The `nodeVersion` configuration option (set in {where}) is deprecated and has no effect: "
         "plugins files run in the Python interpreter that runs runner. Remove it."
     )
+
+
+def _fetch_polyfill_notice(where: str) -> str:
+    return (f"`experimentalFetchPolyfill` (set in {where}) changes nothing: runner intercepts the page's "
+            "fetch() natively, so no polyfill is installed.")
+
+
+def _project_id_notice(where: str) -> str:
+    return (f"`projectId` (set in {where}) is kept but not used: runner has no hosted dashboard, "
+            "so nothing is recorded or uploaded.")
+
+
+#: Options kept for compatibility that runner cannot honour as the original did: a one-line
+#: notice at start when a user sets one (to a value that would mean something there).
+NOTICES: dict[str, tuple[Callable[[Any], bool], Callable[[str], str]]] = {
+    "nodeVersion": (lambda value: True, node_version_warning),
+    "experimentalFetchPolyfill": (lambda value: value is True, _fetch_polyfill_notice),
+    "projectId": (lambda value: value is not None, _project_id_notice),
+}
 
 
 class Config(OptionAccessors, Mapping[str, Any]):
@@ -294,8 +313,8 @@ class Config(OptionAccessors, Mapping[str, Any]):
                 continue
             values[name] = copy.deepcopy(value)
             sources[name], details[name] = source, origin
-            if name == "nodeVersion":
-                warnings.append(node_version_warning(origin))
+            if name in NOTICES and NOTICES[name][0](value):
+                warnings.append(NOTICES[name][1](origin))
         collapse_base_url(values)
         return Config(
             values,

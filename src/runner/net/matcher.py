@@ -96,8 +96,8 @@ def validate_route_matcher(matcher: Any, shown: Any = None) -> dict[str, Any]:
         raise _error("The RouteMatcher does not contain any keys. You must pass something to match on.", shown)
     if "matchUrlAgainstPath" in matcher or "match_url_against_path" in matcher:
         raise _error(
-            "`matchUrlAgainstPath` was removed in Cypress 7.0.0 and should be removed from your tests. "
-            "Your tests will run the same without it: URL globs are always tried against the path as well.",
+            "`matchUrlAgainstPath` is not a RouteMatcher property in runner: remove it. Your tests will "
+            "run the same without it: URL globs are always tried against the path as well.",
             shown,
         )
     out: dict[str, Any] = {}

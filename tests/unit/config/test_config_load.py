@@ -445,6 +445,29 @@ def test_no_warning_without_node_version(load: Callable[..., Config]) -> None:
     assert load({"video": False}).warnings == []
 
 
+@pytest.mark.parametrize(
+    ("doc", "says"),
+    [
+        ({"experimentalFetchPolyfill": True}, "intercepts the page's fetch() natively"),
+        ({"projectId": "abc123"}, "no hosted dashboard"),
+    ],
+)
+def test_options_runner_cannot_honour_say_so_in_one_line(
+    load: Callable[..., Config], doc: dict[str, object], says: str
+) -> None:
+    (notice,) = load(doc).warnings
+    assert says in notice and "runner.json" in notice and "\n" not in notice
+
+
+def test_no_notice_for_the_values_that_mean_nothing_anyway(load: Callable[..., Config]) -> None:
+    assert load({"experimentalFetchPolyfill": False, "projectId": None}).warnings == []
+
+
+def test_a_plugins_file_setting_project_id_gets_the_notice_too(load: Callable[..., Config]) -> None:
+    merged = load({}).merged({"projectId": "abc123"}, source="plugin", origin="the plugins file p.py")
+    assert any("no hosted dashboard" in w and "p.py" in w for w in merged.warnings)
+
+
 def test_repeated_cli_flags_merge_in_order(load: Callable[..., Config]) -> None:
     config = load(
         {"viewportWidth": 1, "env": {"kept": "file"}},
