@@ -567,7 +567,20 @@ class _RouteEvents:
             timings=dict(row["timings"] or {}),
             request_body=body_record(row.get("request_body"), header_get(row["request_headers"], "content-type")),
             response_body=body_record(row.get("response_body"),
-                                      header_get(row["response_headers"], "content-type"))))
+                                      header_get(row["response_headers"], "content-type")),
+            log=bool(row.get("log", True))))
+        ctx = self._current()
+        if ctx is not None and row.get("log", True):
+            ctx.add_log("request", request_log_line(row))
+
+
+def request_log_line(row: dict[str, Any]) -> str:
+    """An intercepted request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed``."""
+    outcome = str(row["status"]) if row.get("status") is not None else (row.get("error") or row["state"])
+    parts = [f"({row.get('resource_type') or 'request'})", row["method"], outcome, row["url"]]
+    parts += [f"@{alias}" for alias in row.get("aliases") or []]
+    parts.append("stubbed" if row["stubbed"] else "to the server")
+    return " ".join(parts)
 
 
 

@@ -96,3 +96,18 @@ def test_wait_times_out_on_the_second_request_only(runner, server):
         assert "2nd request" in str(err)
     else:
         raise AssertionError("the second wait should have timed out")
+
+
+def test_intercepted_requests_are_in_the_command_log_unless_log_is_false(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo/seen").as_("seen")
+    runner.intercept("/echo/quiet", {"body": "hush", "log": False}).as_("quiet")
+    fetch(runner, "/echo/seen")
+    fetch(runner, "/echo/quiet")
+    runner.wait(["@seen", "@quiet"])
+    lines = [e.message for e in runner._ctx.log if e.name == "request"]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("(fetch) GET 200 http://127.0.0.1:") and lines[0].endswith("/echo/seen @seen to the server")
+    # still in the requests table: only the command log leaves it out
+    table = runner._interceptor_getter().requests_log()
+    assert [row["log"] for row in table] == [True, False]

@@ -60,6 +60,9 @@ def test_a_spec_runs_and_its_command_log_routes_and_requests_show(runner, open_u
     runner.get(commands).should("have.length", 5)
     runner.get(commands).eq(0).should("contain", "intercept").and_("contain", "a_spec.py:2")
     runner.get(commands).eq(2).should("contain", "click").and_("have.attr", "data-state", "passed")
+    # the stubbed request is in the command log too, between the commands
+    runner.get("#commands .request-line").should("have.length", 1).and_("contain", "/api/x").and_(
+        "contain", "@x").and_("contain", "stubbed")
     runner.get("[data-tab=routes]").click()
     row = "#routes tbody tr"
     runner.get(row).should("have.length", 1)

@@ -69,10 +69,13 @@ def test_a_failed_test_shows_its_error_command_log_and_routes(runner, report_url
     runner.get("#detail .message").should("contain", "but the text was '$41.00'")
     runner.get("#detail pre.error .line.hl").should("contain", "runner.get('#total').should('have.text', '$42.00')")
     rows = "#detail table.commands tbody tr"
-    runner.get(rows).should("have.length", 4)
-    runner.get(rows).eq(2).should("have.class", "s-failed").and_("contain", "get('#total').should")
-    runner.get(rows).eq(2).should("contain", "specs/shop_spec.py:7").and_("contain", "4.00s")
-    runner.get(rows).eq(3).should("contain", "the cart was loaded")
+    runner.get(rows).should("have.length", 8)
+    runner.get(rows).eq(2).should("contain", "(fetch) GET 200 http://127.0.0.1:9/api/cart").and_(
+        "contain", "@cart").and_("contain", "stubbed")
+    runner.get(rows).eq(6).should("have.class", "s-failed").and_("contain", "get('#total').should")
+    runner.get(rows).eq(6).should("contain", "specs/shop_spec.py:7").and_("contain", "4.00s")
+    runner.get(rows).eq(7).should("contain", "the cart was loaded")
+    runner.get(rows).should("not.contain", "/unread")  # its route said log: False
     runner.get("#detail table.routes tbody tr").should("have.length", 1).and_(
         "contain", '{"method": "GET", "url": "/api/cart"}').and_("contain", "cart")
     runner.get("#detail figure.shot img").its("naturalWidth").should("eq", 4)  # copied, and loads
@@ -139,7 +142,7 @@ def test_payloads_stay_text(runner, report_url: str) -> None:
 def test_the_report_opens_from_disk_too(runner, report_folder: Path) -> None:
     runner.visit((report_folder / "index.html").as_uri() + fragment(FAILED_ID))
     runner.get("#detail h2").should("have.text", "checkout › shows the total")
-    runner.get("#detail table.commands tbody tr").should("have.length", 4)
+    runner.get("#detail table.commands tbody tr").should("have.length", 8)
     runner.get("#detail").should("contain", "open the report with runner show-report to view the trace")
     runner.get("#detail a[download]").first().invoke("attr", "href").should("eq", "traces/trace.zip")
 

@@ -133,7 +133,7 @@ def crafted_run(folder: Path, *, trace: bool = True, end: bool = True) -> list[E
         dict(id="r3", method="GET", url="http://127.0.0.1:9/big.txt", stubbed=False, status=200,
              response_headers={"content-type": "text/plain"}, response_body=text_body(big, "text/plain"),
              timings={"queued": 0.1, "handler": 0.0, "upstream": 50.0, "total": 52.0}),
-        dict(id="r4", method="GET", url="http://127.0.0.1:9/unread", stubbed=False, status=200,
+        dict(id="r4", method="GET", url="http://127.0.0.1:9/unread", stubbed=False, status=200, log=False,
              response_headers={"content-type": "text/html"}, response_body=None, response_body_size=None,
              timings={"queued": 0.1, "handler": 0.0, "upstream": 5.0, "total": 9.0}),
         dict(id="r5", method="POST", url="http://127.0.0.1:9/api/order", stubbed=False, status=500,

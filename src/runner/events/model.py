@@ -187,6 +187,8 @@ class RequestIntercepted(Event):
     ``response_body``: the bodies runner held (see ``runner.bodies.body_record``: ``size``,
     ``encoding`` "utf-8" or "base64", ``data``, ``cut`` when longer than what is kept); None when
     there was none or runner never read it (a server's response the test did not look at).
+    ``log``: False when a route it reached was defined with ``log: False`` (kept out of the
+    command log, still in the requests table).
     """
 
     kind: ClassVar[str] = "request.intercepted"
@@ -209,6 +211,7 @@ class RequestIntercepted(Event):
     request_body: dict[str, Any] | None = None
     response_body: dict[str, Any] | None = None
     attempt: int = 1
+    log: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -130,7 +130,8 @@ class Registry:
 
     def requests_log(self) -> list[dict[str, Any]]:
         """One row per intercepted request, in arrival order: id, browser_request_id, method,
-        url, route_ids, aliases, stubbed (True) or went to the server (False), state, status,
+        url, route_ids, aliases, stubbed (True) or went to the server (False), log (False when a
+        route it reached has ``log: False``), state, status,
         error, duration_ms, resource_type, request_headers (as the page sent them),
         response_headers (of the recorded response; {} without one), request_body_size,
         response_body_size and timings (see :attr:`Interception.timings`)."""
@@ -150,6 +151,8 @@ class Registry:
             "route_ids": list(ic.route_ids),
             "aliases": aliases,
             "stubbed": ic.stubbed,
+            # in the command log unless a route it reached says `log: False`
+            "log": all(by_id[rid].log for rid in ic.route_ids if rid in by_id),
             "state": ic.state.value,
             "status": ic.response.status_code if ic.response is not None else None,
             "error": ic.error.message if ic.error is not None else None,

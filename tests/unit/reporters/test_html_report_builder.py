@@ -77,9 +77,16 @@ def test_a_failed_tests_page_has_its_error_commands_routes_and_requests(tmp_path
     (attempt,) = page["attempts"]
     assert attempt["error"] == ERROR and attempt["errorType"] == "CommandError"
     commands = attempt["commands"]
+    # the intercepted requests are in the command log where they began, except `log: False`'s (r4)
     assert [(c["name"], c["state"]) for c in commands] == [
-        ("intercept", "passed"), ("visit", "passed"), ("should", "failed"), ("log", "passed")]
-    should = commands[2]
+        ("intercept", "passed"), ("visit", "passed"), ("fetch", "passed"), ("fetch", "passed"),
+        ("fetch", "passed"), ("fetch", "passed"), ("should", "failed"), ("log", "passed")]
+    assert [c["args"] for c in commands if c["kind"] == "request"] == [
+        "GET 200 http://127.0.0.1:9/api/cart", "GET 200 http://127.0.0.1:9/logo.png",
+        "GET 200 http://127.0.0.1:9/big.txt", "POST 500 http://127.0.0.1:9/api/order"]
+    assert commands[2]["aliases"] == ["cart"] and commands[2]["stubbed"] is True
+    assert commands[2]["at"] == pytest.approx(200, abs=0.2)
+    should = commands[6]
     assert should["subject"] == "get('#total')" and should["line"] == 7 and should["durationMs"] == 4000
     assert should["error"].startswith("CommandError") and should["file"] == "specs/shop_spec.py"  # of the project
     assert 0 < commands[0]["at"] < commands[1]["at"] < should["at"]  # ms from the attempt's start

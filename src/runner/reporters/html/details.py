@@ -150,6 +150,18 @@ def _request_row(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _logged_request(event: RequestIntercepted, start: float) -> dict[str, Any]:
+    """An intercepted request's line in the command log (placed where the request began)."""
+    total = event.timings.get("total") if event.timings else None
+    ended = round((event.at - start) * 1000, 1)
+    outcome = str(event.status) if event.status is not None else (event.error or event.state)
+    return {"kind": "request", "name": event.resource_type or "request",
+            "args": f"{event.method} {outcome} {event.url}", "aliases": list(event.aliases),
+            "stubbed": event.stubbed, "at": round(ended - total, 1) if isinstance(total, (int, float)) else ended,
+            "durationMs": _ms(total), "state": "failed" if event.state == "Errored" else "passed",
+            "error": event.error if event.state == "Errored" else None}
+
+
 def _no_write(data: bytes, extension: str) -> str:  # pragma: no cover - never called without a body
     raise AssertionError("no body to write")
 
@@ -178,6 +190,9 @@ def test_page(test: TestEvents, *, state: str, duration_ms: float, flaky: bool, 
             if copied is not None:
                 screenshots.append({**copied, "name": Path(path).name, "failure": path in failure_shots})
         requests = [e for e in test.requests if e.attempt == number]
+        if requests:  # the intercepted requests are in the command log too (unless `log: False`)
+            commands = sorted(commands + [_logged_request(e, start) for e in requests if e.log],
+                              key=lambda row: row["at"] if row["at"] is not None else 0.0)
         count = 0
 
         def write(data: bytes, which: str, extension: str, number: int = number) -> str:

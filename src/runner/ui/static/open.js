@@ -76,6 +76,7 @@
         case "route.aliased": { const r = v.routes.get(ev.route_id); if (r) r.alias = ev.alias; break; }
         case "request.intercepted":
           v.requests.push(ev);
+          if (ev.log !== false) v.commands.set("request" + ev.id, { kind: "request", ev: ev });
           for (const id of ev.route_ids || []) { const r = v.routes.get(id); if (r) r.count += 1; }
           break;
         case "attempt.ended": v.error = ev.error ? (ev.message || ev.error) : null; v.attemptState = ev.state; break;
@@ -174,6 +175,15 @@
     if (v.attempt > 1) list.append(el("li", { className: "attempt", text: "attempt " + v.attempt }));
     for (const c of v.commands.values()) {
       if (c.kind === "log") { list.append(el("li", { className: "log", text: "log " + c.message })); continue; }
+      if (c.kind === "request") {
+        const r = c.ev;
+        list.append(el("li", { className: "request-line", dataset: { stubbed: r.stubbed ? "yes" : "no" } },
+          el("span", { className: "cmd-name", text: "(" + (r.resource_type || "request") + ")" }),
+          el("span", { className: "cmd-args", text: r.method + " " + (r.status != null ? r.status : (r.error || r.state)) + " " + r.url +
+            (r.aliases || []).map((a) => " @" + a).join("") + (r.stubbed ? " stubbed" : " to the server") }),
+          el("span", { className: "duration", text: ms(r.timings && r.timings.total) })));
+        continue;
+      }
       const where = c.file ? c.file.split("/").pop() + ":" + c.line : "";
       const li = el("li", { className: "command " + c.state, dataset: { id: c.id, state: c.state }, tabindex: 0,
         title: c.state === "running" ? "running" : "click to see the page before and after this command" },

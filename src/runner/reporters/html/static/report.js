@@ -503,6 +503,9 @@
     }
     var rows = commands.map(function (c, i) {
       var what = c.kind === "log" ? el("span", { cls: "cmd" }, el("b", { text: "log " }), el("span", { text: c.args }))
+        : c.kind === "request" ? el("span", { cls: "cmd request" }, el("b", { text: "(" + c.name + ") " }), el("span", { text: c.args }),
+          el("span", { cls: "req-alias", text: (c.aliases || []).map(function (a) { return " @" + a; }).join("") }),
+          el("span", { cls: "req-mark", text: c.stubbed ? " stubbed" : " to the server" }))
         : el("span", { cls: "cmd" }, c.subject ? el("span", { cls: "subject", text: c.subject + "." }) : null,
           el("b", { text: c.name }), el("span", { text: "(" + (c.args || "") + ")" }));
       var cell = [what];
