@@ -111,3 +111,35 @@ def test_intercepted_requests_are_in_the_command_log_unless_log_is_false(runner,
     # still in the requests table: only the command log leaves it out
     table = runner._interceptor_getter().requests_log()
     assert [row["log"] for row in table] == [True, False]
+
+
+def test_response_timeout_cuts_a_request_going_to_the_server(runner, server):
+    open_page(runner, server)
+    runner.intercept("/slow*", lambda req: setattr(req, "response_timeout", 200)).as_("sluggish")
+    result = fetch(runner, "/slow?ms=2000")
+    assert "error" in result  # the page saw a network error
+    interception = runner.wait("@sluggish")
+    assert interception.state == "Errored"
+    assert interception.error.message == "The server did not answer within the `responseTimeout` of `200ms`."
+
+
+def test_a_request_the_page_abandons_ends_errored(runner, server):
+    open_page(runner, server)
+    runner.intercept("/api/late", {"body": "late", "delay": 400}).as_("late")
+    runner._ctx.run(runner._ctx.browser.page.evaluate(
+        """() => { const c = new AbortController();
+                   fetch('/api/late', {signal: c.signal}).catch(() => {});
+                   setTimeout(() => c.abort(), 50); }"""))
+    interception = runner.wait("@late")
+    assert interception.state == "Errored" and "abandoned" in interception.error.message
+
+
+def test_a_response_from_the_server_keeps_exactly_its_headers(runner, server):
+    open_page(runner, server)
+    runner.intercept("/api/stub", "x")  # a stub: the page is routed, so the spy below is held
+    runner.intercept("/status/200").as_("plain")
+    result = fetch(runner, "/status/200", {"headers": {"x-ask": "1"}})
+    assert result["status"] == 200
+    headers = runner.wait("@plain").response.headers
+    assert not [h for h in headers if h.startswith("access-control-")]
+    assert not [h for h in result["headers"] if h.startswith("access-control-")]

@@ -37,6 +37,8 @@ BLOCKED_HEADER = "x-runner-matched-blocked-host"
 class PlaywrightExchange:
     """One routed request, seen through the four moves the interception engine can make."""
 
+    holds_request = True  # nothing reaches the page until this exchange answers it
+
     def __init__(self, route: Route, request: Request) -> None:
         self._route = route
         self._request = request
@@ -79,11 +81,16 @@ class PlaywrightExchange:
             url=response.url,
         )
 
-    async def fulfill(self, response: OutgoingResponse) -> None:
+    async def fulfill(self, response: OutgoingResponse) -> str | None:
         try:
             await self._route.fulfill(status=response.status, headers=response.headers, body=response.body)
-        except PlaywrightError:
-            pass  # the page went away (navigation, test end): nobody is waiting for the answer
+            # Playwright fulfils a request the page already abandoned without a word: the
+            # request's own end says whether the page got the answer.
+            if await self._request.response() is None:
+                return _abandoned(self._request.failure)
+        except PlaywrightError as err:
+            return _abandoned(first_line(err))  # the page went away (navigation, test end)
+        return None
 
     async def fail(self, reason: str) -> None:
         try:
@@ -110,11 +117,15 @@ class WatchingExchange:
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
         raise UpstreamError("this request was only watched, not intercepted", timed_out=False)
 
-    async def fulfill(self, response: OutgoingResponse) -> None:
-        pass
+    async def fulfill(self, response: OutgoingResponse) -> str | None:
+        return None
 
     async def fail(self, reason: str) -> None:
         pass
+
+
+def _abandoned(why: str | None) -> str:
+    return f"The page abandoned the request before it got its response ({why or 'it went away'})."
 
 
 def observe_request(target: RoutingTarget, request: Request, page_url: str | None) -> None:
@@ -149,6 +160,8 @@ async def _observed(request: Request) -> ObservedResponse | UpstreamError:
         return UpstreamError(first_line(err), timed_out=False)
     if response is None:
         failure = request.failure or "the request failed"
+        if "ERR_ABORTED" in failure.upper():
+            return UpstreamError(_abandoned(failure), timed_out=False)
         return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
 
     async def load_body() -> bytes:

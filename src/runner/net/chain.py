@@ -61,6 +61,7 @@ class _Guard:
     def __init__(self, exchange: Exchange) -> None:
         self.exchange = exchange
         self.answered = False
+        self.holds_request = bool(getattr(exchange, "holds_request", False))
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         result = await self.exchange.pass_through(request)  # if it raises, handle() fails the request
@@ -70,9 +71,10 @@ class _Guard:
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> Any:
         return await self.exchange.fetch(request, follow_redirect=follow_redirect, timeout_ms=timeout_ms)
 
-    async def fulfill(self, response: OutgoingResponse) -> None:
-        await self.exchange.fulfill(response)
+    async def fulfill(self, response: OutgoingResponse) -> str | None:
+        abandoned = await self.exchange.fulfill(response)
         self.answered = True
+        return abandoned
 
     async def fail(self, reason: str = "failed") -> None:
         if not self.answered:
@@ -243,14 +245,23 @@ class Chain:
                 f"\n\nIntercepted request: {raw.method} {raw.url}"
             )
             await self._fail_request(error, ic, exchange, gen)
-        if not data.has_response_listeners():
-            await self._pass_through(outgoing if changed else None, ic, exchange)
+        if not data.has_response_listeners() and not exchange.holds_request:
+            await self._pass_through(outgoing if changed else None, ic, exchange, float(data.response_timeout))
             return
+        # A held request goes to the server through the engine even when nobody listens for the
+        # response: so `responseTimeout` cuts it, and the record has the status the server sent.
         await self._response_phase(raw, data, outgoing, ic, exchange, gen)
 
-    async def _pass_through(self, outgoing: OutgoingRequest | None, ic: Interception, exchange: _Guard) -> None:
+    async def _pass_through(self, outgoing: OutgoingRequest | None, ic: Interception, exchange: _Guard,
+                            timeout_ms: float) -> None:
+        """A request only watched on its way: recorded, and Errored when its response takes
+        longer than ``timeout_ms`` (the page's own request is not held, so it is not cut)."""
         sent = time.monotonic()
-        result = await exchange.pass_through(outgoing)
+        try:
+            result = await asyncio.wait_for(exchange.pass_through(outgoing), max(timeout_ms, 0.0) / 1000)
+        except TimeoutError:
+            exchange.answered = True  # the request is on its way: there is nothing to answer
+            result = UpstreamError(_timed_out_text(timeout_ms), timed_out=True)
         ic._upstream = time.monotonic() - sent
         if isinstance(result, UpstreamError):
             self._registry.error(ic, result.message, result)  # recorded only: no response callback waits
@@ -391,7 +402,7 @@ class Chain:
             return
         headers = add_cors_headers(rendered.headers, raw.headers)
         await _pause(rendered.delay, throttle_seconds(len(rendered.body), rendered.throttle_kbps))
-        await exchange.fulfill(OutgoingResponse(
+        abandoned = await exchange.fulfill(OutgoingResponse(
             status=rendered.status, status_text=reason_phrase(rendered.status),
             headers=headers, body=rendered.body,
         ))
@@ -405,6 +416,9 @@ class Chain:
                       else decode_body(rendered.body, header_get(headers, "content-type"))[0]),
                 delay=rendered.delay, throttle_kbps=rendered.throttle_kbps,
             )
+        if abandoned:
+            self._registry.error(ic, abandoned)
+            return
         subs = sorted(data.subscriptions, key=lambda sub: sub.order) if data is not None else []
         if data is not None and any(sub.event == "after:response" for sub in subs):
             answered = UpstreamResponse(status=rendered.status, status_text=reason_phrase(rendered.status),
@@ -421,7 +435,7 @@ class Chain:
             upstream = await exchange.fetch(outgoing, follow_redirect=data.follow_redirect, timeout_ms=timeout_ms)
         except UpstreamError as err:
             ic._upstream = time.monotonic() - sent
-            self._registry.error(ic, err.message, err)
+            self._registry.error(ic, _timed_out_text(timeout_ms) if err.timed_out else err.message, err)
             waiting = [s for s in subs if s.event != "after:response"]
             if waiting:
                 if err.timed_out:
@@ -464,9 +478,12 @@ class Chain:
             await self._fail_response(error, ic, exchange, gen)
         ic.response_body_size = len(body)
         ic.response_body_bytes = body
-        headers = add_cors_headers(headers, raw.headers)
+        # no default CORS headers here: a response from the server keeps exactly its headers (1a.8)
         await _pause(rdata.delay, throttle_seconds(len(body), rdata.throttle_kbps))
-        await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers, body=body))
+        abandoned = await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers, body=body))
+        if abandoned:
+            self._registry.error(ic, abandoned)
+            return
         await self._after_response(subs, rdata, data, ic, exchange, gen)
         self._registry.set_state(ic, _S.COMPLETE)
 
@@ -523,6 +540,10 @@ class Chain:
         self._registry.error(ic, str(error).split("\n", 1)[0], error)
         await exchange.fail("failed")
         raise _Failed()
+
+
+def _timed_out_text(timeout_ms: float) -> str:
+    return f"The server did not answer within the `responseTimeout` of `{timeout_ms:g}ms`."
 
 
 def _settle_soon(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], outcome: Any) -> None:

@@ -121,6 +121,11 @@ class Exchange(Protocol):
 
     Exactly one of ``pass_through``, ``fulfill`` or ``fail`` answers the request; ``fetch``
     may come before ``fulfill`` (or ``fail``) when the response must be read or modified.
+
+    ``holds_request`` (optional, default False): the page's request is held until answered, so
+    the engine sends even an unchanged request through ``fetch`` and ``fulfill``: then
+    ``responseTimeout`` can cut it (the page sees a network error) and the record sees the
+    response the server sent. An exchange that only watches a request in flight lacks it.
     """
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
@@ -135,8 +140,9 @@ class Exchange(Protocol):
         yet). Redirects are followed only when ``follow_redirect``. Raises :class:`UpstreamError`."""
         ...
 
-    async def fulfill(self, response: OutgoingResponse) -> None:
-        """Answer the page's request with ``response``."""
+    async def fulfill(self, response: OutgoingResponse) -> str | None:
+        """Answer the page's request with ``response``. Returns None once the page has it, or why
+        it never will (the page abandoned the request: an AbortController, a navigation)."""
         ...
 
     async def fail(self, reason: str) -> None:

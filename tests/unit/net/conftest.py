@@ -71,7 +71,13 @@ class Upstream:
 
 
 class FakeExchange:
-    """Records every move of the engine; ``answered`` is set when the page got its answer."""
+    """Records every move of the engine; ``answered`` is set when the page got its answer.
+
+    ``holds_request`` True plays Playwright's adapter (the page waits for the engine's answer);
+    ``abandoned``, when set, is what ``fulfill`` says (the page gave the request up)."""
+
+    holds_request = False
+    abandoned: str | None = None
 
     def __init__(self, raw: RawRequest, upstream: Upstream) -> None:
         self.raw = raw
@@ -113,10 +119,11 @@ class FakeExchange:
             raise result
         return result
 
-    async def fulfill(self, response: OutgoingResponse) -> None:
+    async def fulfill(self, response: OutgoingResponse) -> str | None:
         self.calls.append("fulfill")
         self.fulfilled.append(response)
         self.answered.set()
+        return self.abandoned
 
     async def fail(self, reason: str) -> None:
         self.calls.append("fail")
@@ -189,12 +196,16 @@ class Env:
     def _changed(self) -> None:
         self.changes += 1
 
-    def start(self, url: str = "http://localhost:3000/api/users", **kwargs: Any) -> tuple[FakeExchange, Future[Any]]:
-        """Hand one request to the engine without waiting for it."""
+    def start(self, url: str = "http://localhost:3000/api/users", *, holds: bool = False,
+              abandoned: str | None = None, **kwargs: Any) -> tuple[FakeExchange, Future[Any]]:
+        """Hand one request to the engine without waiting for it (``holds``: the page's request
+        is held, as Playwright's adapter does; ``abandoned``: the page gave it up)."""
         self._count += 1
         kwargs.setdefault("id", f"browser-{self._count}")
         raw = raw_request(url, **kwargs)
         ex = FakeExchange(raw, self.upstream)
+        ex.holds_request = holds
+        ex.abandoned = abandoned
         return ex, self.lt.submit(self.interceptor.handle(raw, ex))
 
     def send(self, url: str = "http://localhost:3000/api/users", **kwargs: Any) -> FakeExchange:
