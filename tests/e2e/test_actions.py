@@ -63,6 +63,26 @@ def test_click_waits_for_animations_to_settle(runner):
     runner.get("#mover").should("have.text", "caught at 400")
 
 
+def test_an_element_creeping_below_the_threshold_is_clicked_at_once(runner):
+    runner.visit("/creeping.html")
+    runner.get("#creeper").click(timeout=1500)  # Playwright's own stability wait never ends here
+    runner.get("#creeper").should("have.text", "caught")
+
+
+@pytest.mark.runner(animation_distance_threshold=0)
+def test_a_zero_threshold_counts_any_motion(runner):
+    runner.visit("/creeping.html")
+    with pytest.raises(CommandError, match="still animating"):
+        runner.get("#creeper").click(timeout=300)
+
+
+@pytest.mark.runner(wait_for_animations=False)
+def test_wait_for_animations_false_acts_on_a_moving_element_at_once(runner):
+    runner.visit("/creeping.html")
+    runner.get("#runner").click(timeout=1500)  # moving 100 px a second: no wait for it to stop
+    runner.get("#runner").should("contain", "caught at")
+
+
 def test_check_uncheck_radio_and_select(runner):
     runner.visit("/forms.html")
     runner.get("#agree").check().should("be.checked")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from runner import CommandError
-
 from tests.e2e.test_intercept import fetch, open_page
+
+from runner import CommandError
 
 
 def test_an_alias_waited_on_does_not_use_up_the_request_for_another_alias(runner, server):

@@ -210,12 +210,19 @@ class PageVerbs:
     async def click_element(self, query: dict[str, Any], index: int, *, button: str,
                             click_count: int, modifiers: list[str], force: bool,
                             timeout_ms: float) -> str | None:
-        """Click element ``index`` of ``query`` like a user; Playwright checks, right as the
-        event is dispatched, that it lands on the element (a layout shift is retried).
+        """Click element ``index`` of ``query`` like a user: right before the mouse goes down,
+        the element's centre is measured again and must hit the element (a layout shift or a
+        cover is retried until ``timeout_ms``). The caller has already waited for motion as
+        ``waitForAnimations`` and ``animationDistanceThreshold`` say; Playwright's own
+        stability wait is not used (it knows no threshold: an element creeping by less than it
+        could never be clicked). ``force`` clicks through Playwright without any check.
 
         Returns None once clicked, else why not (the first line of Playwright's error, or
         ``"the element left the page"``).
         """
+        if not force:
+            return await self._click_at_centre(query, index, button=button, click_count=click_count,
+                                               modifiers=modifiers, timeout_ms=timeout_ms)
         handle = await self._elements(query)
         try:
             element = (await handle.evaluate_handle("(els, i) => els[i]", index)).as_element()
@@ -228,6 +235,33 @@ class PageVerbs:
             return str(err).splitlines()[0]
         finally:
             await handle.dispose()
+
+    async def _click_at_centre(self, query: dict[str, Any], index: int, *, button: str, click_count: int,
+                               modifiers: list[str], timeout_ms: float) -> str | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(timeout_ms, 0.0) / 1000
+        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True}
+        while True:
+            spot = await self.dom(arg)
+            if spot.get("ok"):
+                break
+            if spot.get("reason") == "gone":
+                return "the element left the page"
+            if loop.time() >= deadline:
+                what = spot.get("description", "the element")
+                if spot.get("reason") == "covered":
+                    return f"{what} is being covered by another element: {spot.get('by')}"
+                return f"{what} is {spot.get('reason')}"
+            await asyncio.sleep(0.02)  # about a frame: the page moves on meanwhile
+        page = self._live_page()
+        for key in modifiers:
+            await page.keyboard.down(key)
+        try:
+            await page.mouse.click(spot["x"], spot["y"], button=button, click_count=click_count)  # type: ignore[arg-type]
+        finally:
+            for key in reversed(modifiers):
+                await page.keyboard.up(key)
+        return None
 
     async def eval_first(self, query: dict[str, Any], function: str, arg: Any = None) -> Any:
         """Call the JavaScript ``function(element, arg)`` on the first element of ``query``
