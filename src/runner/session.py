@@ -319,10 +319,11 @@ class RunSession:
             return  # the next reset replaces the page, routes off
         interceptor = self._interceptor
         route = bool(self._block_hosts) or bool(interceptor and interceptor.needs_routing())
-        watch = not route and bool(interceptor and interceptor.has_routes())
+        watch = bool(interceptor and interceptor.has_routes())
 
         async def apply() -> None:
-            # Spies only watch (no interception, HTTP cache kept); anything else routes.
+            # Spies only watch (no interception, HTTP cache kept); anything else routes, and
+            # watches only the hops after a redirect, which Playwright does not route.
             browser.set_watching(watch)
             await browser.set_routing(route)
 

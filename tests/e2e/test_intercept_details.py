@@ -143,3 +143,30 @@ def test_a_response_from_the_server_keeps_exactly_its_headers(runner, server):
     headers = runner.wait("@plain").response.headers
     assert not [h for h in headers if h.startswith("access-control-")]
     assert not [h for h in result["headers"] if h.startswith("access-control-")]
+
+
+def test_the_hop_after_a_redirect_is_matched_and_recorded(runner, server):
+    open_page(runner, server)
+    runner.intercept("/api/stub", "x")  # the page is routed
+    runner.intercept({"pathname": "/redirect"}, lambda req: None).as_("hop1")  # a handler passes it on
+    runner.intercept("/echo/next").as_("hop2")
+    result = fetch(runner, "/redirect?to=/echo/next")
+    assert result["status"] == 200 and json.loads(result["text"])["path"] == "/echo/next"
+    first = runner.wait("@hop1")
+    assert first.response.status_code == 302  # the server's redirect, as it sent it
+    second = runner.wait("@hop2")
+    assert second.request.url.endswith("/echo/next") and second.response.status_code == 200
+    sent = [r["path"] for r in server.received if r["path"] not in ("/app", "/favicon.ico")]
+    assert sent == ["/redirect?to=/echo/next", "/echo/next"]  # each hop reached the server once
+
+
+def test_a_stub_cannot_take_over_a_redirect_hop_and_says_nothing_false(runner, server):
+    open_page(runner, server)
+    runner.intercept({"pathname": "/redirect"}, lambda req: None)
+    runner.intercept("/echo/next", {"body": "stubbed"}).as_("next")
+    result = fetch(runner, "/redirect?to=/echo/next")
+    # Playwright does not route the hop after a redirect: the server answers it, and the record
+    # says so (matched, not stubbed)
+    assert json.loads(result["text"])["path"] == "/echo/next"
+    interception = runner.wait("@next")
+    assert interception.stubbed is False and interception.response.status_code == 200

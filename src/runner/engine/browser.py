@@ -540,7 +540,9 @@ class BrowserSession(PageVerbs, StudioVerbs):
             page.on("request", self._observer)
 
     def _on_request(self, request: Request) -> None:
-        if self._routing is not None:
+        # While routed, the route handler sees every request but the hops after a redirect
+        # (Playwright does not route those): they are watched here, the rest there.
+        if self._routing is not None and (not self._routed or request.redirected_from is not None):
             from runner.engine.exchange import observe_request
 
             observe_request(self._routing, request, self.page_url)

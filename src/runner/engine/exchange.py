@@ -108,6 +108,8 @@ class WatchingExchange:
     carries on unchanged.
     """
 
+    watch_only = True  # no handler or stub can act on it: its routes only record it
+
     def __init__(self, request: Request) -> None:
         self._request = request
 

@@ -62,6 +62,7 @@ class _Guard:
         self.exchange = exchange
         self.answered = False
         self.holds_request = bool(getattr(exchange, "holds_request", False))
+        self.watch_only = bool(getattr(exchange, "watch_only", False))
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         result = await self.exchange.pass_through(request)  # if it raises, handle() fails the request
@@ -208,6 +209,8 @@ class Chain:
                 if ic.route_id is None:
                     ic.route_id = route.id
                 self._registry.cond.notify_all()
+            if exchange.watch_only:
+                continue  # a request in flight (a redirect's next hop): matched and recorded only
             if route.handler is not None:
                 if ic._queued is None:
                     ic._queued = time.monotonic() - arrival

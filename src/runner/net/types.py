@@ -126,6 +126,8 @@ class Exchange(Protocol):
     the engine sends even an unchanged request through ``fetch`` and ``fulfill``: then
     ``responseTimeout`` can cut it (the page sees a network error) and the record sees the
     response the server sent. An exchange that only watches a request in flight lacks it.
+    ``watch_only`` (optional, default False): nothing can change the request (it is already on
+    its way, e.g. the hop after a redirect): its routes record it, no handler or stub runs.
     """
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:

@@ -74,3 +74,18 @@ def test_static_responses_still_get_the_default_cors_headers(env: Any) -> None:
     ex = env.send(URL, holds=True, headers={"origin": "http://app.test"})
     assert ex.response.headers["access-control-allow-origin"] == "http://app.test"
     assert ex.response.headers["access-control-expose-headers"] == "*"
+
+
+def test_a_watch_only_request_is_recorded_by_its_routes_but_no_handler_or_stub_runs(env: Any) -> None:
+    from tests.unit.net.conftest import BOUND, FakeExchange, raw_request
+
+    ran: list[str] = []
+    env.intercept("/api/users", {"body": "stub"}).as_("stub")
+    env.intercept("/api/users", lambda req: ran.append("handler")).as_("handler")
+    raw = raw_request(URL)
+    ex = FakeExchange(raw, env.upstream)
+    ex.watch_only = True  # type: ignore[attr-defined]
+    env.lt.submit(env.interceptor.handle(raw, ex)).result(BOUND)
+    assert ex.calls == ["pass_through"] and ran == []
+    ic = env.get("@stub")
+    assert ic is env.get("@handler") and ic.stubbed is False and ic.state is InterceptionState.COMPLETE
