@@ -86,7 +86,7 @@ def test_by_default_only_the_failed_test_keeps_its_trace_and_every_report_says_w
         assert frame["file"] == str(root / "runner/integration/a_spec.py")
         assert code in lines[frame["line"] - 1] and "def test_fails" in "\n".join(lines[:frame["line"]])
     all_events = trace_events(Path(kept))
-    clicks = [e for e in all_events if e["type"] == "before" and e.get("method") == "click"]
+    clicks = [e for e in all_events if e["type"] == "before" and e.get("method") == "mouseClick"]
     assert clicks and clicks[0]["parentId"] == steps["get('#b').click()"]["callId"]  # the click is in its step
     snapshots = [e for e in all_events if e["type"] == "frame-snapshot"]
     assert any("BUTTON" in json.dumps(s["snapshot"]["html"]) for s in snapshots)

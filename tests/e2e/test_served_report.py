@@ -47,8 +47,9 @@ def test_a_failed_test_of_a_real_run_reads_from_the_served_report(runner, report
     runner.contains("test_fails", "#list .row").click()
     runner.get("#detail pre.error").should("contain", "expected <h1> to have text '42'")
     rows = "#detail table.commands tbody tr"
-    runner.get(rows).should("have.length", 5)
-    runner.get(rows).eq(4).should("have.class", "s-failed").and_("contain", "get('h1')")
+    runner.get(rows).should("have.length", 6)  # 5 commands and the stubbed request's line
+    runner.get(rows).should("contain", "(fetch) GET 200").and_("contain", "/api/total")
+    runner.get(rows).eq(5).should("have.class", "s-failed").and_("contain", "get('h1')")
     runner.get("#detail .req").should("have.length", 1).and_("contain", "/api/total").and_("contain", "stubbed")
     href = runner.get("#detail a.button").attr("href") or ""
     assert href.startswith("trace/index.html?trace=")
