@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from runner import __version__
 from runner.errors import RunnerError
-from runner.specs import pytest_ini_args, select_specs
+from runner.specs import pytest_ini_args, select_specs, spec_folder
 
 __all__ = ["main", "select_specs"]
 
@@ -53,9 +53,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     run = sub.add_parser("run", help="run the specs headlessly (the main job)",
-                         description="Run the specs selected by integrationFolder, testFiles and "
-                                     "ignoreTestFiles, headless, and report.")
+                         description="Run the specs selected by integrationFolder (componentFolder "
+                                     "with --component), testFiles and ignoreTestFiles, headless, "
+                                     "and report.")
     _common(run)
+    run_kind = run.add_mutually_exclusive_group()
+    run_kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e",
+                          help="run the end-to-end specs of integrationFolder (the default)")
+    run_kind.add_argument("--component", dest="testing_type", action="store_const", const="component",
+                          help="run the component specs of componentFolder, with the component block applied")
     run.add_argument("--spec", "-s", default=None, metavar="GLOBS",
                      help="only these specs: comma-separated paths or globs")
     run.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
@@ -288,7 +294,7 @@ def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
     try:
         session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
                                     cli_env=args.env, browser=args.browser, headed=args.headed, mode="run",
-                                    loop=loop)
+                                    testing_type=args.testing_type, loop=loop)
     except BaseException:
         loop.close()
         raise
@@ -310,11 +316,11 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     for warning in warnings:
         print(f"runner: warning: {warning}", file=sys.stderr)
     if not specs:
-        where = config.path("integrationFolder")
+        key, where = spec_folder(config)
         narrowed = f" and --spec {args.spec!r}" if args.spec else ""
         return _fail(
             f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
-            "Check integrationFolder, testFiles and ignoreTestFiles in runner.json."
+            f"Check {key}, testFiles and ignoreTestFiles in runner.json."
         )
     # the reporter, its options and the events file are checked before anything is launched or trashed
     if args.reporter is not None and not args.reporter.strip():
@@ -455,7 +461,7 @@ def _html_report(session: Any) -> Any:
     from runner.reporters.html import HtmlReport, folder_refusal, overlap_refusal
 
     others = {"project": config.project_root}
-    for name in ("integrationFolder", "fixturesFolder", "fileServerFolder", "screenshotsFolder",
+    for name in ("integrationFolder", "componentFolder", "fixturesFolder", "fileServerFolder", "screenshotsFolder",
                  "videosFolder", "downloadsFolder", "tracesFolder", "eventsFile", "supportFile",
                  "pluginsFile"):
         path = config.path(name) if name in config.sources else None

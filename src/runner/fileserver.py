@@ -58,8 +58,20 @@ class FileServer:
                 "Expected a free port; remove `port` from runner.json to pick one automatically."
             ) from err
         self.port: int = self._server.port
+        self._mounts = 0
+        self._mount_path: str | None = None
         self.folder = folder
         self.url = self._server.url
+
+    def mount_page(self, html: str) -> str:
+        """Serve ``html`` (a page ``runner.mount`` built) from this server's origin, replacing the
+        previous one, and return its URL. Relative URLs in it resolve against the folder's root
+        (the page says ``<base href="/">``)."""
+        self._mounts += 1
+        if self._mount_path is not None:
+            self._server.drop_document(self._mount_path)
+        self._mount_path = f"/__runner__/mount/{self._mounts}.html"
+        return self._server.put_document(self._mount_path, html.encode("utf-8"))
 
     def close(self) -> None:
         self._server.close()

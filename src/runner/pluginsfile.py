@@ -28,7 +28,8 @@ from runner.workers import Workers
 
 __all__ = ["PluginEvents", "load_module", "load_plugins_file", "EVENTS"]
 
-EVENTS = ("task", "before:run", "after:run", "before:spec", "after:spec", "after:screenshot")
+EVENTS = ("task", "before:run", "after:run", "before:spec", "after:spec", "after:screenshot",
+          "dev-server:start")
 
 
 class PluginEvents:
@@ -81,6 +82,42 @@ class PluginEvents:
                 print(f"runner: {message}", file=sys.stderr)
         if self.publish is not None and listeners:
             self.publish(PluginEvent(name=event, listeners=len(listeners), errors=self.errors[errors_before:]))
+
+    def start_dev_server(self, options: dict[str, Any]) -> tuple[str, Callable[[], Any] | None] | None:
+        """Start the front end's dev server with the ``dev-server:start`` handler (component
+        testing): its URL, and a function that stops it (or None). None when no handler is
+        registered. The handler returns the URL (``"http://localhost:5173"``) or a dict with
+        ``url`` (or ``port``, meaning ``http://localhost:<port>``) and an optional ``close``.
+        Raises ConfigError when the handler fails or returns something else."""
+        handlers = self.listeners.get("dev-server:start", [])
+        if not handlers:
+            return None
+        handler = handlers[-1]  # like a task: the last registration wins
+        where = _where(handler)
+        try:
+            returned = handler(options)
+        except Exception as err:
+            raise ConfigError(
+                f"The 'dev-server:start' handler {where} raised {type(err).__name__}: {err}\n"
+                + code_tail(err, frames=3)
+            ) from err
+        close = None
+        url: Any = returned
+        if isinstance(returned, Mapping):
+            url = returned.get("url")
+            if url is None and isinstance(returned.get("port"), int):
+                url = f"http://localhost:{returned['port']}"
+            close = returned.get("close")
+            if close is not None and not callable(close):
+                raise ConfigError(f"The 'dev-server:start' handler {where} returned a `close` that is "
+                                  f"not a function: {close!r}.")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"The 'dev-server:start' handler {where} returned {returned!r}.\n"
+                "Expected the dev server's URL (e.g. 'http://localhost:5173'), or a dict with `url` "
+                "(or `port`) and an optional `close` function."
+            )
+        return url.rstrip("/") + "/", close
 
     def run_task(self, name: str, arg: Any, timeout_ms: float) -> Any:
         """Run task ``name`` with ``arg`` in a worker thread, bounded by ``timeout_ms``."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import email.utils
 import functools
 import http.server
+import io
 import mimetypes
 import os
 import re
@@ -69,6 +70,7 @@ class _Rules:
     hidden: frozenset[str] = frozenset()
     hidden_names: frozenset[str] = frozenset()
     extra: Mapping[str, str] = field(default_factory=dict)
+    documents: dict[str, bytes] = field(default_factory=dict)  # URL path -> an HTML page held in memory
     hosts: frozenset[str] = frozenset()
     what: str = "runner's server"  # names the server in its 403 answer
 
@@ -136,6 +138,14 @@ class _StaticHandler(http.server.SimpleHTTPRequestHandler):
                 f"{self._rules.what} answers requests for {' or '.join(sorted(self._rules.hosts))} only.",
             )
             return None
+        document = self._rules.documents.get(unquote(urlsplit(self.path).path))
+        if document is not None:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(document)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            return io.BytesIO(document)
         extra = self._rules.extra.get(unquote(urlsplit(self.path).path))
         if extra is not None:
             return self._send_file(extra)
@@ -299,11 +309,20 @@ class StaticServer:
         rules.hosts = frozenset(hosts)  # before the first request: serving starts below
         self.folder = folder
         self.url = f"http://127.0.0.1:{self.port}"
+        self._documents = rules.documents
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True,
             name="runner-static-server",
         )
         self._thread.start()
+
+    def put_document(self, path: str, html: bytes) -> str:
+        """Serve ``html`` at the URL path ``path`` (before any file of that name); its URL."""
+        self._documents[path] = html
+        return self.url + path
+
+    def drop_document(self, path: str) -> None:
+        self._documents.pop(path, None)
 
     def close(self) -> None:
         self._server.shutdown()

@@ -22,6 +22,7 @@ from runner.bodies import body_record
 from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
+from runner.commands.mount import MountHost
 from runner.commands.steps import flush_step
 from runner.config import Config, load_config
 from runner.config.load import ENV_FILE_NAME
@@ -94,6 +95,8 @@ class RunSession:
         #: runner open: the page's screencast streamed to the UI (set by its child process)
         self.live_view: LiveView | None = None
         self._launches_told = 0
+        # runner.mount's dev server: not asked yet (None), (url, close), or the error it gave
+        self._dev_server: tuple[str, Callable[[], Any] | None] | ConfigError | None = None
         self.started = time.monotonic()
         active.activate(self)
 
@@ -373,7 +376,41 @@ class RunSession:
             ctx.traced = self._start_trace(browser, config, spec_relative, title, attempt)
         self._current = ctx
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
-                              screenshot_dir=screenshot_dir, session_cache=self.sessions)
+                              screenshot_dir=screenshot_dir, session_cache=self.sessions,
+                              mount_host=MountHost(self.mount_page, self.dev_server_url))
+
+    # -- component testing (runner.mount) ---------------------------------------------------
+    def mount_page(self, html: str) -> str:
+        """Serve a page ``runner.mount`` built from the file server's origin; its URL.
+
+        Raises ConfigError when there is no ``fileServerFolder`` to serve it from."""
+        if self.file_server_url() is None or self._file_server is None:
+            raise ConfigError(
+                f"runner.mount() serves its page from fileServerFolder, and "
+                f"{str(self.config.path('fileServerFolder'))!r} is not a folder.\n"
+                "Create it (the project's assets are served from it) or fix fileServerFolder."
+            )
+        return self._file_server.mount_page(html)
+
+    def dev_server_url(self) -> str | None:
+        """The URL of the front end's dev server, started by the plugins file's
+        ``dev-server:start`` handler on the first call (once a run); None without a handler.
+        Raises ConfigError when the handler fails (again on every call: each mount says so).
+        Only a component run starts it (as the original); an e2e run's mounts use the file server."""
+        if self.config.testing_type != "component":
+            return None
+        if self._dev_server is None:
+            try:
+                started = self.events.start_dev_server(
+                    {"testingType": self.config.testing_type, "config": self.config.as_dict(),
+                     "projectRoot": str(self.config.project_root)})
+            except ConfigError as err:
+                self._dev_server = err
+            else:
+                self._dev_server = started or ("", None)
+        if isinstance(self._dev_server, ConfigError):
+            raise self._dev_server
+        return self._dev_server[0] or None
 
     def _reset(self, viewport: tuple[int, int]) -> BrowserSession:
         """The browser, its page reset for a new test. An engine loop found blocked (by the last
@@ -530,6 +567,12 @@ class RunSession:
         if self._file_server is not None:
             self._file_server.close()
             self._file_server = None
+        dev_server, self._dev_server = self._dev_server, None
+        if isinstance(dev_server, tuple) and dev_server[1] is not None:
+            try:
+                dev_server[1]()
+            except Exception as err:  # noqa: BLE001 - the run is over; say it and go on
+                print(f"runner: the dev server's close() raised {type(err).__name__}: {err}", file=sys.stderr)
         active.deactivate(self)
 
 

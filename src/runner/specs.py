@@ -1,5 +1,6 @@
-"""Which spec files a run selects: ``integrationFolder``, ``testFiles``, ``ignoreTestFiles`` and
-``--spec``. Shared by ``runner run`` and ``runner open`` (its spec list)."""
+"""Which spec files a run selects: ``integrationFolder`` (``componentFolder`` for a component run),
+``testFiles``, ``ignoreTestFiles`` and ``--spec``. Shared by ``runner run`` and ``runner open``
+(its spec list)."""
 
 from __future__ import annotations
 
@@ -9,24 +10,47 @@ from typing import Any
 
 from runner.errors import UsageError
 
-__all__ = ["select_specs", "pytest_ini_args"]
+__all__ = ["select_specs", "spec_folder", "pytest_ini_args"]
 
 
-def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[Path], list[str]]:
-    """The spec files of a run, and warnings (non-Python files matched).
-
-    Files under ``integrationFolder`` matched by ``testFiles`` and not by ``ignoreTestFiles``
-    (minimatch, ``dot`` and ``matchBase``, relative to ``integrationFolder``); ``spec_filter``
-    (comma-separated paths or globs, relative to ``cwd`` or the project) narrows them.
-    """
-    from runner.match import compile_pattern, pattern_list
-
+def spec_folder(config: Any) -> tuple[str, Path]:
+    """The option naming the folder this run's specs are in, and the folder: ``componentFolder``
+    for a component run, else ``integrationFolder``. Raises UsageError when it is not a folder."""
+    if config.testing_type == "component":
+        folder = config.path("componentFolder")
+        if folder is None:
+            raise UsageError(
+                "componentFolder is false, so component testing is off and there are no component "
+                "specs to run.\nSet componentFolder in runner.json (e.g. \"runner/component\")."
+            )
+        if not folder.is_dir():
+            raise UsageError(
+                f"componentFolder {str(folder)!r} is not a folder, so there are no component specs "
+                "to run.\nCreate it or fix componentFolder in runner.json."
+            )
+        return "componentFolder", folder
     folder = config.path("integrationFolder")
     if folder is None or not folder.is_dir():
         raise UsageError(
             f"integrationFolder {str(folder)!r} is not a folder, so there are no specs to run.\n"
             "Create it (runner/integration by default) or set integrationFolder in runner.json."
         )
+    return "integrationFolder", folder
+
+
+def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[Path], list[str]]:
+    """The spec files of a run, and warnings (non-Python files matched).
+
+    Files under the spec folder (:func:`spec_folder`) matched by ``testFiles`` and not by
+    ``ignoreTestFiles`` (minimatch, ``dot`` and ``matchBase``, relative to that folder);
+    ``spec_filter`` (comma-separated paths or globs, relative to ``cwd`` or the project) narrows
+    them. An e2e run never takes a file under ``componentFolder``, nor a component run one
+    under ``integrationFolder``, whatever the folders' nesting.
+    """
+    from runner.match import compile_pattern, pattern_list
+
+    _key, folder = spec_folder(config)
+    other = config.path("integrationFolder" if config.testing_type == "component" else "componentFolder")
     options = {"dot": True, "matchBase": True}
     include = [compile_pattern(p, options) for p in pattern_list(config.test_files)]
     exclude = [compile_pattern(p, options) for p in pattern_list(config.ignore_test_files)]
@@ -43,6 +67,9 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
             continue
         if path.name in ("conftest.py", "__init__.py"):
             continue
+        if other is not None and other != folder and path.is_relative_to(other) \
+                and not folder.is_relative_to(other):
+            continue  # a spec of the other testing type
         specs.append(path)
     if spec_filter:
         wanted = [w.strip() for w in spec_filter.split(",") if w.strip()]

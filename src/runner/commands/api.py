@@ -20,6 +20,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 from runner.artifacts.screenshots import claim_screenshot_path, safe_file_name
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture
+from runner.commands.mount import ROOT_ID, MountHost, mount_document
 from runner.commands.records import Record
 from runner.commands.shell import run_shell
 from runner.commands.steps import command
@@ -87,8 +88,9 @@ class RunnerCommands:
 
     def __init__(self, ctx: TestContext, *, events: PluginEvents | None = None,
                  interceptor: Callable[[], Any] | None = None, screenshot_dir: Callable[[], Path] | None = None,
-                 session_cache: dict[str, Any] | None = None) -> None:
+                 session_cache: dict[str, Any] | None = None, mount_host: MountHost | None = None) -> None:
         self._ctx = ctx
+        self._mount_host = mount_host
         self._events = events
         self._interceptor_getter = interceptor
         self._dom_aliases: dict[str, Subject | Value] = {}
@@ -138,8 +140,15 @@ class RunnerCommands:
         headers = opts.get("headers")
 
         extra = {str(k): str(v) for k, v in headers.items()} if headers else None
+        self._load(full, timeout, fail_on_status, wait_until=opts.get("wait_until", "load"), headers=extra)
+        self._ctx.add_log("visit", full)
+
+    def _load(self, full: str, timeout: float, fail_on_status: bool, *, wait_until: str = "load",
+              headers: dict[str, str] | None = None) -> None:
+        """Navigate to ``full`` and wait for ``wait_until``; CommandError when it does not load."""
+        __tracebackhide__ = True
         status, status_text, error = self._ctx.run(self._ctx.browser.goto(
-            full, wait_until=opts.get("wait_until", "load"), timeout_ms=timeout, headers=extra), timeout)
+            full, wait_until=wait_until, timeout_ms=timeout, headers=headers), timeout)
         if error is not None:
             if "Timeout" in error:
                 raise CommandError(
@@ -159,7 +168,29 @@ class RunnerCommands:
                 "This counts as a failure because the status code was not 2xx or 3xx.\n"
                 "Pass fail_on_status_code=False if this status is expected."
             )
-        self._ctx.add_log("visit", full)
+
+    @command("mount")
+    def mount(self, markup: str, *, stylesheets: Any = (), scripts: Any = (), modules: Any = (),
+              title: str = "runner.mount", timeout: float | None = None) -> Subject:
+        """Render ``markup`` (HTML: a string, or what your template engine rendered) into a page
+        of its own and return the mounted root (``<div id="runner-root">``) as a subject.
+
+        The page is served by runner from ``fileServerFolder``'s origin; ``stylesheets`` (in the
+        head), ``scripts`` and ``modules`` (ES modules, after the markup) are URLs relative to
+        ``fileServerFolder``, or to the dev server when the plugins file starts one
+        (``dev-server:start``). Every command and ``runner.intercept`` work on the page.
+        """
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._mount_host is None:
+            raise UsageError("runner.mount() needs runner's run: use the `runner` fixture of a run.")
+        page = mount_document(markup, stylesheets=stylesheets, scripts=scripts, modules=modules,
+                              base=self._mount_host.dev_server(), title=title)
+        url = self._mount_host.serve(page)
+        limit = float(timeout if timeout is not None else self._ctx.config.page_load_timeout)
+        self._load(url, limit, True)
+        self._ctx.add_log("mount", f"{len(markup)} characters of markup")
+        return Subject(self, [{"op": "get", "selector": f"#{ROOT_ID}"}], "mount()", timeout, None)
 
     @command("go")
     def go(self, direction: str | int) -> None:

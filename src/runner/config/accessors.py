@@ -138,7 +138,7 @@ class OptionAccessors:
 
     @property
     def component_folder(self) -> str | bool:
-        """``componentFolder``: Folder of the component test files; false disables component testing."""
+        """``componentFolder``: Folder of the component specs, run by `runner run --component` (and never by an e2e run); false turns component testing off."""
         value: str | bool = self._value("componentFolder")
         return value
 

@@ -156,7 +156,8 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         subscribe_after(bus, session.events)
     recorder = RunRecorder(
         publish=bus.publish, project_root=session.config.project_root,
-        spec_root=session.config.path("integrationFolder"),
+        spec_root=session.config.path(
+            "componentFolder" if session.config.testing_type == "component" else "integrationFolder"),
         describe_run=lambda specs: _describe_run(session, specs),
         slow_ms=float(session.config.slow_test_threshold),
         spec_paths=run.specs if run is not None else None,
