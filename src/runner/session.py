@@ -47,7 +47,7 @@ from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
 from runner.spec_videos import SpecVideos
 from runner.tracebacks import first_line
 
-__all__ = ["RunSession", "check_base_url", "client_certificates_for_playwright"]
+__all__ = ["RunSession", "check_base_url", "client_certificate_entries"]
 
 # The longest the run waits for the browser to launch (Playwright's own bound comes first).
 _LAUNCH_WAIT_S = 120
@@ -95,6 +95,7 @@ class RunSession:
         #: runner open: the page's screencast streamed to the UI (set by its child process)
         self.live_view: LiveView | None = None
         self._launches_told = 0
+        self._certificates: list[Any] = []  # clientCertificates, ready (see _load_certificates)
         # runner.mount's dev server: not asked yet (None), (url, close), or the error it gave
         self._dev_server: tuple[str, Callable[[], Any] | None] | ConfigError | None = None
         self.started = time.monotonic()
@@ -116,6 +117,7 @@ class RunSession:
         try:
             if load_plugins:
                 session._load_plugins_file()
+            session._load_certificates()
         except BaseException:
             session.close()
             raise
@@ -125,6 +127,24 @@ class RunSession:
                 {"watchForFileChanges": False, "numTestsKeptInMemory": 0},
                 source="cli", origin="runner run (headless run mode)")
         return session
+
+    def _load_certificates(self) -> None:
+        """Read ``clientCertificates``' files now: a missing or broken one stops the run before
+        any test, with one message naming the entry."""
+        entries = client_certificate_entries(self.config)
+        if not entries:
+            return
+        from runner.engine.client_certs import CertificateError, load_client_certificates
+
+        try:
+            self._certificates = load_client_certificates(entries)
+        except CertificateError as err:
+            raise ConfigError(str(err)) from err
+
+    def _certificate_for(self, url: str) -> Any:
+        from runner.engine.client_certs import certificate_for
+
+        return certificate_for(self._certificates, url)
 
     def _load_plugins_file(self) -> None:
         path = self.config.path("pluginsFile")
@@ -185,13 +205,16 @@ class RunSession:
             user_agent=c.user_agent,
             viewport=(int(c.viewport_width), int(c.viewport_height)),
             downloads_folder=downloads,
-            client_certificates=client_certificates_for_playwright(c),
         )
 
     def prelaunch(self) -> None:
         """Start launching the browser in the background (while pytest starts up)."""
         if self._browser is None and self._launching is None:
-            routing = RoutingTarget(interceptor=lambda: self._interceptor, blocked=self.blocked)
+            routing = RoutingTarget(
+                interceptor=lambda: self._interceptor, blocked=self.blocked,
+                certificate=self._certificate_for if self._certificates else (lambda url: None),
+                response_timeout_ms=lambda: float(self.current_config().response_timeout),
+                warn=lambda message: self._warnings.append(message))  # the list is replaced
             session = BrowserSession(self.launch_options(), routing, early_driver=self.loop.take_early_driver())
             session.launches = self._launches_told  # a browser that replaces another counts on
             self._launching = (session, self.loop.submit(session.start()))
@@ -321,7 +344,7 @@ class RunSession:
         if browser is None or not browser.alive:
             return  # the next reset replaces the page, routes off
         interceptor = self._interceptor
-        route = bool(self._block_hosts) or bool(interceptor and interceptor.needs_routing())
+        route = bool(self._block_hosts) or bool(self._certificates) or bool(interceptor and interceptor.needs_routing())
         watch = bool(interceptor and interceptor.has_routes())
 
         async def apply() -> None:
@@ -361,7 +384,7 @@ class RunSession:
         self._block_hosts = [compile_pattern(p) for p in pattern_list(config.block_hosts)]
         browser = self._reset((int(config.viewport_width), int(config.viewport_height)))
         self._tell_launches()
-        if self._block_hosts:
+        if self._block_hosts or self._certificates:
             self.loop.run(browser.set_routing(True), 30)
         self.videos.ensure(spec_relative, browser)
         if self.live_view is not None:
@@ -561,6 +584,13 @@ class RunSession:
             except Exception:  # noqa: BLE001 - closing must not raise
                 pass
             self._browser = None
+        certificates, self._certificates = self._certificates, []
+        for certificate in certificates:  # their connection pools live on the engine's loop
+            if self._loop is not None:
+                try:
+                    self._loop.run(certificate.close(), 10)
+                except Exception:  # noqa: BLE001 - closing must not raise
+                    pass
         if self._loop is not None:
             self._loop.close()
             self._loop = None
@@ -635,47 +665,16 @@ def _report_subscriber_error(subscriber: Any, err: BaseException) -> None:
           f"{type(err).__name__}: {err}", file=sys.stderr)
 
 
-def client_certificates_for_playwright(config: Config) -> list[dict[str, Any]]:
-    """Translate ``clientCertificates`` into Playwright's form (one entry per origin and cert).
-
-    Playwright matches client certificates by exact origin, so the ``url`` pattern's scheme and
-    host must be plain (globs are allowed only in the path). Raises ``ConfigError`` otherwise.
-    """
+def client_certificate_entries(config: Config) -> list[dict[str, Any]]:
+    """``clientCertificates`` with every path made absolute (relative to the project root)."""
     root = config.project_root
     out: list[dict[str, Any]] = []
-    for i, entry in enumerate(config.get("clientCertificates") or []):
-        url = str(entry["url"])
-        parts = urlsplit(url)
-        origin = f"{parts.scheme}://{parts.netloc}"
-        if not parts.scheme or not parts.netloc or any(ch in origin for ch in "*?[]{}!"):
-            raise ConfigError(
-                f"clientCertificates[{i}].url {url!r} cannot be used: runner hands client certificates "
-                "to Chromium per origin, so the scheme, host and port must be written out.\n"
-                "Expected e.g. 'https://api.example.test:8443/*' (globs only in the path)."
-            )
+    for entry in config.get("clientCertificates") or []:
+        certs = []
         for cert in entry.get("certs", []):
-            item: dict[str, Any] = {"origin": origin}
-            if "pfx" in cert:
-                item["pfxPath"] = str(resolve_path(root, cert["pfx"]))
-            else:
-                item["certPath"] = str(resolve_path(root, cert["cert"]))
-                item["keyPath"] = str(resolve_path(root, cert["key"]))
-            if cert.get("passphrase"):
-                passphrase_file = resolve_path(root, cert["passphrase"])
-                try:
-                    item["passphrase"] = passphrase_file.read_text(encoding="utf-8").strip()
-                except OSError as err:
-                    raise ConfigError(
-                        f"clientCertificates[{i}] passphrase file {str(passphrase_file)!r} cannot be read: "
-                        f"{err.strerror}."
-                    ) from err
-            for key in ("pfxPath", "certPath", "keyPath"):
-                if key in item and not Path(item[key]).is_file():
-                    raise ConfigError(
-                        f"clientCertificates[{i}]: the file {item[key]!r} does not exist.\n"
-                        "Paths are relative to the project root."
-                    )
-            out.append(item)
+            certs.append({key: resolve_path(root, value) for key, value in cert.items() if value})
+        out.append({"url": entry["url"], "ca": [resolve_path(root, ca) for ca in entry.get("ca") or []],
+                    "certs": certs})
     return out
 
 

@@ -1,4 +1,4 @@
-"""clientCertificates: a real TLS server on 127.0.0.1 that demands a client certificate."""
+"""clientCertificates: real TLS servers on 127.0.0.1 that ask for a client certificate."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import shutil
 import ssl
 import subprocess
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,20 +18,30 @@ from tests.cli.conftest import run_runner
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
 
 
-def _make_certs(folder: Path) -> None:
-    def run(*args: str) -> None:
-        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+def _openssl(folder: Path, *args: str) -> None:
+    subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
 
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test-ca",
-        "-keyout", "ca.key", "-out", "ca.crt")
-    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "server.key",
-        "-out", "server.csr")
-    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-        "-days", "2", "-out", "server.crt")
-    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=runner-client", "-keyout", "client.key",
-        "-out", "client.csr")
-    run("x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-        "-days", "2", "-out", "client.crt")
+
+def _make_certs(folder: Path) -> None:
+    for ca in ("ca", "other-ca"):
+        _openssl(folder, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN=test-{ca}",
+                 "-keyout", f"{ca}.key", "-out", f"{ca}.crt")
+    (folder / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
+    for name, cn, extra in (("server", "127.0.0.1", ["-extfile", "san.cnf"]), ("client", "runner-client", [])):
+        _openssl(folder, "req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={cn}", "-keyout", f"{name}.key",
+                 "-out", f"{name}.csr")
+        _openssl(folder, "x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+                 "-CAcreateserial", "-days", "2", "-out", f"{name}.crt", *extra)
+    (folder / "pass.txt").write_text("s3cret\n")
+    _openssl(folder, "pkcs12", "-export", "-in", "client.crt", "-inkey", "client.key", "-out", "client.pfx",
+             "-passout", "pass:s3cret")
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("certs")
+    _make_certs(folder)
+    return folder
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -47,35 +59,105 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-def test_client_certificate_is_presented_to_matching_urls(tmp_path: Path) -> None:
-    certs = tmp_path / "certs"
-    certs.mkdir()
-    _make_certs(certs)
+@contextmanager
+def tls_server(certs: Path, *, required: bool) -> Iterator[int]:
+    """A server that asks for a client certificate (and refuses to go on without one when
+    ``required``) and says whose certificate it got."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(certs / "server.crt", certs / "server.key")
     context.load_verify_locations(certs / "ca.crt")
-    context.verify_mode = ssl.CERT_REQUIRED
+    context.verify_mode = ssl.CERT_REQUIRED if required else ssl.CERT_OPTIONAL
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        (tmp_path / "runner.json").write_text(json.dumps({
-            "fileServerFolder": ".", "video": False, "trashAssetsBeforeRuns": False,
-            "clientCertificates": [{
-                "url": f"https://127.0.0.1:{port}/**",
-                "certs": [{"cert": "certs/client.crt", "key": "certs/client.key"}],
-            }],
-        }))
-        spec = tmp_path / "runner" / "integration" / "tls_spec.py"
-        spec.parent.mkdir(parents=True)
-        spec.write_text(
-            "def test_tls(runner):\n"
-            f"    runner.visit('https://127.0.0.1:{port}/')\n"
-            "    runner.get('#who').should('have.text', 'hello runner-client')\n")
-        result = run_runner("run", cwd=tmp_path)
+        yield server.server_address[1]
     finally:
         server.shutdown()
         server.server_close()
+
+
+def project(root: Path, certs: Path, entry: dict, spec: str) -> Path:
+    shutil.copytree(certs, root / "certs")
+    (root / "runner.json").write_text(json.dumps({
+        "fileServerFolder": ".", "video": False, "trashAssetsBeforeRuns": False, "clientCertificates": [entry]}))
+    path = root / "runner" / "integration" / "tls_spec.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(spec)
+    return root
+
+
+PEM = [{"cert": "certs/client.crt", "key": "certs/client.key"}]
+
+
+def test_client_certificate_is_presented_to_matching_urls(tmp_path: Path, certs: Path) -> None:
+    with tls_server(certs, required=True) as port:
+        root = project(tmp_path, certs, {"url": f"https://127.0.0.1:{port}/**", "certs": PEM}, (
+            "def test_tls(runner):\n"
+            f"    runner.visit('https://127.0.0.1:{port}/')\n"
+            "    runner.get('#who').should('have.text', 'hello runner-client')\n"))
+        result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
+
+
+def test_the_url_glob_is_honoured_to_the_path_and_host_globs_work(tmp_path: Path, certs: Path) -> None:
+    with tls_server(certs, required=False) as port:
+        root = project(tmp_path, certs, {"url": f"https://127.0.0.*:{port}/secure/**", "certs": PEM}, (
+            "def test_paths(runner):\n"
+            f"    runner.visit('https://127.0.0.1:{port}/public')\n"
+            "    runner.get('#who').should('have.text', 'hello nobody')\n"
+            f"    runner.visit('https://127.0.0.1:{port}/secure/page')\n"
+            "    runner.get('#who').should('have.text', 'hello runner-client')\n"
+            "\n"
+            "def test_intercepted_requests_keep_the_certificate(runner):\n"
+            "    runner.intercept('/secure/**').as_('secure')\n"
+            f"    runner.visit('https://127.0.0.1:{port}/secure/spied')\n"
+            "    runner.get('#who').should('have.text', 'hello runner-client')\n"
+            "    assert runner.wait('@secure').response.status_code == 200\n"))
+        result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+
+
+def test_the_ca_verifies_the_server(tmp_path: Path, certs: Path) -> None:
+    spec = ("def test_verified(runner):\n"
+            "    runner.visit('https://127.0.0.1:{port}/')\n"
+            "    runner.get('#who').should('have.text', 'hello runner-client')\n")
+    with tls_server(certs, required=True) as port:
+        good = project(tmp_path / "good", certs, {"url": f"https://127.0.0.1:{port}/**", "ca": ["certs/ca.crt"],
+                                                  "certs": PEM}, spec.format(port=port))
+        passed = run_runner("run", cwd=good)
+        wrong = project(tmp_path / "wrong", certs, {"url": f"https://127.0.0.1:{port}/**",
+                                                    "ca": ["certs/other-ca.crt"], "certs": PEM}, spec.format(port=port))
+        refused = run_runner("run", cwd=wrong)
+    assert passed.code == 0, passed.text
+    assert refused.code == 1
+    assert "clientCertificates[0]" in refused.text and "CERTIFICATE_VERIFY_FAILED" in refused.text
+
+
+def test_a_pfx_with_its_passphrase_file(tmp_path: Path, certs: Path) -> None:
+    with tls_server(certs, required=True) as port:
+        root = project(tmp_path, certs, {"url": f"https://127.0.0.1:{port}/**",
+                                         "certs": [{"pfx": "certs/client.pfx", "passphrase": "certs/pass.txt"}]}, (
+            "def test_tls(runner):\n"
+            f"    runner.visit('https://127.0.0.1:{port}/')\n"
+            "    runner.get('#who').should('have.text', 'hello runner-client')\n"))
+        result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+
+
+@pytest.mark.parametrize(
+    ("entry", "says"),
+    [
+        ({"ca": ["certs/missing-ca.crt"], "certs": PEM}, "clientCertificates[0].ca: the file"),
+        ({"certs": [{"cert": "certs/client.crt", "key": "certs/nope.key"}]}, "clientCertificates[0].certs[0].key"),
+        ({"certs": [{"cert": "certs/client.crt", "key": "certs/server.key"}]}, "could not be loaded"),
+        ({"certs": [{"pfx": "certs/client.pfx"}]}, "a wrong or missing passphrase file"),
+    ],
+)
+def test_a_broken_entry_stops_the_run_before_any_test(tmp_path: Path, certs: Path, entry: dict, says: str) -> None:
+    root = project(tmp_path, certs, {"url": "https://127.0.0.1:9/**", **entry},
+                   "def test_never(runner):\n    raise AssertionError('ran')\n")
+    result = run_runner("run", cwd=root)
+    assert result.code == 1 and says in result.err, result.text
+    assert "Traceback" not in result.text and "ran" not in result.out

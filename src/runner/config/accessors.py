@@ -342,6 +342,6 @@ class OptionAccessors:
 
     @property
     def client_certificates(self) -> list[Any]:
-        """``clientCertificates``: Client certificates sent to servers whose URL matches `url`; paths are relative to the project root."""
+        """``clientCertificates``: Client certificates sent to servers whose URL matches `url` (scheme, host glob, port, path glob), with the server verified against `ca`; paths are relative to the project root."""
         value: list[Any] = self._value("clientCertificates")
         return value

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -165,7 +165,6 @@ class LaunchOptions:
     user_agent: str | None = None
     viewport: tuple[int, int] = (1000, 660)
     downloads_folder: Path | None = None
-    client_certificates: list[dict[str, Any]] = field(default_factory=list)
     extra_args: tuple[str, ...] = ()
 
 
@@ -258,8 +257,6 @@ class BrowserSession(PageVerbs, StudioVerbs):
         }
         if self.options.user_agent:
             kwargs["user_agent"] = self.options.user_agent
-        if self.options.client_certificates:
-            kwargs["client_certificates"] = self.options.client_certificates
         self.context = await self.browser.new_context(**kwargs)
         self.page = await self.context.new_page()
         self.cdp = await self.context.new_cdp_session(self.page)

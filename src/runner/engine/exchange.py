@@ -10,6 +10,7 @@ the browser session was given, and the page's URL from the browser session.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -27,9 +28,10 @@ from runner.net import (
 from runner.tracebacks import first_line
 
 if TYPE_CHECKING:
+    from runner.engine.client_certs import ClientCertificate
     from runner.engine.routing import RoutingTarget
 
-__all__ = ["handle_route", "observe_request", "PlaywrightExchange", "WatchingExchange"]
+__all__ = ["handle_route", "observe_request", "CertificateExchange", "PlaywrightExchange", "WatchingExchange"]
 
 BLOCKED_HEADER = "x-runner-matched-blocked-host"
 
@@ -97,6 +99,51 @@ class PlaywrightExchange:
             await self._route.abort("failed")
         except PlaywrightError:
             pass
+
+
+class CertificateExchange(PlaywrightExchange):
+    """A routed request that a ``clientCertificates`` entry matches: runner sends it to the server
+    itself, with the entry's certificate, verifying the server with the entry's ``ca``."""
+
+    def __init__(self, route: Route, request: Request, certificate: ClientCertificate,
+                 timeout_ms: float, warn: Callable[[str], None]) -> None:
+        super().__init__(route, request)
+        self._certificate = certificate
+        self._timeout_ms = timeout_ms
+        self._warn = warn
+
+    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+        headers = dict(request.headers)
+        if not any(k.lower() == "cookie" for k in headers):
+            try:
+                cookies = await self._request.frame.page.context.cookies(request.url)
+            except PlaywrightError:
+                cookies = []
+            if cookies:
+                headers["cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
+        return await self._certificate.fetch(request.method, request.url, headers, request.body, timeout_ms,
+                                             follow_redirect=follow_redirect)
+
+    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+        sent = request or OutgoingRequest(method=self._request.method, url=self._request.url,
+                                          headers=dict(self._request.headers), body=self._request.post_data_buffer)
+        try:
+            response = await self.fetch(sent, follow_redirect=False, timeout_ms=self._timeout_ms)
+        except UpstreamError as err:
+            # the page only sees net::ERR_FAILED: the test's output says why
+            self._warn(f"{sent.method} {sent.url} failed: {err.message}")
+            await self.fail("failed")
+            return err
+        abandoned = await self.fulfill(OutgoingResponse(status=response.status, status_text=response.status_text,
+                                                        headers=response.headers, body=response.body))
+        if abandoned:
+            return UpstreamError(abandoned, timed_out=False)
+
+        async def load_body() -> bytes:
+            return response.body
+
+        return ObservedResponse(status=response.status, status_text=response.status_text,
+                                headers=dict(response.headers), url=response.url, load_body=load_body)
 
 
 class WatchingExchange:
@@ -181,11 +228,17 @@ async def handle_route(target: RoutingTarget, route: Route, request: Request, pa
         if target.blocked(url):
             await route.fulfill(status=503, headers={BLOCKED_HEADER: url}, body="")
             return
+        certificate = target.certificate(url)
+        exchange = (PlaywrightExchange(route, request) if certificate is None
+                    else CertificateExchange(route, request, certificate, target.response_timeout_ms(), target.warn))
         interceptor = target.interceptor()
         if interceptor is None or not interceptor.has_routes():
-            await route.fallback()
+            if certificate is None:
+                await route.fallback()
+            else:
+                await exchange.pass_through(None)
             return
         raw = _raw_request(request, page_url)
     except PlaywrightError:
         return  # the request is gone (the page navigated away)
-    await interceptor.handle(raw, PlaywrightExchange(route, request))
+    await interceptor.handle(raw, exchange)

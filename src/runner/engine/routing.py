@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from runner.engine.client_certs import ClientCertificate
     from runner.net import Interceptor
 
 __all__ = ["RoutingTarget"]
@@ -26,7 +27,13 @@ class RoutingTarget:
 
     ``interceptor`` returns the run's interceptor, or None while no test has made one (asking
     must not make one). ``blocked`` says whether a URL's host is in the test's ``blockHosts``.
+    ``certificate`` gives the ``clientCertificates`` entry a URL matches (None for most), and
+    ``response_timeout_ms`` the current test's ``responseTimeout``; ``warn`` tells the running
+    test's output what the page could not be told (a request that failed before any answer).
     """
 
     interceptor: Callable[[], Interceptor | None]
     blocked: Callable[[str], bool]
+    certificate: Callable[[str], ClientCertificate | None] = lambda url: None
+    response_timeout_ms: Callable[[], float] = lambda: 30000.0
+    warn: Callable[[str], None] = lambda message: None

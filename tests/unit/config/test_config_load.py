@@ -511,7 +511,7 @@ def test_config_file_with_a_leading_tilde(
 def test_client_certificate_paths_expand_a_leading_tilde(
     load: Callable[..., Config], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from runner.session import client_certificates_for_playwright
+    from runner.session import client_certificate_entries
 
     home = tmp_path / "home3"
     (home / "certs").mkdir(parents=True)
@@ -519,9 +519,9 @@ def test_client_certificate_paths_expand_a_leading_tilde(
         (home / "certs" / name).write_text("not checked here")
     (home / "certs" / "pass.txt").write_text("s3cret\n")
     monkeypatch.setenv("HOME", str(home))
-    config = load({"clientCertificates": [{"url": "https://api.test/*", "certs": [
+    config = load({"clientCertificates": [{"url": "https://api.test/*", "ca": ["~/certs/ca.pem"], "certs": [
         {"cert": "~/certs/c.pem", "key": "~/certs/k.pem", "passphrase": "~/certs/pass.txt"}]}]})
-    [entry] = client_certificates_for_playwright(config)
-    assert entry["certPath"] == str(home / "certs/c.pem")
-    assert entry["keyPath"] == str(home / "certs/k.pem")
-    assert entry["passphrase"] == "s3cret"
+    [entry] = client_certificate_entries(config)
+    assert entry["certs"] == [{"cert": home / "certs/c.pem", "key": home / "certs/k.pem",
+                               "passphrase": home / "certs/pass.txt"}]
+    assert entry["ca"] == [home / "certs/ca.pem"]
