@@ -170,3 +170,21 @@ def test_a_stub_cannot_take_over_a_redirect_hop_and_says_nothing_false(runner, s
     assert json.loads(result["text"])["path"] == "/echo/next"
     interception = runner.wait("@next")
     assert interception.stubbed is False and interception.response.status_code == 200
+
+
+def test_a_spy_records_the_304_the_server_sent(runner, server):
+    def etagged(h):
+        if h.headers.get("If-None-Match") == '"v1"':
+            h.send(304, b"", headers={"ETag": '"v1"'})
+        else:
+            h.send(200, {"fresh": True}, headers={"ETag": '"v1"', "Cache-Control": "no-cache"})
+
+    server.route("/api/etag", etagged)
+    open_page(runner, server)
+    runner.intercept("/api/etag").as_("etag")  # a spy only: the page is watched, its cache on
+    first = fetch(runner, "/api/etag")
+    second = fetch(runner, "/api/etag")
+    assert (first["status"], second["status"]) == (200, 200)  # the page gets the cached copy
+    assert runner.wait("@etag").response.status_code == 200
+    assert runner.wait("@etag").response.status_code == 304  # what the server answered
+    assert [r["headers"].get("if-none-match") for r in server.received if r["path"] == "/api/etag"] == [None, '"v1"']

@@ -194,6 +194,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.broken: str | None = None
         self._touched_origins: set[str] = set()
         self._observer: Callable[[Request], None] | None = None  # the request listener while watching
+        self._revalidations: Any = None  # while watching: which responses were the server's 304
         self._routed = False
         self._downloads: list[asyncio.Task[None]] = []
         self._fresh = False
@@ -266,6 +267,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.page.on("download", self._on_download)
         self._routed = False
         self._observer = None
+        self._revalidations = None
         self.broken = None
         self._fresh = True  # a new page is clean: the first reset can skip most of its work
 
@@ -535,6 +537,14 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self._observer = self._on_request if on else None
         if self._observer is not None:
             page.on("request", self._observer)
+        if on and self._revalidations is None and self.cdp is not None:
+            from runner.engine.revalidations import Revalidations
+
+            self._revalidations = Revalidations(self.cdp)
+            asyncio.ensure_future(_quietly(self._revalidations.start()))
+        elif not on and self._revalidations is not None:
+            revalidations, self._revalidations = self._revalidations, None
+            asyncio.ensure_future(_quietly(revalidations.stop()))
 
     def _on_request(self, request: Request) -> None:
         # While routed, the route handler sees every request but the hops after a redirect
@@ -542,7 +552,8 @@ class BrowserSession(PageVerbs, StudioVerbs):
         if self._routing is not None and (not self._routed or request.redirected_from is not None):
             from runner.engine.exchange import observe_request
 
-            observe_request(self._routing, request, self.page_url)
+            observe_request(self._routing, request, self.page_url,
+                            self._revalidations.take if self._revalidations is not None else None)
 
     async def _on_route(self, route: Route, request: Request) -> None:
         if self._routing is None:
@@ -562,3 +573,11 @@ class BrowserSession(PageVerbs, StudioVerbs):
         else:
             await self.page.unroute_all(behavior="ignoreErrors")
         self._routed = on
+
+
+async def _quietly(coro: Any) -> None:
+    """Run ``coro``, saying nothing when the page or its session went away meanwhile."""
+    try:
+        await coro
+    except Exception:  # noqa: BLE001
+        pass

@@ -157,11 +157,23 @@ class WatchingExchange:
 
     watch_only = True  # no handler or stub can act on it: its routes only record it
 
-    def __init__(self, request: Request) -> None:
+    def __init__(self, request: Request, not_modified: Callable[[str], bool] | None = None) -> None:
         self._request = request
+        self._not_modified = not_modified
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
-        return await _observed(self._request)
+        observed = await _observed(self._request)
+        if self._not_modified is not None and isinstance(observed, ObservedResponse) and observed.status == 200:
+            try:  # the raw response's arrival, which carries the server's own status
+                response = await self._request.response()
+                if response is not None:
+                    await asyncio.wait_for(response.all_headers(), 2)
+            except (PlaywrightError, TimeoutError):
+                return observed
+            if self._not_modified(self._request.url):
+                # the cache answered the page with its 200; the server said 304 (the spy's record)
+                observed.status, observed.status_text = 304, "Not Modified"
+        return observed
 
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
         raise UpstreamError("this request was only watched, not intercepted", timed_out=False)
@@ -177,8 +189,10 @@ def _abandoned(why: str | None) -> str:
     return f"The page abandoned the request before it got its response ({why or 'it went away'})."
 
 
-def observe_request(target: RoutingTarget, request: Request, page_url: str | None) -> None:
-    """The page's request listener while every route is a spy (runs on the engine loop)."""
+def observe_request(target: RoutingTarget, request: Request, page_url: str | None,
+                    not_modified: Callable[[str], bool] | None = None) -> None:
+    """The page's request listener while every route is a spy (runs on the engine loop).
+    ``not_modified(url)`` says (once) whether the server answered that URL with a 304."""
     interceptor = target.interceptor()
     if interceptor is None or not interceptor.has_routes():
         return
@@ -186,7 +200,7 @@ def observe_request(target: RoutingTarget, request: Request, page_url: str | Non
         raw = _raw_request(request, page_url)
     except PlaywrightError:
         return
-    asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request)))
+    asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request, not_modified)))
 
 
 def _raw_request(request: Request, page_url: str | None) -> RawRequest:
