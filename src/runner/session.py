@@ -205,6 +205,8 @@ class RunSession:
             user_agent=c.user_agent,
             viewport=(int(c.viewport_width), int(c.viewport_height)),
             downloads_folder=downloads,
+            frame_guard=("parser" if c.experimental_source_rewriting else
+                         "patterns" if c.modify_obstructive_code else None),
         )
 
     def prelaunch(self) -> None:

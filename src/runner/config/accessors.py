@@ -246,7 +246,7 @@ class OptionAccessors:
 
     @property
     def modify_obstructive_code(self) -> bool:
-        """``modifyObstructiveCode``: Search for and neutralise framebusting JavaScript in the application's .js and .html files."""
+        """``modifyObstructiveCode``: Neutralise framebusting in the documents and scripts of pages framed inside the application (their `top`/`parent` checks and navigations stay inside their frame); false leaves them alone."""
         value: bool = self._value("modifyObstructiveCode")
         return value
 
@@ -300,7 +300,7 @@ class OptionAccessors:
 
     @property
     def experimental_source_rewriting(self) -> bool:
-        """``experimentalSourceRewriting``: Rewrite obstructive code with an AST-based rewriter instead of regular expressions."""
+        """``experimentalSourceRewriting``: Find framebusting by parsing the framed pages' JavaScript (tree-sitter) instead of regular expressions: indirect forms such as `window['top']` or an alias of `top` are caught too."""
         value: bool = self._value("experimentalSourceRewriting")
         return value
 

@@ -165,6 +165,8 @@ class LaunchOptions:
     user_agent: str | None = None
     viewport: tuple[int, int] = (1000, 660)
     downloads_folder: Path | None = None
+    # modifyObstructiveCode / experimentalSourceRewriting: None (off), "patterns" or "parser"
+    frame_guard: str | None = None
     extra_args: tuple[str, ...] = ()
 
 
@@ -189,6 +191,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.page: Page | None = None
         self.cdp: CDPSession | None = None
         self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
+        self.frame_guard: Any = None  # modifyObstructiveCode: framed pages' sources rewritten
         # Why the page or browser cannot serve the test (the message the test fails with); the
         # next reset replaces what broke.
         self.broken: str | None = None
@@ -262,6 +265,12 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.page = await self.context.new_page()
         self.cdp = await self.context.new_cdp_session(self.page)
         self.devtools = DevTools(self.cdp)
+        self.frame_guard = None
+        if self.options.frame_guard is not None:
+            from runner.engine.frame_guard import FrameGuard
+
+            self.frame_guard = FrameGuard(self.context, self.page, parse=self.options.frame_guard == "parser")
+            await self.frame_guard.start()
         self.page.on("crash", self._on_crash)
         self.page.on("framenavigated", self._on_navigated)
         self.page.on("download", self._on_download)

@@ -91,11 +91,13 @@ class PageVerbs:
         page = self._live_page()
         if headers:
             await page.set_extra_http_headers(headers)
+        await self._arm_frame_guard()
         try:
             response = await page.goto(url, wait_until=wait_until, timeout=timeout_ms)  # type: ignore[arg-type]
         except Exception as err:  # Playwright's Error/TimeoutError: the caller words the failure
             return None, "", str(err).splitlines()[0]
         finally:
+            await self._settle_frame_guard()
             if headers:
                 await page.set_extra_http_headers({})
         if response is None:
@@ -108,17 +110,38 @@ class PageVerbs:
         Raises Playwright's ``TimeoutError`` when no page loads within ``timeout_ms``.
         """
         page = self._live_page()
-        if steps == -1:
-            await page.go_back(timeout=timeout_ms, wait_until="load")
-        elif steps == 1:
-            await page.go_forward(timeout=timeout_ms, wait_until="load")
-        else:
-            async with page.expect_event("load", timeout=timeout_ms):
-                await page.evaluate("n => history.go(n)", steps)
+        await self._arm_frame_guard()
+        try:
+            if steps == -1:
+                await page.go_back(timeout=timeout_ms, wait_until="load")
+            elif steps == 1:
+                await page.go_forward(timeout=timeout_ms, wait_until="load")
+            else:
+                async with page.expect_event("load", timeout=timeout_ms):
+                    await page.evaluate("n => history.go(n)", steps)
+        finally:
+            await self._settle_frame_guard()
 
     async def reload(self, timeout_ms: float) -> None:
         """Reload the page and wait for the load event. Raises Playwright's ``TimeoutError``."""
-        await self._live_page().reload(timeout=timeout_ms, wait_until="load")
+        await self._arm_frame_guard()
+        try:
+            await self._live_page().reload(timeout=timeout_ms, wait_until="load")
+        finally:
+            await self._settle_frame_guard()
+
+    async def _arm_frame_guard(self) -> None:
+        guard = getattr(self, "frame_guard", None)
+        if guard is not None:
+            await guard.arm_for_navigation()
+
+    async def _settle_frame_guard(self) -> None:
+        guard = getattr(self, "frame_guard", None)
+        if guard is not None:
+            try:
+                await guard.settle()
+            except Exception:  # noqa: BLE001 - the page went away meanwhile
+                pass
 
     async def location(self) -> dict[str, str]:
         """``window.location``'s parts: ``hash``, ``host``, ..., ``search``."""
