@@ -352,7 +352,7 @@ class RunSession:
         async def apply() -> None:
             # Spies only watch (no interception, HTTP cache kept); anything else routes, and
             # watches only the hops after a redirect, which Playwright does not route.
-            browser.set_watching(watch)
+            browser.set_watching(watch, revalidations=not route)
             await browser.set_routing(route)
 
         if self.loop.in_loop_thread:

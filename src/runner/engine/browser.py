@@ -533,10 +533,12 @@ class BrowserSession(PageVerbs, StudioVerbs):
         await self._tracing.group_end(self.context)
 
     # -- routing ----------------------------------------------------------------------------
-    def set_watching(self, on: bool) -> None:
+    def set_watching(self, on: bool, *, revalidations: bool = True) -> None:
         """Show every request the page makes to the routing target, without intercepting it.
 
         Watching costs next to nothing, unlike routing: spies use it (see net's cost rule).
+        ``revalidations``: also learn which responses were the server's 304 (only worth it while
+        the page is not routed: routing turns the HTTP cache off).
         """
         page = self.page
         if page is None:
@@ -546,14 +548,14 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self._observer = self._on_request if on else None
         if self._observer is not None:
             page.on("request", self._observer)
-        if on and self._revalidations is None and self.cdp is not None:
+        if on and revalidations and self._revalidations is None and self.cdp is not None:
             from runner.engine.revalidations import Revalidations
 
             self._revalidations = Revalidations(self.cdp)
             asyncio.ensure_future(_quietly(self._revalidations.start()))
-        elif not on and self._revalidations is not None:
-            revalidations, self._revalidations = self._revalidations, None
-            asyncio.ensure_future(_quietly(revalidations.stop()))
+        elif (not on or not revalidations) and self._revalidations is not None:
+            stopped, self._revalidations = self._revalidations, None
+            asyncio.ensure_future(_quietly(stopped.stop()))
 
     def _on_request(self, request: Request) -> None:
         # While routed, the route handler sees every request but the hops after a redirect
