@@ -551,8 +551,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         if on and revalidations and self._revalidations is None and self.cdp is not None:
             from runner.engine.revalidations import Revalidations
 
-            self._revalidations = Revalidations(self.cdp)
-            asyncio.ensure_future(_quietly(self._revalidations.start()))
+            self._revalidations = Revalidations(self.cdp)  # listens once a response can be revalidated
         elif (not on or not revalidations) and self._revalidations is not None:
             stopped, self._revalidations = self._revalidations, None
             asyncio.ensure_future(_quietly(stopped.stop()))
@@ -563,8 +562,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         if self._routing is not None and (not self._routed or request.redirected_from is not None):
             from runner.engine.exchange import observe_request
 
-            observe_request(self._routing, request, self.page_url,
-                            self._revalidations.take if self._revalidations is not None else None)
+            observe_request(self._routing, request, self.page_url, self._revalidations)
 
     async def _on_route(self, route: Route, request: Request) -> None:
         if self._routing is None:

@@ -29,6 +29,7 @@ from runner.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.client_certs import ClientCertificate
+    from runner.engine.revalidations import Revalidations
     from runner.engine.routing import RoutingTarget
 
 __all__ = ["handle_route", "observe_request", "CertificateExchange", "PlaywrightExchange", "WatchingExchange"]
@@ -86,9 +87,9 @@ class PlaywrightExchange:
     async def fulfill(self, response: OutgoingResponse) -> str | None:
         try:
             await self._route.fulfill(status=response.status, headers=response.headers, body=response.body)
-            # Playwright fulfils a request the page already abandoned without a word: the
-            # request's own end says whether the page got the answer.
-            if await self._request.response() is None:
+            # Playwright fulfils a request the page already abandoned without a word; its
+            # `requestfailed` event has arrived by then (no round trip to ask).
+            if self._request.failure is not None:
                 return _abandoned(self._request.failure)
         except PlaywrightError as err:
             return _abandoned(first_line(err))  # the page went away (navigation, test end)
@@ -157,20 +158,15 @@ class WatchingExchange:
 
     watch_only = True  # no handler or stub can act on it: its routes only record it
 
-    def __init__(self, request: Request, not_modified: Callable[[str], bool] | None = None) -> None:
+    def __init__(self, request: Request, revalidations: Revalidations | None = None) -> None:
         self._request = request
-        self._not_modified = not_modified
+        self._revalidations = revalidations
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         observed = await _observed(self._request)
-        if self._not_modified is not None and isinstance(observed, ObservedResponse) and observed.status == 200:
-            try:  # the raw response's arrival, which carries the server's own status
-                response = await self._request.response()
-                if response is not None:
-                    await asyncio.wait_for(response.all_headers(), 2)
-            except (PlaywrightError, TimeoutError):
-                return observed
-            if self._not_modified(self._request.url):
+        if self._revalidations is not None and isinstance(observed, ObservedResponse) and observed.status == 200:
+            self._revalidations.arm({k.lower(): v for k, v in observed.headers.items()})
+            if await self._revalidations.take(self._request.url):
                 # the cache answered the page with its 200; the server said 304 (the spy's record)
                 observed.status, observed.status_text = 304, "Not Modified"
         return observed
@@ -190,9 +186,9 @@ def _abandoned(why: str | None) -> str:
 
 
 def observe_request(target: RoutingTarget, request: Request, page_url: str | None,
-                    not_modified: Callable[[str], bool] | None = None) -> None:
+                    revalidations: Revalidations | None = None) -> None:
     """The page's request listener while every route is a spy (runs on the engine loop).
-    ``not_modified(url)`` says (once) whether the server answered that URL with a 304."""
+    ``revalidations`` tells which responses were the server's 304 (see revalidations.py)."""
     interceptor = target.interceptor()
     if interceptor is None or not interceptor.has_routes():
         return
@@ -200,7 +196,7 @@ def observe_request(target: RoutingTarget, request: Request, page_url: str | Non
         raw = _raw_request(request, page_url)
     except PlaywrightError:
         return
-    asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request, not_modified)))
+    asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request, revalidations)))
 
 
 def _raw_request(request: Request, page_url: str | None) -> RawRequest:

@@ -3,8 +3,14 @@
 While every route is a spy, the page is only watched and its HTTP cache stays on: a cached
 response the browser revalidates reaches the page as the cached 200, and Playwright reports that
 200. The status the server sent is only in the DevTools protocol's
-``Network.responseReceivedExtraInfo``: this listens for it on the page's CDP session while
-watching, so a spy records the 304 the server sent (as the original's proxy saw it).
+``Network.responseReceivedExtraInfo``: this listens for it on the page's CDP session, so a spy
+records the 304 the server sent (as the original's proxy saw it).
+
+Listening to the Network domain costs every request of the page (its events cross to runner:
+about 0.3-0.5x on a spied page, bench/intercept.py), and only a response that carries a
+validator (``ETag``, ``Last-Modified``) can ever be revalidated. So it starts only once a
+watched response carries one (:meth:`arm`), in time for the requests that revalidate it; the
+browser's cache is emptied between tests, so nothing cached before can be revalidated unseen.
 """
 
 from __future__ import annotations
@@ -25,7 +31,19 @@ class Revalidations:
         self._cdp = cdp
         self._urls: OrderedDict[str, str] = OrderedDict()  # CDP request id -> URL
         self._not_modified: Counter[str] = Counter()
+        self._waiters: dict[str, asyncio.Event] = {}
         self._on = False
+
+    def arm(self, headers: dict[str, str]) -> None:
+        """A watched response arrived: start listening when it can be revalidated later."""
+        if not self._on and ("etag" in headers or "last-modified" in headers):
+            asyncio.ensure_future(self._start_quietly())
+
+    async def _start_quietly(self) -> None:
+        try:
+            await self.start()
+        except Exception:  # noqa: BLE001 - the page went away
+            pass
 
     async def start(self) -> None:
         if self._on:
@@ -59,9 +77,21 @@ class Revalidations:
         url = self._urls.pop(event.get("requestId", ""), None)
         if url is not None and event.get("statusCode") == 304:
             self._not_modified[url] += 1
+        if url is not None:
+            waiter = self._waiters.pop(url, None)
+            if waiter is not None:
+                waiter.set()
 
-    def take(self, url: str) -> bool:
-        """True (once per 304) when the server's answer to ``url`` was 304 Not Modified."""
+    async def take(self, url: str) -> bool:
+        """True (once per 304) when the server's answer to ``url`` was 304 Not Modified. When
+        that answer's raw status has not arrived yet, it is waited for (briefly); a URL with
+        nothing pending is answered at once (the common case costs nothing)."""
+        if self._not_modified.get(url, 0) <= 0 and url in self._urls.values():
+            waiter = self._waiters.setdefault(url, asyncio.Event())
+            try:
+                await asyncio.wait_for(waiter.wait(), 1.0)
+            except TimeoutError:
+                pass
         if self._not_modified.get(url, 0) <= 0:
             return False
         self._not_modified[url] -= 1
