@@ -36,7 +36,7 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from runner.engine.devtools import DevTools
+from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
 from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
 from runner.engine.processes import kill_tree
@@ -554,7 +554,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
             self._revalidations = Revalidations(self.cdp)  # listens once a response can be revalidated
         elif (not on or not revalidations) and self._revalidations is not None:
             stopped, self._revalidations = self._revalidations, None
-            asyncio.ensure_future(_quietly(stopped.stop()))
+            asyncio.ensure_future(quietly(stopped.stop()))
 
     def _on_request(self, request: Request) -> None:
         # While routed, the route handler sees every request but the hops after a redirect
@@ -583,10 +583,3 @@ class BrowserSession(PageVerbs, StudioVerbs):
             await self.page.unroute_all(behavior="ignoreErrors")
         self._routed = on
 
-
-async def _quietly(coro: Any) -> None:
-    """Run ``coro``, saying nothing when the page or its session went away meanwhile."""
-    try:
-        await coro
-    except Exception:  # noqa: BLE001
-        pass

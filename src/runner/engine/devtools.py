@@ -8,12 +8,21 @@ that the browser was relaunched.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import CDPSession
 
-__all__ = ["DevTools"]
+__all__ = ["DevTools", "quietly"]
+
+
+async def quietly(call: Awaitable[Any]) -> None:
+    """Await a protocol call on a page that may be going away: its failure is nobody's news
+    (a listener stopped, a paused request let through, a session detached as the page closes)."""
+    try:
+        await call
+    except Exception:  # noqa: BLE001 - the page or its session is gone
+        pass
 
 
 class DevTools:

@@ -27,6 +27,7 @@ import base64
 import re
 from typing import Any
 
+from runner.engine.devtools import quietly
 from runner.obstructive import rewrite_html, rewrite_js
 
 __all__ = ["FrameGuard"]
@@ -83,7 +84,7 @@ class FrameGuard:
 
     def _attached(self, event: dict[str, Any]) -> None:
         if event.get("parentFrameId") and self.state != "framed":
-            asyncio.ensure_future(_quietly(self._set("framed")))
+            asyncio.ensure_future(quietly(self._set("framed")))
 
     async def _answer(self, event: dict[str, Any]) -> None:
         request_id = event["requestId"]
@@ -105,7 +106,7 @@ class FrameGuard:
                 "body": base64.b64encode(body).decode("ascii")})
             self.rewritten += 1
         except Exception:  # noqa: BLE001 - the page went away, or the response cannot be read
-            await _quietly(self._cdp.send("Fetch.continueRequest", {"requestId": request_id}))
+            await quietly(self._cdp.send("Fetch.continueRequest", {"requestId": request_id}))
 
     async def _judge_top_document(self, event: dict[str, Any]) -> None:
         """The page's own document: let it through, and keep the guard only if it has frames."""
@@ -151,11 +152,5 @@ class FrameGuard:
     async def stop(self) -> None:
         cdp, self._cdp = self._cdp, None
         if cdp is not None:
-            await _quietly(asyncio.wait_for(cdp.detach(), 5))
+            await quietly(asyncio.wait_for(cdp.detach(), 5))
 
-
-async def _quietly(coro: Any) -> None:
-    try:
-        await coro
-    except Exception:  # noqa: BLE001 - the page is going away
-        pass

@@ -19,6 +19,8 @@ import asyncio
 from collections import Counter, OrderedDict
 from typing import Any
 
+from runner.engine.devtools import quietly
+
 __all__ = ["Revalidations"]
 
 _REMEMBERED = 2000  # request ids kept while waiting for their response (oldest forgotten first)
@@ -37,13 +39,7 @@ class Revalidations:
     def arm(self, headers: dict[str, str]) -> None:
         """A watched response arrived: start listening when it can be revalidated later."""
         if not self._on and ("etag" in headers or "last-modified" in headers):
-            asyncio.ensure_future(self._start_quietly())
-
-    async def _start_quietly(self) -> None:
-        try:
-            await self.start()
-        except Exception:  # noqa: BLE001 - the page went away
-            pass
+            asyncio.ensure_future(quietly(self.start()))
 
     async def start(self) -> None:
         if self._on:
@@ -61,10 +57,7 @@ class Revalidations:
         self._cdp.remove_listener("Network.responseReceivedExtraInfo", self._raw)
         self._urls.clear()
         self._not_modified.clear()
-        try:
-            await asyncio.wait_for(self._cdp.send("Network.disable"), 5)
-        except Exception:  # noqa: BLE001 - the page is going away
-            pass
+        await quietly(asyncio.wait_for(self._cdp.send("Network.disable"), 5))
 
     def _sent(self, event: dict[str, Any]) -> None:
         request = event.get("request") or {}
