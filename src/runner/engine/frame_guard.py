@@ -113,9 +113,7 @@ class FrameGuard:
         framed = False
         status = event.get("responseStatusCode") or 0
         if 200 <= status < 300 and not event.get("responseErrorReason"):
-            reply = await self._cdp.send("Fetch.getResponseBody", {"requestId": event["requestId"]})
-            raw = base64.b64decode(reply["body"]) if reply.get("base64Encoded") else reply["body"].encode("utf-8")
-            framed = bool(_FRAMES.search(raw))
+            framed = bool(_FRAMES.search(await self._body(event["requestId"])))
         if not framed:
             # Off before the document commits: Chromium gives the new document's requests a
             # loader made now, so none of them passes through the interception layer (disabling
@@ -137,8 +135,7 @@ class FrameGuard:
             return None
         found = _CHARSET.search(ctype)
         charset = found.group(1) if found else "utf-8"
-        reply = await self._cdp.send("Fetch.getResponseBody", {"requestId": event["requestId"]})
-        raw = base64.b64decode(reply["body"]) if reply.get("base64Encoded") else reply["body"].encode("utf-8")
+        raw = await self._body(event["requestId"])
         try:
             text = raw.decode(charset)
         except (LookupError, UnicodeDecodeError):
@@ -148,6 +145,11 @@ class FrameGuard:
             return None
         kept = [h for h in headers if h["name"].lower() not in _DROPPED]
         return int(event["responseStatusCode"]), kept, out.encode(charset, errors="replace")
+
+    async def _body(self, request_id: str) -> bytes:
+        """The paused response's body, as the server sent it."""
+        reply = await self._cdp.send("Fetch.getResponseBody", {"requestId": request_id})
+        return base64.b64decode(reply["body"]) if reply.get("base64Encoded") else reply["body"].encode("utf-8")
 
     async def stop(self) -> None:
         cdp, self._cdp = self._cdp, None
