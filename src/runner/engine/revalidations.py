@@ -32,6 +32,7 @@ class Revalidations:
     def __init__(self, cdp: Any) -> None:
         self._cdp = cdp
         self._urls: OrderedDict[str, str] = OrderedDict()  # CDP request id -> URL
+        self._pending: Counter[str] = Counter()  # URL -> requests whose raw status has not come
         self._not_modified: Counter[str] = Counter()
         self._waiters: dict[str, asyncio.Event] = {}
         self._on = False
@@ -56,30 +57,40 @@ class Revalidations:
         self._cdp.remove_listener("Network.requestWillBeSent", self._sent)
         self._cdp.remove_listener("Network.responseReceivedExtraInfo", self._raw)
         self._urls.clear()
+        self._pending.clear()
         self._not_modified.clear()
         await quietly(asyncio.wait_for(self._cdp.send("Network.disable"), 5))
 
     def _sent(self, event: dict[str, Any]) -> None:
         request = event.get("request") or {}
         if request.get("method") == "GET":
-            self._urls[event["requestId"]] = request.get("url", "")
+            url = request.get("url", "")
+            self._urls[event["requestId"]] = url
+            self._pending[url] += 1
             while len(self._urls) > _REMEMBERED:
-                self._urls.popitem(last=False)
+                self._forget(self._urls.popitem(last=False)[1])
+
+    def _forget(self, url: str) -> None:
+        self._pending[url] -= 1
+        if self._pending[url] <= 0:
+            del self._pending[url]
 
     def _raw(self, event: dict[str, Any]) -> None:
         url = self._urls.pop(event.get("requestId", ""), None)
-        if url is not None and event.get("statusCode") == 304:
+        if url is None:
+            return
+        self._forget(url)
+        if event.get("statusCode") == 304:
             self._not_modified[url] += 1
-        if url is not None:
-            waiter = self._waiters.pop(url, None)
-            if waiter is not None:
-                waiter.set()
+        waiter = self._waiters.pop(url, None)
+        if waiter is not None:
+            waiter.set()
 
     async def take(self, url: str) -> bool:
         """True (once per 304) when the server's answer to ``url`` was 304 Not Modified. When
         that answer's raw status has not arrived yet, it is waited for (briefly); a URL with
         nothing pending is answered at once (the common case costs nothing)."""
-        if self._not_modified.get(url, 0) <= 0 and url in self._urls.values():
+        if self._not_modified.get(url, 0) <= 0 and url in self._pending:
             waiter = self._waiters.setdefault(url, asyncio.Event())
             try:
                 await asyncio.wait_for(waiter.wait(), 1.0)
