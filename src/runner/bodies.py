@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any
 
-__all__ = ["KEPT_BODY_BYTES", "body_record", "decode_body", "encode_body", "is_binary", "is_json_type",
-           "text_in_encoding", "to_json_bytes"]
+__all__ = ["KEPT_BODY_BYTES", "NULL_ENCODINGS", "body_record", "decode_body", "encode_body", "is_binary",
+           "is_json_type", "split_spec", "text_in_encoding", "to_json_bytes"]
 
 _JSON_TYPE = re.compile(r"^application/(?:[\w.+-]+\+)?json\b|^text/json\b", re.I)
 
@@ -63,6 +63,20 @@ def decode_body(data: bytes | None, content_type: str | None, *, parse_json: boo
         except ValueError:
             return text, False
     return text, False
+
+
+#: The encodings that mean "the file's bytes as they are" (``"logo.png,null"``).
+NULL_ENCODINGS = ("null", "none")
+
+
+def split_spec(spec: str) -> tuple[str, str | None, bool]:
+    """Split a fixture spec ``"path,encoding"`` (``runner.fixture`` and a StaticResponse's
+    ``fixture``). Returns (path, encoding or None for the bytes, whether an encoding was given)."""
+    if "," in spec:
+        path, encoding = spec.rsplit(",", 1)
+        encoding = encoding.strip()
+        return path.strip(), (None if encoding.lower() in NULL_ENCODINGS else encoding), True
+    return spec.strip(), None, False
 
 
 _ENCODING_NAMES = {"utf8": "utf-8", "binary": "latin-1", "latin1": "latin-1", "ucs2": "utf-16-le",

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from runner.bodies import text_in_encoding
+from runner.bodies import NULL_ENCODINGS, split_spec, text_in_encoding
 from runner.errors import CommandError, UsageError
 
 __all__ = ["split_spec", "resolve_fixture", "read_fixture_bytes", "read_fixture"]
@@ -22,16 +22,6 @@ _IMAGE_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp"
 _BINARY_EXTS = {".zip", ".pdf", ".gz", ".woff", ".woff2", ".ttf", ".mp4", ".mp3", ".wav"}
 _SEARCH_EXTS = (".json", ".js", ".txt", ".html", ".htm", ".csv", ".png", ".jpg", ".jpeg", ".gif",
                 ".tif", ".tiff", ".zip", ".xml", ".svg")
-_NULL = ("null", "none")
-
-
-def split_spec(spec: str) -> tuple[str, str | None, bool]:
-    """Split ``"path,encoding"``. Returns (path, encoding, encoding_given)."""
-    if "," in spec:
-        path, encoding = spec.rsplit(",", 1)
-        encoding = encoding.strip()
-        return path.strip(), (None if encoding.lower() in _NULL else encoding), True
-    return spec.strip(), None, False
 
 
 def resolve_fixture(folder: Path | None, path: str) -> Path:
@@ -72,7 +62,7 @@ def read_fixture(folder: Path | None, path: str, encoding: Any = ..., *, timeout
     name, spec_encoding, given = split_spec(path)
     if encoding is ...:
         encoding = spec_encoding if given else ...
-    elif isinstance(encoding, str) and encoding.lower() in _NULL:
+    elif isinstance(encoding, str) and encoding.lower() in NULL_ENCODINGS:
         encoding = None
     found = resolve_fixture(folder, name)
     raw = found.read_bytes()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.bodies import encode_body, text_in_encoding
+from runner.bodies import encode_body, split_spec, text_in_encoding
 from runner.errors import UsageError
 
 from ._util import (
@@ -201,10 +201,9 @@ def load_fixture_body(spec: str, load: Callable[[str], bytes]) -> tuple[bytes, s
     content type saying so); ``"path,null"`` and a plain path send the file's bytes as they are.
     Raises ValueError for an encoding that cannot read the file."""
     data = load(spec)
-    path, _, encoding = spec.partition(",")
-    encoding = encoding.strip()
-    ctype = guess_content_type(path.strip(), data)
-    if encoding and encoding.lower() not in ("null", "none"):
+    path, encoding, _given = split_spec(spec)
+    ctype = guess_content_type(path, data)
+    if encoding:
         try:
             text = text_in_encoding(data, encoding)
         except LookupError as err:
