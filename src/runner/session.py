@@ -634,7 +634,7 @@ class _RouteEvents:
         from runner.net import header_get  # loaded already: the interceptor tells this
 
         nodeid, attempt = self._test()
-        self._publish(RequestIntercepted(
+        event = RequestIntercepted(
             nodeid=nodeid, attempt=attempt, id=row["id"], method=row["method"], url=row["url"],
             route_ids=list(row["route_ids"]), aliases=list(row["aliases"]), stubbed=row["stubbed"],
             state=row["state"], status=row["status"], error=row["error"], resource_type=row["resource_type"],
@@ -644,19 +644,11 @@ class _RouteEvents:
             request_body=body_record(row.get("request_body"), header_get(row["request_headers"], "content-type")),
             response_body=body_record(row.get("response_body"),
                                       header_get(row["response_headers"], "content-type")),
-            log=bool(row.get("log", True))))
+            log=bool(row["log"]))
+        self._publish(event)
         ctx = self._current()
-        if ctx is not None and row.get("log", True):
-            ctx.add_log("request", request_log_line(row))
-
-
-def request_log_line(row: dict[str, Any]) -> str:
-    """An intercepted request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed``."""
-    outcome = str(row["status"]) if row.get("status") is not None else (row.get("error") or row["state"])
-    parts = [f"({row.get('resource_type') or 'request'})", row["method"], outcome, row["url"]]
-    parts += [f"@{alias}" for alias in row.get("aliases") or []]
-    parts.append("stubbed" if row["stubbed"] else "to the server")
-    return " ".join(parts)
+        if ctx is not None and event.log:
+            ctx.add_log("request", event.log_line())
 
 
 

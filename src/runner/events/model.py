@@ -213,6 +213,18 @@ class RequestIntercepted(Event):
     attempt: int = 1
     log: bool = True
 
+    @property
+    def outcome(self) -> str:
+        """The status, else the error, else the state (as the command log shows the request)."""
+        return str(self.status) if self.status is not None else (self.error or self.state)
+
+    def log_line(self) -> str:
+        """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed``."""
+        parts = [f"({self.resource_type or 'request'})", self.method, self.outcome, self.url]
+        parts += [f"@{alias}" for alias in self.aliases]
+        parts.append("stubbed" if self.stubbed else "to the server")
+        return " ".join(parts)
+
 
 @dataclass(frozen=True, kw_only=True)
 class ScreenshotTaken(Event):

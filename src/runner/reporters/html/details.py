@@ -154,9 +154,8 @@ def _logged_request(event: RequestIntercepted, start: float) -> dict[str, Any]:
     """An intercepted request's line in the command log (placed where the request began)."""
     total = event.timings.get("total") if event.timings else None
     ended = round((event.at - start) * 1000, 1)
-    outcome = str(event.status) if event.status is not None else (event.error or event.state)
     return {"kind": "request", "name": event.resource_type or "request",
-            "args": f"{event.method} {outcome} {event.url}", "aliases": list(event.aliases),
+            "args": f"{event.method} {event.outcome} {event.url}", "aliases": list(event.aliases),
             "stubbed": event.stubbed, "at": round(ended - total, 1) if isinstance(total, (int, float)) else ended,
             "durationMs": _ms(total), "state": "failed" if event.state == "Errored" else "passed",
             "error": event.error if event.state == "Errored" else None}
