@@ -12,6 +12,10 @@ the same machine. Targets (issue 4):
   50 parallel spied fetches    <= 1.5x of the un-intercepted batch
   page of 1000 images, spied   <= 1.5x of the plain page
 
+Reference rows (no target): Playwright's own fulfill and fetch+fulfill on the same page, and the
+static stub with the CORS preflight guard disarmed (engine/preflights.py), which shows what the
+guard's extra pause of every fetch costs a routed page.
+
 Usage: ``.venv/bin/python bench/intercept.py [--fetches 300] [--rounds 5]``
 """
 
@@ -139,6 +143,12 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
 
         return setup
 
+    def stub_without_preflights(runner: Any) -> None:
+        """A static stub with the preflight guard disarmed (preflights.py): what it costs."""
+        runner.intercept("/small*", {"body": {"ok": True}})
+        browser = runner._ctx.browser
+        runner._ctx.run(browser.preflights.disarm())
+
     small = server.url + "/small"
     big = server.url + "/big"
     n = args.fetches
@@ -147,6 +157,7 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         measure("nothing defined", nothing, SEQUENTIAL, small, n)
         measure("spy", lambda r: r.intercept("/small*").as_("s"), SEQUENTIAL, small, n)
         measure("static stub", lambda r: r.intercept("/small*", {"body": {"ok": True}}), SEQUENTIAL, small, n)
+        measure("static stub, no preflight guard", stub_without_preflights, SEQUENTIAL, small, n)
         measure("response handler", lambda r: r.intercept("/small*", modify), SEQUENTIAL, small, n)
         measure("playwright fulfill", raw_route("fulfill"), SEQUENTIAL, small, n)
         measure("1 MiB plain", nothing, SEQUENTIAL, big, max(10, n // 20))
@@ -168,6 +179,7 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         ("page of 1000 images, spied", "1000 images spied", "1000 images plain", 1.5),
     ]
     rows.insert(3, ("  (Playwright's own fulfill)", "playwright fulfill", "plain", 0.0))
+    rows.insert(4, ("  (stub, preflight guard off)", "static stub, no preflight guard", "plain", 0.0))
     rows.insert(6, ("  (Playwright's fetch+fulfill, 1 MiB)", "1 MiB playwright fetch+fulfill", "1 MiB plain", 0.0))
     print(f"runner.intercept() cost, medians over {args.rounds} interleaved rounds ({n} fetches each)")
     print(f"  {'scenario':32}{'ms':>9}{'baseline ms':>13}{'ratio':>8}{'target':>8}  verdict")

@@ -348,12 +348,13 @@ class RunSession:
         interceptor = self._interceptor
         route = bool(self._block_hosts) or bool(self._certificates) or bool(interceptor and interceptor.needs_routing())
         watch = bool(interceptor and interceptor.has_routes())
+        preflights = bool(interceptor and interceptor.takes_preflights())
 
         async def apply() -> None:
             # Spies only watch (no interception, HTTP cache kept); anything else routes, and
             # watches only the hops after a redirect, which Playwright does not route.
             browser.set_watching(watch, revalidations=not route)
-            await browser.set_routing(route)
+            await browser.set_routing(route, preflights=preflights)
 
         if self.loop.in_loop_thread:
             self.loop.loop.create_task(apply())

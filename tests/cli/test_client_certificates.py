@@ -32,6 +32,10 @@ def _make_certs(folder: Path) -> None:
                  "-out", f"{name}.csr")
         _openssl(folder, "x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
                  "-CAcreateserial", "-days", "2", "-out", f"{name}.crt", *extra)
+    _openssl(folder, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+             "-subj", "/CN=runner-client-ec", "-keyout", "client-ec.key", "-out", "client-ec.csr")
+    _openssl(folder, "x509", "-req", "-in", "client-ec.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+             "-CAcreateserial", "-days", "2", "-out", "client-ec.crt")
     (folder / "pass.txt").write_text("s3cret\n")
     _openssl(folder, "pkcs12", "-export", "-in", "client.crt", "-inkey", "client.key", "-out", "client.pfx",
              "-passout", "pass:s3cret")
@@ -146,6 +150,17 @@ def test_a_pfx_with_its_passphrase_file(tmp_path: Path, certs: Path) -> None:
     assert result.code == 0, result.text
 
 
+def test_an_entry_offers_one_certificate_of_each_key_type(tmp_path: Path, certs: Path) -> None:
+    both = [{"cert": "certs/client-ec.crt", "key": "certs/client-ec.key"}, *PEM]
+    with tls_server(certs, required=True) as port:
+        root = project(tmp_path, certs, {"url": f"https://127.0.0.1:{port}/**", "certs": both}, (
+            "def test_tls(runner):\n"
+            f"    runner.visit('https://127.0.0.1:{port}/')\n"
+            "    runner.get('#who').should('contain.text', 'hello runner-client')\n"))
+        result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+
+
 @pytest.mark.parametrize(
     ("entry", "says"),
     [
@@ -153,6 +168,8 @@ def test_a_pfx_with_its_passphrase_file(tmp_path: Path, certs: Path) -> None:
         ({"certs": [{"cert": "certs/client.crt", "key": "certs/nope.key"}]}, "clientCertificates[0].certs[0].key"),
         ({"certs": [{"cert": "certs/client.crt", "key": "certs/server.key"}]}, "could not be loaded"),
         ({"certs": [{"pfx": "certs/client.pfx"}]}, "a wrong or missing passphrase file"),
+        ({"certs": [*PEM, {"cert": "certs/server.crt", "key": "certs/server.key"}]},
+         "clientCertificates[0].certs[1] is a second RSA certificate (the first is clientCertificates[0].certs[0])"),
     ],
 )
 def test_a_broken_entry_stops_the_run_before_any_test(tmp_path: Path, certs: Path, entry: dict, says: str) -> None:

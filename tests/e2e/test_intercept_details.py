@@ -188,3 +188,81 @@ def test_a_spy_records_the_304_the_server_sent(runner, server):
     assert runner.wait("@etag").response.status_code == 200
     assert runner.wait("@etag").response.status_code == 304  # what the server answered
     assert [r["headers"].get("if-none-match") for r in server.received if r["path"] == "/api/etag"] == [None, '"v1"']
+
+
+def _cors_server_routes(server):
+    """/cors/open allows a cross-origin PUT with x-custom; /cors/closed answers its preflight
+    without any CORS header (a real browser refuses the PUT)."""
+    def open_(h):
+        allow = {"Access-Control-Allow-Origin": "*"}
+        if h.command == "OPTIONS":
+            h.send(204, b"", headers={**allow, "Access-Control-Allow-Methods": "PUT",
+                                      "Access-Control-Allow-Headers": "x-custom"})
+        else:
+            h.send(200, "put ok", headers=allow, content_type="text/plain")
+
+    server.route("/cors/open", open_)
+    server.route("/cors/closed", lambda h: h.send(200 if h.command == "OPTIONS" else 201, "closed",
+                                                  content_type="text/plain"))
+    return f"http://localhost:{server.port}"  # another origin than the page's 127.0.0.1
+
+
+_PUT = {"method": "PUT", "headers": {"x-custom": "1"}, "body": "x"}
+
+
+def _preflights(server, path):
+    return [r for r in server.received if r["method"] == "OPTIONS" and r["path"] == path]
+
+
+def test_a_preflight_no_route_matches_goes_to_the_server_while_the_page_is_routed(runner, server):
+    other = _cors_server_routes(server)
+    open_page(runner, server)
+    runner.intercept("/unrelated", {"body": "stub"})  # the page is routed
+    refused = fetch(runner, other + "/cors/closed", _PUT)
+    assert "error" in refused, refused  # as without runner: the server's preflight answer refuses it
+    assert _preflights(server, "/cors/closed")
+    assert not [r for r in server.received if r["method"] == "PUT"]  # the PUT never left the browser
+    allowed = fetch(runner, other + "/cors/open", _PUT)
+    assert (allowed.get("status"), allowed.get("text")) == (200, "put ok")
+    assert _preflights(server, "/cors/open")[0]["headers"]["access-control-request-method"] == "PUT"
+    assert runner._ctx.browser.preflights.preflights == 2
+
+
+def test_an_options_route_takes_over_the_preflight_and_can_refuse_the_request(runner, server):
+    other = _cors_server_routes(server)
+    open_page(runner, server)
+    runner.intercept("OPTIONS", other + "/cors/open", {"statusCode": 403}).as_("preflight")
+    runner.intercept("PUT", other + "/cors/open", {"body": "stubbed"}).as_("put")
+    result = fetch(runner, other + "/cors/open", _PUT)
+    assert "error" in result, result  # the stubbed refusal is what the page gets
+    preflight = runner.wait("@preflight")
+    assert preflight.request.method == "OPTIONS" and preflight.response.status_code == 403
+    assert preflight.request.headers["access-control-request-method"] == "PUT"
+    assert runner.get("@put.all") == [] and not _preflights(server, "/cors/open")
+
+
+def test_an_options_spy_records_the_servers_answer_to_the_preflight(runner, server):
+    other = _cors_server_routes(server)
+    open_page(runner, server)
+    runner.intercept("OPTIONS", other + "/cors/**").as_("preflight")
+    assert fetch(runner, other + "/cors/open", _PUT).get("status") == 200
+    assert runner.wait("@preflight").response.status_code == 204
+    assert "error" in fetch(runner, other + "/cors/closed", _PUT)
+    assert runner.wait("@preflight").response.status_code == 200  # the server's answer, no CORS headers
+    assert len(_preflights(server, "/cors/open")) == len(_preflights(server, "/cors/closed")) == 1
+
+
+def test_a_route_matching_the_url_answers_its_preflight_itself(runner, server):
+    other = _cors_server_routes(server)
+    open_page(runner, server)
+    runner.intercept("PUT", other + "/cors/closed", {"body": "stubbed"}).as_("put")
+    result = fetch(runner, other + "/cors/closed", _PUT)
+    assert (result.get("status"), result.get("text")) == (200, "stubbed")  # 1a.7: answered by runner
+    assert runner.wait("@put").stubbed and not _preflights(server, "/cors/closed")
+
+
+def test_an_unrouted_page_leaves_preflights_to_the_browser(runner, server):
+    other = _cors_server_routes(server)
+    open_page(runner, server)
+    assert "error" in fetch(runner, other + "/cors/closed", _PUT)
+    assert runner._ctx.browser.preflights is None or not runner._ctx.browser.preflights.armed

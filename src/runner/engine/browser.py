@@ -192,6 +192,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.cdp: CDPSession | None = None
         self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
         self.frame_guard: Any = None  # modifyObstructiveCode: framed pages' sources rewritten
+        self.preflights: Any = None  # while routed: CORS preflights through the routes (preflights.py)
         # Why the page or browser cannot serve the test (the message the test fails with); the
         # next reset replaces what broke.
         self.broken: str | None = None
@@ -271,6 +272,9 @@ class BrowserSession(PageVerbs, StudioVerbs):
 
             self.frame_guard = FrameGuard(self.context, self.page, parse=self.options.frame_guard == "parser")
             await self.frame_guard.start()
+        old, self.preflights = self.preflights, None  # its session went with the old context
+        if old is not None:
+            asyncio.ensure_future(old.stop())
         self.page.on("crash", self._on_crash)
         self.page.on("framenavigated", self._on_navigated)
         self.page.on("download", self._on_download)
@@ -492,6 +496,9 @@ class BrowserSession(PageVerbs, StudioVerbs):
     async def close(self) -> None:
         """Close the browser and stop the driver. Each step is bounded: a browser that does not
         close in time is killed, so none is left behind."""
+        guard, self.preflights = self.preflights, None
+        if guard is not None:
+            await guard.stop()
         for closer in (self.context, self.browser):
             if closer is None:
                 continue
@@ -573,13 +580,30 @@ class BrowserSession(PageVerbs, StudioVerbs):
 
         await handle_route(self._routing, route, request, self.page_url)
 
-    async def set_routing(self, on: bool) -> None:
-        if self.page is None or on == self._routed:
+    async def set_routing(self, on: bool, *, preflights: bool = False) -> None:
+        """Route the page's requests to the routing target (``on``) or let them go. CORS
+        preflights reach the routes while routed (Playwright would answer them itself) and, with
+        ``preflights``, while not (a route's method mentions OPTIONS)."""
+        if self.page is None:
             return
-        # Routing turns the browser cache off for the context, so route only while needed.
-        if on:
-            await self.page.route("**/*", self._on_route)
-        else:
-            await self.page.unroute_all(behavior="ignoreErrors")
-        self._routed = on
+        guard = on or preflights
+        if guard and self._routing is not None:
+            await self._preflight_guard().arm()
+        if on != self._routed:
+            # Routing turns the browser cache off for the context, so route only while needed.
+            if on:
+                await self.page.route("**/*", self._on_route)
+            else:
+                await self.page.unroute_all(behavior="ignoreErrors")
+            self._routed = on
+        if not guard and self.preflights is not None:
+            await self.preflights.disarm()
+
+    def _preflight_guard(self) -> Any:
+        if self.preflights is None:
+            from runner.engine.preflights import PreflightGuard
+
+            assert self._routing is not None and self.context is not None
+            self.preflights = PreflightGuard(self.context, self.page, self._routing, lambda: self.page_url)
+        return self.preflights
 

@@ -5,7 +5,7 @@ Chromium (and Playwright's own option) can only tie a client certificate to a wh
 knows nothing of a project's CA files. To honour an entry's URL glob to the path (a certificate
 for ``https://api.test/secure/**`` is not sent to ``/public``), host globs
 (``https://*.corp.test/**``) and its ``ca``, runner sends a matching request itself (aiohttp, on
-the engine's loop, one connection pool per entry) and gives the page the answer. Requests that no
+the engine's loop, one connection pool per entry, ``direct_fetch.py``) and gives the page the answer. Requests that no
 entry matches go out as they always do.
 
 With ``ca`` the server's certificate must chain to one of those files (and name the host);
@@ -17,7 +17,6 @@ the same (the scheme's default when left out).
 
 from __future__ import annotations
 
-import asyncio
 import ssl
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -26,16 +25,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from runner.engine.direct_fetch import DirectClient
 from runner.match import compile_pattern
-from runner.net import UpstreamError, UpstreamResponse
+from runner.net import UpstreamResponse
 
 __all__ = ["CertificateError", "ClientCertificate", "load_client_certificates", "certificate_for"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-# Hop-by-hop and transport headers: aiohttp sets its own; the body it returns is decoded.
-_NOT_SENT = frozenset({"host", "connection", "content-length", "transfer-encoding", "keep-alive",
-                       "proxy-connection", "upgrade", "accept-encoding"})
-_NOT_RETURNED = frozenset({"content-encoding", "transfer-encoding", "connection", "keep-alive"})
 
 
 class CertificateError(ValueError):
@@ -53,7 +49,7 @@ class ClientCertificate:
     port: int | None
     path: Callable[[str], bool] | None  # None: every path
     context: ssl.SSLContext
-    _session: Any = field(default=None, repr=False)
+    _client: DirectClient | None = field(default=None, repr=False)
 
     def matches(self, url: str) -> bool:
         parts = urlsplit(url)
@@ -67,42 +63,15 @@ class ClientCertificate:
     async def fetch(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
                     timeout_ms: float, *, follow_redirect: bool) -> UpstreamResponse:
         """Send one request with this certificate; raises :class:`UpstreamError`."""
-        import aiohttp
-
-        if self._session is None:
-            self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(ssl=self.context), cookie_jar=aiohttp.DummyCookieJar(),
-                auto_decompress=True)
-        sent = {k: v for k, v in headers.items() if k.lower() not in _NOT_SENT}
-        try:
-            async with self._session.request(
-                method, url, headers=sent, data=body, allow_redirects=follow_redirect, max_redirects=20,
-                timeout=aiohttp.ClientTimeout(total=max(timeout_ms, 1) / 1000),
-            ) as response:
-                data = await response.read()
-                received: dict[str, str] = {}
-                for key, value in response.headers.items():
-                    name = key.lower()
-                    if name in _NOT_RETURNED:
-                        continue
-                    # several Set-Cookie lines travel as one value split by newlines (Playwright's rule)
-                    received[name] = f"{received[name]}\n{value}" if name in received else value
-                received["content-length"] = str(len(data))
-                return UpstreamResponse(status=response.status, status_text=response.reason or "",
-                                        headers=received, body=data, url=str(response.url))
-        except TimeoutError as err:
-            raise UpstreamError(f"no answer within {timeout_ms:g}ms", timed_out=True) from err
-        except aiohttp.ClientSSLError as err:
-            raise UpstreamError(
-                f"TLS with the client certificate of clientCertificates[{self.index}] failed: {err}",
-                timed_out=False) from err
-        except (aiohttp.ClientError, OSError) as err:
-            raise UpstreamError(f"{type(err).__name__}: {err}", timed_out=False) from err
+        if self._client is None:
+            self._client = DirectClient(
+                self.context, f"TLS with the client certificate of clientCertificates[{self.index}] failed")
+        return await self._client.fetch(method, url, headers, body, timeout_ms, follow_redirect=follow_redirect)
 
     async def close(self) -> None:
-        session, self._session = self._session, None
-        if session is not None:
-            await asyncio.wait_for(session.close(), 5)
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
 
 
 def certificate_for(certificates: Sequence[ClientCertificate], url: str) -> ClientCertificate | None:
@@ -145,7 +114,16 @@ def load_client_certificates(entries: Sequence[Mapping[str, Any]]) -> list[Clien
         certs = list(entry.get("certs") or [])
         if not certs:
             raise CertificateError(f"{where}.certs is empty: expected one certificate (cert and key, or pfx).")
-        _load_certificate(context, certs[0], f"{where}.certs[0]")
+        kinds: dict[str, int] = {}
+        for number, cert in enumerate(certs):
+            kind = _load_certificate(context, cert, f"{where}.certs[{number}]")
+            if kind in kinds:
+                raise CertificateError(
+                    f"{where}.certs[{number}] is a second {kind} certificate (the first is "
+                    f"{where}.certs[{kinds[kind]}]): a TLS client holds one certificate of each key type "
+                    "(RSA, EC, Ed25519, ...) and offers the one the server accepts, so it could never be sent. "
+                    "Expected at most one certificate per key type in an entry.")
+            kinds[kind] = number
         path = parts.path
         out.append(ClientCertificate(
             index=index, url=url, scheme=parts.scheme, host=compile_pattern(parts.hostname, {"nocase": True}),
@@ -171,7 +149,8 @@ def _passphrase(cert: Mapping[str, Any], where: str) -> str | None:
         raise CertificateError(f"{where}.passphrase {str(file)!r} cannot be read: {err.strerror}.") from err
 
 
-def _load_certificate(context: ssl.SSLContext, cert: Mapping[str, Any], where: str) -> None:
+def _load_certificate(context: ssl.SSLContext, cert: Mapping[str, Any], where: str) -> str:
+    """Add one certificate and its key to ``context``; returns its key type (``"RSA"``, ``"EC"``...)."""
     passphrase = _passphrase(cert, where)
     if "pfx" in cert:
         _check_file(cert["pfx"], f"{where}.pfx")
@@ -182,7 +161,7 @@ def _load_certificate(context: ssl.SSLContext, cert: Mapping[str, Any], where: s
             key_file.write_bytes(pem_key)
             key_file.chmod(0o600)
             context.load_cert_chain(cert_file, key_file)
-        return
+        return _key_type(pem_cert)
     _check_file(cert["cert"], f"{where}.cert")
     _check_file(cert["key"], f"{where}.key")
     try:
@@ -192,6 +171,20 @@ def _load_certificate(context: ssl.SSLContext, cert: Mapping[str, Any], where: s
             f"{where}: the certificate {str(cert['cert'])!r} and key {str(cert['key'])!r} could not be "
             f"loaded: {err}. Expected PEM files that belong together (and the key's passphrase file, "
             "when it has one).") from err
+    return _key_type(Path(cert["cert"]).read_bytes())
+
+
+def _key_type(pem: bytes) -> str:
+    """The key type of the first certificate in ``pem`` (OpenSSL has already read it)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed448, ed25519, rsa
+
+    key = x509.load_pem_x509_certificate(pem).public_key()
+    for kind, name in ((rsa.RSAPublicKey, "RSA"), (ec.EllipticCurvePublicKey, "EC"), (dsa.DSAPublicKey, "DSA"),
+                       (ed25519.Ed25519PublicKey, "Ed25519"), (ed448.Ed448PublicKey, "Ed448")):
+        if isinstance(key, kind):
+            return name
+    return type(key).__name__
 
 
 def _pfx_to_pem(path: Path, passphrase: str | None, where: str) -> tuple[bytes, bytes]:

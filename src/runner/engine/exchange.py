@@ -18,6 +18,7 @@ from playwright.async_api import Request, Route
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from runner.net import (
+    Exchange,
     ObservedResponse,
     OutgoingRequest,
     OutgoingResponse,
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
     from runner.engine.revalidations import Revalidations
     from runner.engine.routing import RoutingTarget
 
-__all__ = ["handle_route", "observe_request", "CertificateExchange", "PlaywrightExchange", "WatchingExchange"]
+__all__ = ["handle_route", "observe_request", "send_and_answer", "abandoned_message", "BLOCKED_HEADER",
+           "CertificateExchange", "PlaywrightExchange", "WatchingExchange"]
 
 BLOCKED_HEADER = "x-runner-matched-blocked-host"
 
@@ -90,9 +92,9 @@ class PlaywrightExchange:
             # Playwright fulfils a request the page already abandoned without a word; its
             # `requestfailed` event has arrived by then (no round trip to ask).
             if self._request.failure is not None:
-                return _abandoned(self._request.failure)
+                return abandoned_message(self._request.failure)
         except PlaywrightError as err:
-            return _abandoned(first_line(err))  # the page went away (navigation, test end)
+            return abandoned_message(first_line(err))  # the page went away (navigation, test end)
         return None
 
     async def fail(self, reason: str) -> None:
@@ -128,23 +130,31 @@ class CertificateExchange(PlaywrightExchange):
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         sent = request or OutgoingRequest(method=self._request.method, url=self._request.url,
                                           headers=dict(self._request.headers), body=self._request.post_data_buffer)
-        try:
-            response = await self.fetch(sent, follow_redirect=False, timeout_ms=self._timeout_ms)
-        except UpstreamError as err:
-            # the page only sees net::ERR_FAILED: the test's output says why
-            self._warn(f"{sent.method} {sent.url} failed: {err.message}")
-            await self.fail("failed")
-            return err
-        abandoned = await self.fulfill(OutgoingResponse(status=response.status, status_text=response.status_text,
-                                                        headers=response.headers, body=response.body))
-        if abandoned:
-            return UpstreamError(abandoned, timed_out=False)
+        return await send_and_answer(self, sent, self._timeout_ms, self._warn)
 
-        async def load_body() -> bytes:
-            return response.body
 
-        return ObservedResponse(status=response.status, status_text=response.status_text,
-                                headers=dict(response.headers), url=response.url, load_body=load_body)
+async def send_and_answer(exchange: Exchange, sent: OutgoingRequest, timeout_ms: float,
+                          warn: Callable[[str], None]) -> ObservedResponse | UpstreamError:
+    """``pass_through`` for an exchange whose requests runner sends itself: ``sent`` goes to the
+    server by ``exchange.fetch`` and its answer to the page by ``exchange.fulfill``. A request
+    that fails gives the page a network error, and the test's output says why (the page only
+    sees net::ERR_FAILED)."""
+    try:
+        response = await exchange.fetch(sent, follow_redirect=False, timeout_ms=timeout_ms)
+    except UpstreamError as err:
+        warn(f"{sent.method} {sent.url} failed: {err.message}")
+        await exchange.fail("failed")
+        return err
+    gone = await exchange.fulfill(OutgoingResponse(status=response.status, status_text=response.status_text,
+                                                   headers=response.headers, body=response.body))
+    if gone:
+        return UpstreamError(gone, timed_out=False)
+
+    async def load_body() -> bytes:
+        return response.body
+
+    return ObservedResponse(status=response.status, status_text=response.status_text,
+                            headers=dict(response.headers), url=response.url, load_body=load_body)
 
 
 class WatchingExchange:
@@ -181,7 +191,7 @@ class WatchingExchange:
         pass
 
 
-def _abandoned(why: str | None) -> str:
+def abandoned_message(why: str | None) -> str:
     return f"The page abandoned the request before it got its response ({why or 'it went away'})."
 
 
@@ -220,7 +230,7 @@ async def _observed(request: Request) -> ObservedResponse | UpstreamError:
     if response is None:
         failure = request.failure or "the request failed"
         if "ERR_ABORTED" in failure.upper():
-            return UpstreamError(_abandoned(failure), timed_out=False)
+            return UpstreamError(abandoned_message(failure), timed_out=False)
         return UpstreamError(failure, timed_out="TIMED_OUT" in failure.upper())
 
     async def load_body() -> bytes:

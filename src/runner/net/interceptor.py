@@ -77,6 +77,11 @@ class Interceptor:
         """
         return self._registry.needs_routing()
 
+    def takes_preflights(self) -> bool:
+        """True when some route's ``method`` mentions OPTIONS: the adapter must hand the page's
+        CORS preflights to :meth:`handle` even while every route is a spy."""
+        return self._registry.takes_preflights()
+
     def clear(self) -> None:
         """Drop routes, aliases and records for a new test. Requests still in flight finish
         quietly: no more old handlers run, nothing fails the new test or is recorded in it."""

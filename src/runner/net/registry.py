@@ -78,6 +78,12 @@ class Registry:
         with self.lock:
             return any(r.handler is not None or r.static is not None for r in self.routes)
 
+    def takes_preflights(self) -> bool:
+        """True when some route's ``method`` mentions OPTIONS: CORS preflights must reach the
+        routes even while no route changes a request (behaviour.md 1a.7)."""
+        with self.lock:
+            return any(r.matcher.method_mentions_options for r in self.routes)
+
     def clear(self) -> bool:
         """Start a new generation without routes or records; return whether routes existed.
 
