@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
                      help="reporter options: name=value,... or a JSON object; may be repeated")
     run.add_argument("--port", "-p", type=int, default=None, help="port of runner's file server")
+    run.add_argument("--shard", default=None, metavar="I/N",
+                     help="run shard I of N: a share of the specs balanced by recorded durations (docs/parallel.md)")
+    run.add_argument("--durations", default=None, metavar="FILE",
+                     help=f"the durations file --shard balances by (default: {DEFAULT_DURATIONS_HELP})")
+    run.add_argument("--record-durations", action="store_true",
+                     help="write each spec's duration into the durations file after the run")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
 
@@ -86,6 +92,25 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--project", "-P", default=None, metavar="DIR",
                         help="the folder relative output paths and custom reporters are found in "
                              "(default: the current folder)")
+
+    merge = sub.add_parser(
+        "merge", help="merge the events files of a sharded run's shards into one",
+        description="Join the events files of `runner run --shard i/n` (one per shard) into one run's "
+                    "events file, from which `runner report --from OUT` builds any report. The exit "
+                    "status is the merged run's.")
+    merge.add_argument("output", metavar="OUT", help="the merged events file to write")
+    merge.add_argument("inputs", nargs="+", metavar="INPUT", help="the shards' events files, or folders holding them")
+
+    durations = sub.add_parser(
+        "durations", help="write the durations file --shard balances by, from events files",
+        description="Record each spec's duration from runs' events files (a merged sharded run, say) "
+                    "into the durations file that `runner run --shard` balances by.")
+    durations.add_argument("--from", dest="events_from", action="append", required=True, metavar="FILE",
+                           help="an events file (may be repeated)")
+    durations.add_argument("--output", "-O", default=None, metavar="FILE",
+                           help=f"the durations file (default: {DEFAULT_DURATIONS_HELP})")
+    durations.add_argument("--project", "-P", default=None, metavar="DIR",
+                           help="the project (default: the current directory)")
 
     cfg = sub.add_parser("config", help="print the resolved configuration and where each value came from")
     _common(cfg)
@@ -199,6 +224,9 @@ def _show_trace_command(args: argparse.Namespace) -> int:
     return show_trace(args.trace, args.port, args.open_browser)
 
 
+DEFAULT_DURATIONS_HELP = "runner/durations.json in the project"
+
+
 def _fail(message: str) -> int:
     print(f"runner: {message}", file=sys.stderr)
     return 1
@@ -226,6 +254,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _open_command(args)
         if args.command == "init":
             return _init_command(args)
+        if args.command == "merge":
+            from runner.merge import merge_command
+
+            return merge_command(args.output, args.inputs)
+        if args.command == "durations":
+            from runner.run_shards import durations_command
+
+            return durations_command(args.events_from, args.output, Path(args.project or "."))
         if args.command == "report":
             if args.reporter == "html":
                 return _html_report_command(args)
@@ -322,6 +358,10 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
             f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
             f"Check {key}, testFiles and ignoreTestFiles in runner.json."
         )
+    if args.shard is not None:
+        from runner.run_shards import take_shard
+
+        specs = take_shard(session, args.shard, args.durations, specs)
     # the reporter, its options and the events file are checked before anything is launched or trashed
     if args.reporter is not None and not args.reporter.strip():
         return _fail("--reporter needs a name: spec, dot, list, min, tap, json, junit, or a custom reporter.")
@@ -380,6 +420,20 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
         print(f"runner: warning: {warning}", file=sys.stderr)
     writer = _events_writer(session, events_path)
+    durations = None
+    if args.record_durations:
+        from runner.run_shards import DurationsRecorder, durations_path
+
+        durations = DurationsRecorder(durations_path(config.project_root, args.durations), config.project_root)
+        session.bus.subscribe(durations)
+    if not specs:  # a shard with no spec (more shards than specs): its events say so, for the merge
+        from runner.run_shards import tell_empty_shard
+
+        tell_empty_shard(session)
+        session.close()
+        if writer is not None:
+            writer.close()
+        return 0
     report = _html_report(session)
     pytest_args = [str(s) for s in specs] + pytest_ini_args(config.project_root) + [
         "--rootdir", str(config.project_root), "--confcutdir", str(config.project_root),
@@ -400,6 +454,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         if writer is not None:
             writer.close()
         _write_html_report(report, session)
+        if durations is not None:
+            print(durations.write(), file=sys.stderr)
     if interrupts.signum is not None or code == pytest.ExitCode.INTERRUPTED:
         # before the check for pytest's errors: a signal during collection is an interruption
         how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"

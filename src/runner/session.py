@@ -77,6 +77,7 @@ class RunSession:
         self.bus = EventBus(on_error=_report_subscriber_error)
         self.events = PluginEvents(publish=self.bus.publish)
         self.videos_enabled = True  # off in pytest-xdist workers (specs are split across them)
+        self.shard: dict[str, Any] | None = None  # runner run --shard: which share of the specs (run_shards.py)
         self.support_module: ModuleType | None = None
         self._loop: EngineLoop | None = loop
         self._browser: BrowserSession | None = None

@@ -75,6 +75,9 @@ class RunStarted(Event):
     sources: dict[str, str] = field(default_factory=dict)
     project_root: str = ""
     mode: str = "run"  # "run" (runner run), "pytest" (plain pytest), "open"
+    # ``runner run --shard``: {"index": i, "total": n, "plan": <the shards' key>, "basis": ...};
+    # a merged run: {"total": n, "plan": ..., "merged": [i, ...], "missing": [i, ...]}
+    shard: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
