@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from runner import __version__
-from runner.errors import RunnerError
+from runner.errors import RunnerError, UsageError
 from runner.specs import pytest_ini_args, select_specs, spec_folder
 
 __all__ = ["main", "select_specs"]
@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
                      help="reporter options: name=value,... or a JSON object; may be repeated")
     run.add_argument("--port", "-p", type=int, default=None, help="port of runner's file server")
+    run.add_argument("--workers", "-w", default=None, metavar="N|auto",
+                     help="run the specs in N worker processes, each with its own browser (also RUNNER_WORKERS)")
     run.add_argument("--shard", default=None, metavar="I/N",
                      help="run shard I of N: a share of the specs balanced by recorded durations (docs/parallel.md)")
     run.add_argument("--durations", default=None, metavar="FILE",
@@ -320,7 +322,8 @@ def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
     from runner.engine.loop import EngineLoop
 
     loop = EngineLoop()
-    start_driver_early(loop)  # overlaps the driver's start-up with everything below
+    if not _asks_for_workers(args):  # workers start their own drivers and browsers
+        start_driver_early(loop)  # overlaps the driver's start-up with everything below
 
     from runner.session import RunSession
 
@@ -362,6 +365,13 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
         from runner.run_shards import take_shard
 
         specs = take_shard(session, args.shard, args.durations, specs)
+    workers = _workers(args, config, specs)
+    if workers > 1:
+        from runner.run_shards import durations_for
+        from runner.run_workers import longest_first
+
+        specs = longest_first(specs, config.project_root, durations_for(config.project_root, args.durations))
+    args.worker_count = workers
     # the reporter, its options and the events file are checked before anything is launched or trashed
     if args.reporter is not None and not args.reporter.strip():
         return _fail("--reporter needs a name: spec, dot, list, min, tap, json, junit, or a custom reporter.")
@@ -388,7 +398,10 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     from runner.session import check_base_url
 
     config = session.config
-    session.prelaunch()  # fails early and clearly when there is no browser
+    if args.worker_count > 1:
+        _ = session.browser_spec  # each worker launches its own: here, only fail early without one
+    else:
+        session.prelaunch()  # fails early and clearly when there is no browser
     if config.base_url:
         problem = check_base_url(str(config.base_url))
         if problem:
@@ -419,6 +432,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     # A folder that cannot be written to costs its artifacts, not the run.
     for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
         print(f"runner: warning: {warning}", file=sys.stderr)
+    from runner.run_workers import xdist_args
+
     writer = _events_writer(session, events_path)
     durations = None
     if args.record_durations:
@@ -440,7 +455,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         "-p", "no:cacheprovider", "-p", "no:terminal",
         "--import-mode=importlib", "--continue-on-collection-errors",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
-    ] + _worker_args(args, config.project_root)
+    ] + _worker_args(args, config.project_root) + xdist_args(args.worker_count)
     extra = list(args.pytest_args or [])
     if extra and extra[0] == "--":
         extra = extra[1:]
@@ -560,6 +575,31 @@ def _html_report_command(args: argparse.Namespace) -> int:
 
     return html_report_command(args.events_from, args.reporter_options,
                                Path(args.project) if args.project else Path.cwd(), viewer=viewer_folder())
+
+
+def _asks_for_workers(args: argparse.Namespace) -> bool:
+    import os
+
+    asked = (args.workers if args.workers is not None else os.environ.get("RUNNER_WORKERS", "")).strip()
+    return asked not in ("", "1")
+
+
+def _workers(args: argparse.Namespace, config: Any, specs: list[Path]) -> int:
+    """How many worker processes: ``--workers``, else ``RUNNER_WORKERS``, else 1; never more
+    than there are specs (a worker without a spec would only launch a browser)."""
+    import os
+
+    from runner.run_workers import parse_workers
+
+    if args.workers is not None:
+        count = parse_workers(args.workers)
+    elif os.environ.get("RUNNER_WORKERS", "").strip():
+        count = parse_workers(os.environ["RUNNER_WORKERS"], where="RUNNER_WORKERS")
+    else:
+        return 1
+    if args.headed and count > 1:
+        raise UsageError("--headed shows one browser window: it cannot be combined with more than one worker.")
+    return min(count, len(specs))
 
 
 def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:

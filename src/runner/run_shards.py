@@ -22,14 +22,26 @@ from runner.shards import (
     plan_shards,
     read_durations,
     record_durations,
+    spec_key,
 )
 
-__all__ = ["DurationsRecorder", "durations_command", "durations_path", "take_shard", "tell_empty_shard"]
+__all__ = ["DurationsRecorder", "durations_command", "durations_for", "durations_path", "take_shard",
+           "tell_empty_shard"]
 
 
 def durations_path(project_root: Path, option: str | None) -> Path:
     """The durations file: ``--durations`` (relative to the working directory) or the default."""
     return Path(option).resolve() if option else project_root / DEFAULT_DURATIONS
+
+
+def durations_for(project_root: Path, option: str | None) -> dict[str, float] | None:
+    """The durations file's times when it exists and can be read (None otherwise: ordering by
+    test counts is a fine fallback where nothing is being split across machines)."""
+    path = durations_path(project_root, option)
+    try:
+        return read_durations(path) if path.is_file() else None
+    except ShardError:
+        return None
 
 
 def take_shard(session: Any, text: str, durations_option: str | None, specs: list[Path]) -> list[Path]:
@@ -51,7 +63,7 @@ def take_shard(session: Any, text: str, durations_option: str | None, specs: lis
         print(f"runner: notice: {_show(path, root)} names {len(plan.stale)} spec(s) that no longer exist "
               f"(ignored): {shown}", file=sys.stderr)
     mine = set(plan.shards[shard.index - 1])
-    chosen = [spec for spec in specs if _key(spec, root) in mine]
+    chosen = [spec for spec in specs if spec_key(spec, root) in mine]
     unit = "ms" if plan.basis == "recorded durations" else "tests"
     line = (f"runner: shard {shard}: {len(chosen)} of {len(specs)} specs, by {plan.basis} "
             f"({_amount(plan.load(shard.index), unit)} of {_amount(sum(plan.weights.values()), unit)}; "
@@ -78,13 +90,6 @@ def tell_empty_shard(session: Any) -> None:
     session.bus.publish(RunStarted(run_id=uuid.uuid4().hex, runner_version=__version__, browser="not started",
                                    specs=[], project_root=str(config.project_root), mode="run", shard=session.shard))
     session.bus.publish(RunEnded(duration_ms=0, tests=0, passed=0, failed=0, pending=0, skipped=0))
-
-
-def _key(spec: Path, root: Path) -> str:
-    try:
-        return spec.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return spec.resolve().as_posix()
 
 
 def _show(path: Path, root: Path) -> str:

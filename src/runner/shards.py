@@ -30,7 +30,7 @@ from runner.errors import RunnerError
 
 __all__ = [
     "DEFAULT_DURATIONS", "Shard", "ShardError", "ShardPlan", "count_tests", "durations_from_events",
-    "pack", "parse_shard", "plan_shards", "read_durations", "record_durations", "write_durations",
+    "pack", "parse_shard", "plan_shards", "read_durations", "record_durations", "spec_key", "write_durations",
 ]
 
 DEFAULT_DURATIONS = "runner/durations.json"
@@ -202,7 +202,7 @@ class ShardPlan:
 
 def plan_shards(specs: list[Path], root: Path, total: int, durations: Mapping[str, float] | None) -> ShardPlan:
     """Split ``specs`` into ``total`` shards (see the module)."""
-    keys = {_relative(spec, root): spec for spec in specs}
+    keys = {spec_key(spec, root): spec for spec in specs}
     counts = {key: count_tests(path) for key, path in keys.items()}
     recorded = {k: v for k, v in (durations or {}).items() if k in keys}
     stale = sorted(k for k in (durations or {}) if k not in keys and not (root / k).is_file())
@@ -217,7 +217,8 @@ def plan_shards(specs: list[Path], root: Path, total: int, durations: Mapping[st
     return ShardPlan(pack(weights, total), weights, "recorded durations", estimated=estimated, stale=stale)
 
 
-def _relative(spec: Path, root: Path) -> str:
+def spec_key(spec: Path, root: Path) -> str:
+    """A spec's name in the durations file and the shards: its path from the project root."""
     try:
         return spec.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:

@@ -151,7 +151,7 @@ class _Layers:
 
 
 # Variables that steer the runner process itself (browser choice, debugging), never config or env.
-PROCESS_VARIABLES = frozenset({"RUNNER_BROWSER", "RUNNER_DEBUG"})
+PROCESS_VARIABLES = frozenset({"RUNNER_BROWSER", "RUNNER_DEBUG", "RUNNER_WORKERS"})
 
 
 def _environ_layer(layers: _Layers, environ: Mapping[str, str]) -> None:

@@ -123,10 +123,27 @@ def _create_session(config: pytest.Config) -> Any:
         )
     except RunnerError as err:
         raise pytest.UsageError(f"runner: {err}") from err
-    if _is_xdist_worker(config):
+    if _is_xdist_worker(config) and not _specs_are_the_unit(config):
         # A worker runs some tests of some specs: one video per spec cannot be made here.
         session.videos_enabled = False
     return session
+
+
+def _specs_are_the_unit(config: pytest.Config) -> bool:
+    """pytest-xdist gives out whole spec files (``--dist loadfile``, as ``runner run --workers``
+    asks): each spec runs in one worker, and its video can be recorded there. A worker does not
+    get the controller's ``--dist``; :func:`pytest_configure_node` hands it over."""
+    workerinput = getattr(config, "workerinput", None) or {}
+    return workerinput.get(_DIST_KEY, getattr(config.option, "dist", None)) == "loadfile"
+
+
+_DIST_KEY = "runner_dist"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's controller, as it starts a worker: tell it how the tests are given out."""
+    node.workerinput[_DIST_KEY] = getattr(node.config.option, "dist", None)
 
 
 def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None:
@@ -140,6 +157,11 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
     if support is not None:
         config.pluginmanager.register(support, "runner-support-file")
     if _is_xdist_worker(config):
+        from runner.plugin.worker_relay import RELAYED, WorkerRelay
+
+        relay = WorkerRelay(session, videos=_specs_are_the_unit(config) and session.videos_enabled)
+        session.bus.subscribe(relay, RELAYED)
+        config.pluginmanager.register(relay, "runner-worker-relay")
         return
     from runner.plugin.recorder import RunRecorder
     from runner.plugin.run_events import subscribe_after, subscribe_before

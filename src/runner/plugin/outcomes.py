@@ -17,7 +17,7 @@ import pytest
 
 from runner.tracebacks import error_line, is_internal, split_error_line
 
-__all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "INTERRUPTED_TYPE", "error_summary",
+__all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
            "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",
            "load_error_summary", "relative_to_first", "title_of"]
 
@@ -27,6 +27,10 @@ ERROR_ATTR = "runner_error"
 ATTEMPTS_ATTR = "runner_attempts"
 #: On an attempt's teardown report: ``{"log", "routes", "requests", "slow_ms", "trace"}``.
 TEST_ATTR = "runner_test"
+#: In pytest-xdist workers: the finer events of the test (commands, routes, requests, ...) as
+#: JSON, and the spec's video when the spec ended there (see worker_relay.py)
+EVENTS_ATTR = "runner_events"
+SPEC_VIDEO_ATTR = "runner_spec_video"
 
 
 def error_summary(type_name: str, error: object) -> list[str]:

@@ -27,9 +27,12 @@ from runner.events import (
     SpecStarted,
     TestEnded,
     TestStarted,
+    from_json,
 )
 from runner.plugin.outcomes import (
     ATTEMPTS_ATTR,
+    EVENTS_ATTR,
+    SPEC_VIDEO_ATTR,
     attempt_from_reports,
     interrupted_report,
     interruption_reason,
@@ -56,6 +59,8 @@ class _Spec:
         self.error_type: str | None = None
         self.error_message: str | None = None
         self.empty = False  # selected, but it holds no test
+        self.video: str | None = None  # told by the pytest-xdist worker that ran it
+        self.video_told = False
 
 
 class RunRecorder:
@@ -138,7 +143,10 @@ class RunRecorder:
             self._start(spec)
         assert spec.started is not None
         duration = (time.monotonic() - spec.started) * 1000
-        video = self._finish_spec(spec.relative, not spec.failed and not spec.error) if self._finish_spec else None
+        if spec.video_told:  # recorded in the pytest-xdist worker that ran the spec
+            video = spec.video
+        else:
+            video = self._finish_spec(spec.relative, not spec.failed and not spec.error) if self._finish_spec else None
         if spec.error:
             self.totals["failed"] += 1
         self._publish(SpecEnded(spec=spec.relative, duration_ms=duration, error=spec.error,
@@ -224,6 +232,12 @@ class RunRecorder:
         earlier: list[dict[str, Any]] = []
         for report in reports:
             earlier = getattr(report, ATTEMPTS_ATTR, None) or earlier
+            # a pytest-xdist worker's events of the test, in their place (worker_relay.py)
+            for data in getattr(report, EVENTS_ATTR, None) or ():
+                self._publish(from_json(data))
+            told = getattr(report, SPEC_VIDEO_ATTR, None)
+            if isinstance(told, dict):
+                spec.video, spec.video_told = told.get("video"), True
         attempts = [*earlier, attempt_from_reports(reports)]
         for number, attempt in enumerate(attempts, 1):
             self._publish(AttemptEnded(
