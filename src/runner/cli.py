@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
                      help="chromium, chrome, or the path of a browser executable")
     run.add_argument("--headed", action="store_true", help="show the browser window")
+    run.add_argument("--browser-endpoint", default=None, metavar="WS_URL",
+                     help="use the browser of a Playwright server (playwright run-server, a grid) instead of "
+                          "launching one (also RUNNER_BROWSER_ENDPOINT)")
+    run.add_argument("--browser-endpoint-header", action="append", default=None, metavar="'NAME: VALUE'",
+                     help="a header to connect to the browser endpoint with (authentication); may be repeated "
+                          "(also RUNNER_BROWSER_ENDPOINT_HEADERS, a JSON object)")
     run.add_argument("--reporter", "-r", default=None, help="the reporter (default: spec)")
     run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
                      help="reporter options: name=value,... or a JSON object; may be repeated")
@@ -325,15 +331,19 @@ def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
     if not _asks_for_workers(args):  # workers start their own drivers and browsers
         start_driver_early(loop)  # overlaps the driver's start-up with everything below
 
+    import os
+
+    from runner.engine.remote import remote_endpoint
     from runner.session import RunSession
 
+    endpoint = remote_endpoint(args.browser_endpoint, args.browser_endpoint_header, os.environ)
     cli_config: list[Any] = list(args.config or [])
     if args.port is not None:
         cli_config.append({"port": args.port})  # after every --config: --port wins
     try:
         session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
                                     cli_env=args.env, browser=args.browser, headed=args.headed, mode="run",
-                                    testing_type=args.testing_type, loop=loop)
+                                    testing_type=args.testing_type, loop=loop, endpoint=endpoint)
     except BaseException:
         loop.close()
         raise
@@ -398,7 +408,13 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     from runner.session import check_base_url
 
     config = session.config
-    if args.worker_count > 1:
+    if args.worker_count > 1 and session.endpoint is not None:
+        # each worker connects on its own: an endpoint that cannot serve them is one message here
+        failure = session.launch_failure()
+        session.close_browser()
+        if failure is not None:
+            return _fail(str(failure))
+    elif args.worker_count > 1:
         _ = session.browser_spec  # each worker launches its own: here, only fail early without one
     else:
         session.prelaunch()  # fails early and clearly when there is no browser
@@ -619,6 +635,10 @@ def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:
         out += ["--runner-browser", args.browser]
     if args.headed:
         out.append("--runner-headed")
+    if args.browser_endpoint:
+        out += ["--runner-browser-endpoint", args.browser_endpoint]
+    for header in args.browser_endpoint_header or []:
+        out += ["--runner-browser-endpoint-header", header]
     return out
 
 

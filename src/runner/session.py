@@ -7,6 +7,7 @@ a reset page). ``close()`` leaves no browser process behind.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import urllib.error
@@ -29,6 +30,7 @@ from runner.config.load import ENV_FILE_NAME
 from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineBlocked, EngineLoop, EngineTimeout
+from runner.engine.remote import RemoteEndpoint
 from runner.engine.routing import RoutingTarget
 from runner.errors import BrowserNotFoundError, ConfigError
 from runner.events import (
@@ -68,9 +70,10 @@ class RunSession:
     """Everything one pytest process shares between its tests."""
 
     def __init__(self, config: Config, *, browser: str | None = None, headed: bool = False,
-                 mode: str = "run", loop: EngineLoop | None = None) -> None:
+                 mode: str = "run", loop: EngineLoop | None = None, endpoint: RemoteEndpoint | None = None) -> None:
         self.config = config
         self.browser_choice = browser
+        self.endpoint = endpoint  # --browser-endpoint: a Playwright server's browser, not a local one
         self.headed = headed
         self.mode = mode  # "run" (runner run), "open" (interactive), "pytest" (plain pytest)
         # The run's events: every fact of the run is published here (see runner.events).
@@ -107,14 +110,15 @@ class RunSession:
     def create(cls, *, root: Path | str | None = None, config_file: Any = None,
                cli_config: Any = None, cli_env: Any = None, browser: str | None = None,
                headed: bool = False, mode: str = "run", testing_type: str = "e2e",
-               load_plugins: bool = True, loop: EngineLoop | None = None) -> RunSession:
+               load_plugins: bool = True, loop: EngineLoop | None = None,
+               endpoint: RemoteEndpoint | None = None) -> RunSession:
         """Load and validate the configuration, then run the plugins file's ``setup``.
 
         Raises ``ConfigError`` (bad configuration or plugins file).
         """
         config = load_config(root, config_file=config_file, testing_type=testing_type,
                              cli_config=cli_config, cli_env=cli_env)
-        session = cls(config, browser=browser, headed=headed, mode=mode, loop=loop)
+        session = cls(config, browser=browser, headed=headed, mode=mode, loop=loop, endpoint=endpoint)
         try:
             if load_plugins:
                 session._load_plugins_file()
@@ -193,7 +197,11 @@ class RunSession:
     @property
     def browser_spec(self) -> BrowserSpec:
         if self._browser_spec is None:
-            self._browser_spec = find_browser(self.browser_choice)
+            if self.endpoint is not None:  # the server has the browser: nothing to find here
+                choice = self.browser_choice if self.browser_choice in ("chrome", "msedge") else "chromium"
+                self._browser_spec = BrowserSpec(choice, self.endpoint.label)
+            else:
+                self._browser_spec = find_browser(self.browser_choice)
         return self._browser_spec
 
     def launch_options(self) -> LaunchOptions:
@@ -208,6 +216,7 @@ class RunSession:
             downloads_folder=downloads,
             frame_guard=("parser" if c.experimental_source_rewriting else
                          "patterns" if c.modify_obstructive_code else None),
+            endpoint=self.endpoint, browser_choice=self.browser_choice or os.environ.get("RUNNER_BROWSER") or None,
         )
 
     def prelaunch(self) -> None:
@@ -569,6 +578,16 @@ class RunSession:
             except Exception:  # noqa: BLE001 - the next reset will relaunch what broke
                 pass
         return trace
+
+    def close_browser(self) -> None:
+        """Close the browser launched so far (``runner run --workers`` checks a browser endpoint
+        in the controlling process, then leaves the browsers to the workers)."""
+        browser, self._browser = self._browser, None
+        if browser is not None and self._loop is not None:
+            try:
+                self._loop.run(browser.close(), 30)
+            except Exception:  # noqa: BLE001 - closing must not raise
+                pass
 
     def close(self) -> None:
         """Close the browser, the loop and the file server. Safe to call twice."""

@@ -151,7 +151,8 @@ class _Layers:
 
 
 # Variables that steer the runner process itself (browser choice, debugging), never config or env.
-PROCESS_VARIABLES = frozenset({"RUNNER_BROWSER", "RUNNER_DEBUG", "RUNNER_WORKERS"})
+PROCESS_VARIABLES = frozenset({"RUNNER_BROWSER", "RUNNER_DEBUG", "RUNNER_WORKERS", "RUNNER_BROWSER_ENDPOINT",
+                               "RUNNER_BROWSER_ENDPOINT_HEADERS"})
 
 
 def _environ_layer(layers: _Layers, environ: Mapping[str, str]) -> None:

@@ -46,6 +46,7 @@ from runner.errors import BrowserNotFoundError
 from runner.tracebacks import first_line
 
 if TYPE_CHECKING:
+    from runner.engine.remote import RemoteEndpoint
     from runner.engine.routing import RoutingTarget
 
 __all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS", "DOM_SCRIPT"]
@@ -168,6 +169,9 @@ class LaunchOptions:
     # modifyObstructiveCode / experimentalSourceRewriting: None (off), "patterns" or "parser"
     frame_guard: str | None = None
     extra_args: tuple[str, ...] = ()
+    # --browser-endpoint: connect to a Playwright server's browser instead of launching one
+    endpoint: RemoteEndpoint | None = None
+    browser_choice: str | None = None  # what --browser said (sent to the server), None: its default
 
 
 class BrowserSession(PageVerbs, StudioVerbs):
@@ -220,6 +224,17 @@ class BrowserSession(PageVerbs, StudioVerbs):
         if not self.options.chrome_web_security:
             args += ["--disable-web-security", "--disable-site-isolation-trials"]
         path = self.options.browser.path
+        if self.options.endpoint is not None:
+            from runner.engine.remote import connect_remote
+
+            browser = await connect_remote(self._pw.chromium, self.options.endpoint, headless=self.options.headless,
+                                           args=args, browser_choice=self.options.browser_choice,
+                                           timeout_ms=_LAUNCH_TIMEOUT_MS)
+            self.browser, self._browser_pid = browser, None  # its process is on the server: never ours to kill
+            self.launches += 1
+            browser.on("disconnected", self._on_disconnected)
+            await self._new_context()
+            return
         try:
             browser = await self._pw.chromium.launch(
                 executable_path=path, headless=self.options.headless, args=args,

@@ -60,6 +60,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="env values: k=v,k2=v2 or JSON; may be repeated")
     group.addoption("--runner-browser", default=None, help="chromium, chrome or a path")
     group.addoption("--runner-headed", action="store_true", default=False, help="show the browser")
+    group.addoption("--runner-browser-endpoint", default=None,
+                    help="the WebSocket URL of a Playwright server whose browser to use")
+    group.addoption("--runner-browser-endpoint-header", action="append", default=None,
+                    help="'Name: value' header for the browser endpoint; may be repeated")
     group.addoption("--runner-mode", default="pytest", choices=("pytest", "run"),
                     help="run: behave as `runner run` does (set by it for pytest-xdist workers)")
 
@@ -105,21 +109,25 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def _wants_eager_session(config: pytest.Config) -> bool:
     opt = config.option
     if any(getattr(opt, name, None) for name in ("runner_project", "runner_config_file", "runner_config",
-                                                   "runner_env", "runner_browser")):
+                                                   "runner_env", "runner_browser", "runner_browser_endpoint")):
         return True
     return (Path(config.rootpath) / "runner.json").is_file()
 
 
 def _create_session(config: pytest.Config) -> Any:
+    import os
+
+    from runner.engine.remote import remote_endpoint
     from runner.session import RunSession
 
     opt = config.option
     root = opt.runner_project or str(config.rootpath)
     try:
+        endpoint = remote_endpoint(opt.runner_browser_endpoint, opt.runner_browser_endpoint_header, os.environ)
         session = RunSession.create(
             root=root, config_file=opt.runner_config_file, cli_config=opt.runner_config,
             cli_env=opt.runner_env, browser=opt.runner_browser, headed=opt.runner_headed,
-            mode=getattr(opt, "runner_mode", None) or "pytest",
+            mode=getattr(opt, "runner_mode", None) or "pytest", endpoint=endpoint,
         )
     except RunnerError as err:
         raise pytest.UsageError(f"runner: {err}") from err
@@ -281,6 +289,9 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
             attempt=attempt, nodeid=item.nodeid, trace=_records_trace(config, attempt),
         )
     except BrowserNotFoundError as err:
+        if _is_xdist_worker(request.config):
+            # pytest.exit in a worker breaks pytest-xdist's controller: the test fails with it
+            pytest.fail(f"runner: {err}", pytrace=False)
         _stop_run(err)
     _print_warnings(request.config, session)
     ctx = commands._ctx
@@ -350,6 +361,8 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         return
     if not any("runner" in getattr(item, "fixturenames", ()) for item in session.items):
         return
+    if _is_xdist_worker(session.config):
+        return  # each test says it (see the runner fixture); the controller checked before
     failure = run_session.launch_failure()
     if failure is not None:
         _stop_run(failure)
