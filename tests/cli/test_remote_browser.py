@@ -99,3 +99,25 @@ def test_a_bad_or_unreachable_endpoint_fails_the_run_at_start(tmp_path: Path, ar
     result = run_runner("run", *args, cwd=root, env=env, timeout=120)
     assert result.code == 1 and says in result.err, result.text
     assert "Traceback" not in result.text and "✓" not in result.out
+
+
+@pytest.mark.slow
+def test_shards_of_workers_on_a_remote_pool_make_one_report(tmp_path: Path) -> None:
+    files = {f"runner/integration/{n}_spec.py": (
+        "import pytest\n\n@pytest.mark.parametrize('i', [1, 2, 3])\n"
+        "def test_x(runner, i):\n    runner.intercept('/api/n', {'body': {'n': i}}).as_('n')\n"
+        "    runner.visit('/')\n    runner.get('h1').should('have.text', 'Hi')\n") for n in "abcdef"}
+    files["runner/integration/f_spec.py"] += "\ndef test_fails(runner):\n    assert False, 'f fails'\n"
+    root = write_project(tmp_path, base_project(files, {"video": False}))
+    with playwright_server() as endpoint:
+        env = {"RUNNER_BROWSER_ENDPOINT": endpoint, "RUNNER_BROWSER": CHROMIUM, "RUNNER_WORKERS": "2"}
+        shards = [run_runner("run", "--shard", f"{i}/2", "--config", f"eventsFile=shards/{i}.jsonl", "-r", "dot",
+                             cwd=root, env=env, timeout=300) for i in (1, 2)]
+    assert sorted(r.code for r in shards) == [0, 1], [r.text for r in shards]
+    merged = run_runner("merge", "merged.jsonl", "shards", cwd=root)
+    assert merged.code == 1 and "19 tests, 18 passed, 1 failed" in merged.err, merged.text
+    events = [json.loads(line) for line in (root / "merged.jsonl").read_text().splitlines()]
+    assert sorted(events[0]["specs"]) == [f"{n}_spec.py" for n in "abcdef"]
+    assert sum(1 for e in events if e["kind"] == "route.added") == 18  # the workers' events, every one
+    report = run_runner("report", "--from", "merged.jsonl", "-r", "html", "-o", "output=merged-report", cwd=root)
+    assert report.code == 1 and (root / "merged-report/index.html").is_file(), report.text
