@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything runner needs on a fresh Debian-like machine; safe to run again.
-#   - a browser (Debian's chromium when no Chromium/Chrome is found)
+#   - a browser (Debian's chromium when no Chromium/Chrome is found), and Chromium's headless shell
+#     (Debian's chromium-headless-shell: headless runs use it, at about 40 % less CPU a test)
 #   - a virtual environment in .venv with runner installed (editable) and its test tools
 # Usage: bash scripts/setup.sh
 set -euo pipefail
@@ -31,6 +32,22 @@ if ! have_browser; then
     say "  python -m playwright install chromium    (then run this script again)"
     exit 1
   fi
+fi
+
+have_shell() {
+  command -v chromium-headless-shell >/dev/null 2>&1 && return 0
+  ls "${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"/chromium_headless_shell-*/chrome-*/headless_shell \
+    >/dev/null 2>&1
+}
+
+# The headless shell is an optimisation: without it headless runs use the full browser.
+if [ -z "${RUNNER_BROWSER:-}" ] && ! have_shell && command -v apt-get >/dev/null 2>&1 \
+    && apt-cache show chromium-headless-shell >/dev/null 2>&1; then
+  say "installing Debian's chromium-headless-shell (headless runs use it)"
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium-headless-shell >/dev/null \
+    || { as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+         as_root apt-get install -y -qq chromium-headless-shell >/dev/null; } \
+    || say "could not install chromium-headless-shell; headless runs use the full browser"
 fi
 
 PY=${PYTHON:-python3}

@@ -6,9 +6,12 @@ fixtures behave as in one process. The specs are handed to pytest longest first 
 durations file, else by test count, see :mod:`runner.shards`), and xdist gives out whole specs in
 that order, so the long ones do not end up last on one worker.
 
-``auto`` picks what the machine can carry: one worker a core, no more than the memory available
-allows at about 600 MiB a worker (Python, Playwright's driver, Chromium and its renderer), at
-least 1 and at most 16.
+``auto`` picks what the machine can carry: one worker for every two cores (as Playwright Test's
+default), no more than the memory available allows at about 600 MiB a worker (Python,
+Playwright's driver, Chromium and its renderer), at least 1 and at most 16. A worker is not one
+core: while its test process waits, the browser's own processes work, and a serial run of short
+tests keeps about 1.4 cores busy (``bench/parallel.py`` prints it), so a worker a core would only
+make them queue for the CPU.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from pathlib import Path
 from runner.errors import UsageError
 from runner.shards import plan_shards, spec_key
 
-__all__ = ["WORKER_MEMORY_MIB", "auto_workers", "longest_first", "parse_workers", "xdist_args"]
+__all__ = ["CORES_PER_WORKER", "WORKER_MEMORY_MIB", "auto_workers", "longest_first", "parse_workers", "xdist_args"]
 
 WORKER_MEMORY_MIB = 600
+CORES_PER_WORKER = 2
 _MAX_AUTO = 16
 
 
@@ -45,7 +49,7 @@ def auto_workers() -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     available = _available_mib()
     by_memory = available // WORKER_MEMORY_MIB if available is not None else cores
-    return max(1, min(cores, by_memory, _MAX_AUTO))
+    return max(1, min(cores // CORES_PER_WORKER, by_memory, _MAX_AUTO))
 
 
 def _available_mib() -> int | None:

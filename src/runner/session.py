@@ -201,7 +201,7 @@ class RunSession:
                 choice = self.browser_choice if self.browser_choice in ("chrome", "msedge") else "chromium"
                 self._browser_spec = BrowserSpec(choice, self.endpoint.label)
             else:
-                self._browser_spec = find_browser(self.browser_choice)
+                self._browser_spec = find_browser(self.browser_choice, headless=not self.headed)
         return self._browser_spec
 
     def launch_options(self) -> LaunchOptions:

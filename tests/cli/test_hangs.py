@@ -20,7 +20,8 @@ pytestmark = pytest.mark.slow
 
 # Spec code that finds this run's processes, under the test's own process: "run-driver" marks
 # Playwright's driver, "--remote-debugging-pipe" the browser's main process (its helpers have
-# "--type=" too).
+# "--type=" too; a launcher script such as Debian's /usr/bin/chromium-headless-shell, which runs the
+# browser as its child, has the flag too and is told apart by not being the deepest).
 PROCESSES = '''
 import json
 import os
@@ -39,7 +40,7 @@ def processes(marker):
             continue
         if marker in command and b"--type=" not in command:
             found.append(pid)
-    return found
+    return [pid for pid in found if not set(descendants(pid)) & set(found)]
 
 
 def family(pid):

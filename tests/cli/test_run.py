@@ -230,6 +230,7 @@ def test_browser_discovery_message_lists_the_install_commands(monkeypatch, tmp_p
     monkeypatch.delenv("RUNNER_BROWSER", raising=False)
     monkeypatch.setattr(discovery, "_CHROMIUM_PATHS", ())
     monkeypatch.setattr(discovery, "_CHROME_PATHS", ())
+    monkeypatch.setattr(discovery, "_SHELL_PATHS", ())
     with pytest.raises(BrowserNotFoundError) as caught:
         discovery.find_browser()
     assert "apt-get install chromium" in str(caught.value)

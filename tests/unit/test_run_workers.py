@@ -18,13 +18,16 @@ def test_a_number_or_auto() -> None:
 def test_auto_fits_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     import runner.run_workers as module
 
-    monkeypatch.setattr(module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(module.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     monkeypatch.setattr(module, "_available_mib", lambda: 8000)
-    assert auto_workers() == 4  # the cores
+    assert auto_workers() == 4  # one for every two cores
     monkeypatch.setattr(module, "_available_mib", lambda: 1300)
     assert auto_workers() == 2  # memory for two browsers
     monkeypatch.setattr(module, "_available_mib", lambda: 100)
     assert auto_workers() == 1  # never fewer than one
+    monkeypatch.setattr(module.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(module, "_available_mib", lambda: 8000)
+    assert auto_workers() == 1  # one core still runs
 
 
 @pytest.mark.parametrize(("text", "says"), [

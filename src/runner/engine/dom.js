@@ -171,14 +171,33 @@ async (arg) => {
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
   let rect = el.getBoundingClientRect();
   if (arg.threshold !== null && arg.threshold !== undefined) {
-    // Wait until the element moves less than the threshold between two frames.
+    // Wait until the element moves less than the threshold between two frames. CSS
+    // animations and transitions on the element or an ancestor need two more cares: a
+    // reading taken outside a frame can be ahead of the next frame's (so both readings are
+    // taken in frames), and one that has not started yet (pending: its start time is set
+    // when a frame commits, which can be after the next frame's callbacks on a busy
+    // machine) holds the element still for a frame or two before it moves.
     const deadline = performance.now() + (arg.animationTimeout || 1000);
+    const cssMotion = (pendingOnly) => {
+      if (!document.getAnimations) return false;
+      for (const animation of document.getAnimations()) {
+        if (!animation.pending && (pendingOnly || animation.playState !== "running")) continue;
+        const target = animation.effect && animation.effect.target;
+        const host = target && (target.nodeType === 1 ? target : target.element);
+        if (host && host.contains && host.contains(el)) return true;
+      }
+      return false;
+    };
+    if (cssMotion(false)) {
+      await frame();
+      rect = el.getBoundingClientRect();
+    }
     for (;;) {
       await frame();
       const next = el.getBoundingClientRect();
       const moved = Math.hypot(next.x - rect.x, next.y - rect.y);
       rect = next;
-      if (moved <= arg.threshold) break;
+      if (moved <= arg.threshold && !cssMotion(true)) break;
       if (performance.now() > deadline) return { ok: false, reason: "animating", moved };
     }
   }

@@ -29,6 +29,7 @@ def empty_system(monkeypatch, tmp_path):
     monkeypatch.delenv("RUNNER_BROWSER", raising=False)
     monkeypatch.setattr(discovery, "_CHROMIUM_PATHS", ())
     monkeypatch.setattr(discovery, "_CHROME_PATHS", ())
+    monkeypatch.setattr(discovery, "_SHELL_PATHS", ())
     return tmp_path
 
 
@@ -57,6 +58,27 @@ def test_explicit_choices(empty_system, monkeypatch):
         discovery.find_browser("chrome")
     with pytest.raises(BrowserNotFoundError, match="neither 'chromium', 'chrome' nor an executable"):
         discovery.find_browser(str(empty_system / "missing"))
+
+
+def test_a_headless_run_prefers_the_headless_shell_and_a_headed_one_never_takes_it(empty_system):
+    chromium = _fake(empty_system / "bin" / "chromium")
+    assert discovery.find_browser().path == str(chromium)
+    cached_shell = _fake(empty_system / "pw" / "chromium_headless_shell-1200" / "chrome-linux" / "headless_shell")
+    assert discovery.find_browser().path == str(cached_shell)
+    system_shell = _fake(empty_system / "bin" / "chromium-headless-shell")
+    assert discovery.find_browser() == discovery.BrowserSpec("chromium", str(system_shell))
+    assert discovery.find_browser("chromium").path == str(system_shell)
+    assert discovery.find_browser(headless=False).path == str(chromium)
+    assert discovery.find_browser("chromium", headless=False).path == str(chromium)
+    assert discovery.find_browser(str(chromium)).path == str(chromium)  # a path is used as given
+    with pytest.raises(BrowserNotFoundError, match="headless shell, which has none"):
+        discovery.find_browser(str(system_shell), headless=False)
+
+
+def test_a_headed_run_does_not_settle_for_a_lone_headless_shell(empty_system):
+    _fake(empty_system / "pw" / "chromium_headless_shell-1200" / "chrome-linux" / "headless_shell")
+    with pytest.raises(BrowserNotFoundError, match="apt-get install chromium"):
+        discovery.find_browser(headless=False)
 
 
 def test_nothing_found_says_what_to_install(empty_system):
