@@ -357,7 +357,7 @@ class RunSession:
             return  # the next reset replaces the page, routes off
         interceptor = self._interceptor
         route = bool(self._block_hosts) or bool(self._certificates) or bool(interceptor and interceptor.needs_routing())
-        watch = bool(interceptor and interceptor.has_routes())
+        watch = bool(interceptor and interceptor.wants_requests())
         preflights = bool(interceptor and interceptor.takes_preflights())
 
         async def apply() -> None:

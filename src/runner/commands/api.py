@@ -339,6 +339,37 @@ class RunnerCommands:
         self._ctx.checkpoint()
         return result
 
+    @command("requests")
+    def requests(self, alias: str) -> Value:
+        """A retrying subject over every request an alias recorded so far, oldest first:
+        ``runner.requests("@users").should("have.length", 3)`` (never consumes them)."""
+        __tracebackhide__ = True
+        if not isinstance(alias, str) or not alias.startswith("@") or len(alias) < 2:
+            raise UsageError(f"runner.requests() takes an alias written with a leading `@`, e.g. '@users'; found {alias!r}.")
+        if self._interceptor_getter is None:
+            raise UsageError("runner.requests() is not available in this run.")
+        from runner.net.interception import describe_interceptions  # loaded once a test intercepts
+
+        name = alias[:-4] if alias.endswith(".all") else alias
+        interceptor = self._interceptor_getter()
+        interceptor.get(f"{name}.all")  # an unknown alias fails now, with the known ones listed
+        return Value(self, lambda: interceptor.get(f"{name}.all"), f"requests({name!r})",
+                     detail=lambda seen: f"The requests of {name} ({len(seen)}):\n{describe_interceptions(seen)}"
+                     if seen else f"{name} has recorded no request.")
+
+    @command("assert_no_request")
+    def assert_no_request(self, *target: Any, within: float = 0) -> None:
+        """Fail if a request matches ``target`` within ``within`` ms (as soon as one does):
+        an alias (``"@name"`` or a list; what it recorded before counts too) or a request
+        matcher (a URL glob, string or regex, a RouteMatcher dict, or a method and a URL; only
+        the window is watched)."""
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._interceptor_getter is None:
+            raise UsageError("runner.assert_no_request() is not available in this run.")
+        self._interceptor_getter().assert_no_request(*target, within=within)
+        self._ctx.checkpoint()
+
     @command("request")
     def request(self, *args: Any, **options: Any) -> Record:
         """Make an HTTP request from the test (never intercepted).

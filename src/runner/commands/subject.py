@@ -438,11 +438,21 @@ class _Missing(Exception):
 class Value:
     """A retrying subject over data that is not DOM."""
 
-    def __init__(self, commands: CommandsHost, getter: Callable[[], Any], label: str) -> None:
+    def __init__(self, commands: CommandsHost, getter: Callable[[], Any], label: str,
+                 detail: Callable[[Any], str] | None = None) -> None:
         self._commands = commands
         self._ctx: TestContext = commands._ctx
         self._getter = getter
         self._label = label
+        self._detail = detail  # what a failing should() adds about the value, e.g. one line per item
+
+    def _explained(self, message: str, value: Any) -> str:
+        if self._detail is None:
+            return message
+        try:
+            return f"{message}\n{self._detail(value)}"
+        except Exception:  # noqa: BLE001 - a detail must never hide the failure itself
+            return message
 
     def __repr__(self) -> str:
         return f"<Value {self._label}>"
@@ -480,7 +490,7 @@ class Value:
                 try:
                     func(value)
                 except AssertionError as err:
-                    return Attempt(False, str(err) or "the callback's assertion failed")
+                    return Attempt(False, self._explained(str(err) or "the callback's assertion failed", value))
                 return Attempt(True)
 
             retry(self._ctx, attempt_fn, limit, f"{self._label}.should(<callback>)")
@@ -492,7 +502,7 @@ class Value:
             if not ok and not chainer.endswith("exist"):
                 return Attempt(False, message)
             outcome = assertions.check(value, chainer, *args)
-            return Attempt(outcome.ok, outcome.message)
+            return Attempt(outcome.ok, outcome.message if outcome.ok else self._explained(outcome.message, value))
 
         shown = ", ".join(repr(a) for a in (chainer, *args))
         retry(self._ctx, attempt, limit, f"{self._label}.should({shown})")

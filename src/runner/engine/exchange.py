@@ -200,7 +200,7 @@ def observe_request(target: RoutingTarget, request: Request, page_url: str | Non
     """The page's request listener while every route is a spy (runs on the engine loop).
     ``revalidations`` tells which responses were the server's 304 (see revalidations.py)."""
     interceptor = target.interceptor()
-    if interceptor is None or not interceptor.has_routes():
+    if interceptor is None or not interceptor.wants_requests():
         return
     try:
         raw = _raw_request(request, page_url)
@@ -252,7 +252,7 @@ async def handle_route(target: RoutingTarget, route: Route, request: Request, pa
         exchange = (PlaywrightExchange(route, request) if certificate is None
                     else CertificateExchange(route, request, certificate, target.response_timeout_ms(), target.warn))
         interceptor = target.interceptor()
-        if interceptor is None or not interceptor.has_routes():
+        if interceptor is None or not interceptor.wants_requests():
             if certificate is None:
                 await route.fallback()
             else:

@@ -14,7 +14,7 @@ from typing import Any
 from runner.errors import CommandError, UsageError
 
 from ._util import ordinal, show
-from .interception import Interception
+from .interception import Interception, describe_interceptions
 from .registry import Registry
 
 __all__ = ["Aliases"]
@@ -116,10 +116,15 @@ class Aliases:
 
     def wait(self, aliases: str | list[str], *, timeout: float | None = None,
              request_timeout: float | None = None, response_timeout: float | None = None,
-             **options: Any) -> Interception | list[Interception]:
+             count: int | None = None, **options: Any) -> Any:
         """See :meth:`runner.net.Interceptor.wait`. Raises UsageError for misuse and
         CommandError on timeout."""
         __tracebackhide__ = True
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+            raise UsageError(
+                f"runner.wait(): `count` is how many requests to wait for, a whole number >= 1; "
+                f"found {show(count)}."
+            )
         for key, value in options.items():  # the camelCase spellings of the original's options
             if key == "requestTimeout" and request_timeout is None:
                 request_timeout = value
@@ -128,7 +133,7 @@ class Aliases:
             elif key not in ("requestTimeout", "responseTimeout", "log"):
                 raise UsageError(
                     f"runner.wait() got an unknown option {key!r}. Options: timeout, request_timeout, "
-                    "response_timeout (requestTimeout, responseTimeout)."
+                    "response_timeout (requestTimeout, responseTimeout), count."
                 )
         single = isinstance(aliases, str)
         if single:
@@ -145,11 +150,20 @@ class Aliases:
         req_ms = _pick(request_timeout, timeout, self._config("requestTimeout"))
         resp_ms = _pick(response_timeout, timeout, self._config("responseTimeout"))
         start = time.monotonic()
-        results = [self._wait_one(alias, spec, start + req_ms / 1000, req_ms, resp_ms) for alias, spec in parsed]
+        deadline = start + req_ms / 1000
+        if count is None:
+            results: list[Any] = [self._wait_one(alias, spec, deadline, req_ms, resp_ms) for alias, spec in parsed]
+        else:  # one deadline for all the requests of an alias: "3 requests within 5 s"
+            results = []
+            for alias, spec in parsed:
+                batch: list[Interception] = []
+                for _ in range(count):
+                    batch.append(self._wait_one(alias, spec, deadline, req_ms, resp_ms, batch=(batch, count)))
+                results.append(batch)
         return results[0] if single else results
 
     def _wait_one(self, alias: str, spec: str | None, deadline: float, req_ms: float,
-                  resp_ms: float) -> Interception:
+                  resp_ms: float, batch: tuple[list[Interception], int] | None = None) -> Interception:
         __tracebackhide__ = True
         cond = self._registry.cond
         with cond:
@@ -168,7 +182,7 @@ class Aliases:
                 if remaining <= 0:
                     raise CommandError(
                         f"runner.wait() timed out waiting {req_ms:g}ms for the {ordinal(n)} request to "
-                        f"the route: `{alias}`. No request ever occurred."
+                        f"the route: `{alias}`. {self._what_came(alias, batch)}"
                     )
                 cond.wait(remaining)
             if spec == "request":
@@ -183,9 +197,12 @@ class Aliases:
                     break
                 remaining = resp_deadline - time.monotonic()
                 if remaining <= 0:
+                    waiting = " No response ever occurred."
+                    if target is not None:  # its request came: say where it is
+                        waiting += f" ({target.request.method} {target.request.url} is {target.state.value}.)"
                     raise CommandError(
                         f"runner.wait() timed out waiting {resp_ms:g}ms for the {ordinal(n)} response "
-                        f"to the route: `{alias}`. No response ever occurred."
+                        f"to the route: `{alias}`.{waiting}{self._batch_note(batch)}"
                     )
                 cond.wait(remaining)
             requests_taken.add(target.id)
@@ -195,6 +212,46 @@ class Aliases:
             target.alias = alias
             target.request.alias = alias
             return target
+
+    def _what_came(self, alias: str, batch: tuple[list[Interception], int] | None) -> str:
+        """Why a wait for the next request of ``alias`` found none (holding the lock)."""
+        recorded = self._candidates(alias)
+        said = "No request ever occurred." + self._batch_note(batch)
+        if not recorded:
+            return said
+        return f"{said}\nRequests it already yielded to earlier waits ({len(recorded)}):\n{describe_interceptions(recorded)}"
+
+    @staticmethod
+    def _batch_note(batch: tuple[list[Interception], int] | None) -> str:
+        if batch is None:
+            return ""
+        got, wanted = batch
+        return f"\nrunner.wait(count={wanted}) had {len(got)} of the {wanted}."
+
+    def assert_none(self, aliases: list[str], within_ms: float, label: str) -> None:
+        """Fail (CommandError) as soon as one of ``aliases`` has recorded a request, checking
+        until ``within_ms`` have passed; requests recorded before the call count."""
+        __tracebackhide__ = True
+        cond = self._registry.cond
+        deadline = time.monotonic() + within_ms / 1000
+        with cond:
+            known = self._known_aliases()
+            for alias in aliases:
+                if alias not in known:
+                    raise self._alias_error(label, alias)
+            while True:
+                seen = sorted({ic.id: ic for a in aliases for ic in self._candidates(a)}.values(),
+                              key=lambda ic: ic.arrival)
+                if seen:
+                    names = ", ".join(f"`{a}`" for a in aliases)
+                    raise CommandError(
+                        f"{label} failed: {_count(len(seen), 'request')} reached {names}"
+                        f"{f' (checked for {within_ms:g}ms)' if within_ms else ''}:\n{describe_interceptions(seen)}"
+                    )
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                cond.wait(remaining)
 
     def get(self, alias: str) -> Interception | list[Interception] | None:
         """See :meth:`runner.net.Interceptor.get`. Raises UsageError for an unknown alias or
@@ -231,3 +288,8 @@ def _pick(*values: Any) -> float:
                 raise UsageError(f"runner.wait() timeouts must be numbers of milliseconds >= 0; found {value!r}.")
             return float(value)
     return 0.0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+

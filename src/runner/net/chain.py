@@ -177,12 +177,15 @@ class Chain:
         with self._registry.lock:
             routes = list(self._registry.routes) if gen == self._registry.generation else []
         view = MatchView(raw.method, raw.url, raw.headers, raw.resource_type)
-        if raw.method.upper() == "OPTIONS" and "access-control-request-method" in raw.headers:
+        is_preflight = raw.method.upper() == "OPTIONS" and "access-control-request-method" in raw.headers
+        if is_preflight:
             preflight = [r for r in routes if not r.disabled and r.matcher.match_preflight(view)]
             if preflight and not any(r.matcher.method_mentions_options for r in preflight):
                 await exchange.fulfill(preflight_response(raw))
                 return
         chain = self._routes_for(view, routes)
+        if self._registry.probes and not is_preflight:  # the browser's, not the app's
+            self._registry.saw(view, bool(chain), gen)
         if not chain:
             await exchange.pass_through(None)
             return

@@ -14,7 +14,7 @@ from runner.errors import CommandError, UsageError
 from ._util import camel_to_snake, show
 from .types import InterceptionState
 
-__all__ = ["Interception", "Its", "RequestSnapshot", "ResponseSnapshot", "RequestError"]
+__all__ = ["Interception", "Its", "RequestSnapshot", "ResponseSnapshot", "RequestError", "describe_interceptions"]
 
 
 class _CamelAttrs:
@@ -319,3 +319,20 @@ def lazy_loader(load: Callable[[], Any], loop: asyncio.AbstractEventLoop, timeou
         return decode(data)
 
     return run
+
+
+def describe_interceptions(records: list[Interception], most: int = 20) -> str:
+    """One line per interception: method, URL, outcome, stubbed or to the server."""
+    lines = []
+    for ic in records[:most]:
+        if ic.error is not None:
+            outcome = f"failed: {ic.error.message}"
+        elif ic.response is not None and ic.state.done:
+            outcome = str(ic.response.status_code)
+        else:
+            outcome = ic.state.value
+        where = "stubbed" if ic.stubbed else "to the server"
+        lines.append(f"  {ic.request.method} {ic.request.url} ({outcome}, {where})")
+    if len(records) > most:
+        lines.append(f"  ... and {len(records) - most} more")
+    return "\n".join(lines)

@@ -13,14 +13,19 @@ changes.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from runner.errors import CommandError, UsageError
+
+from ._util import show
 from .aliases import Aliases
 from .chain import Chain
 from .interception import Interception
+from .probes import Probe
 from .registry import Registry
-from .route import RouteHandle, build_route
+from .route import RouteHandle, build_route, compile_matcher
 from .types import Exchange, RawRequest
 
 __all__ = ["Interceptor"]
@@ -77,6 +82,11 @@ class Interceptor:
         """
         return self._registry.needs_routing()
 
+    def wants_requests(self) -> bool:
+        """True when the page's requests must reach :meth:`handle`: a route or a probe exists."""
+        with self._registry.lock:
+            return bool(self._registry.routes) or bool(self._registry.probes)
+
     def takes_preflights(self) -> bool:
         """True when some route's ``method`` mentions OPTIONS: the adapter must hand the page's
         CORS preflights to :meth:`handle` even while every route is a spy."""
@@ -115,6 +125,57 @@ class Interceptor:
         __tracebackhide__ = True
         return self._aliases.wait(aliases, timeout=timeout, request_timeout=request_timeout,
                                   response_timeout=response_timeout, **options)
+
+    def assert_no_request(self, *target: Any, within: float = 0) -> None:
+        """Fail unless no request matches ``target`` for ``within`` ms (failing as soon as one
+        does). ``target``: an alias (``"@name"``, or a list of them; the requests it recorded
+        before the call count too), or a request matcher in the forms of ``intercept`` without
+        a handler (only the requests made during the window are seen; ``within`` > 0 needed).
+
+        Raises UsageError for misuse, CommandError listing the requests that matched.
+        """
+        __tracebackhide__ = True
+        label = f"runner.assert_no_request({', '.join(repr(t) for t in target)})"
+        if isinstance(within, bool) or not isinstance(within, (int, float)) or not 0 <= within < float("inf"):
+            raise UsageError(f"{label}: `within` is a window in milliseconds, a number >= 0; found {show(within)}.")
+        first = target[0] if len(target) == 1 else None
+        aliases = [first] if isinstance(first, str) and first.startswith("@") else first \
+            if isinstance(first, list) and first and all(isinstance(a, str) for a in first) else None
+        if aliases is not None:
+            if not all(a.startswith("@") and len(a) > 1 for a in aliases):
+                raise UsageError(f"{label}: aliases are written with a leading `@`, e.g. `'@users'`.")
+            self._aliases.assert_none([a[1:] for a in aliases], float(within), label)
+            return
+        matcher = compile_matcher(target, "runner.assert_no_request()")
+        if not within:
+            raise UsageError(
+                f"{label}: a request matcher needs a window to watch, e.g. `within=1000` (ms): "
+                "requests that no route recorded are only seen while runner watches. An alias "
+                "(`'@name'`) also counts what its route recorded before the call."
+            )
+        probe = Probe(matcher)
+        self._registry.add_probe(probe)
+        if self._on_change is not None:
+            self._on_change()
+        try:
+            cond = self._registry.cond
+            deadline = time.monotonic() + within / 1000
+            with cond:
+                while not probe.seen:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        return
+                    cond.wait(remaining)
+                seen = list(probe.seen)
+            lines = "\n".join(r.line() for r in seen)
+            raise CommandError(
+                f"{label} failed: {len(seen)} matching request{'s' if len(seen) != 1 else ''} within "
+                f"{within:g}ms:\n{lines}"
+            )
+        finally:
+            self._registry.remove_probe(probe)
+            if self._on_change is not None:
+                self._on_change()
 
     def get(self, alias: str) -> Interception | list[Interception] | None:
         """Read what an alias recorded, without waiting: ``"@a"`` (the most recent or None),

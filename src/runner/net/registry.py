@@ -14,6 +14,8 @@ import time
 from typing import Any
 
 from .interception import Interception, RequestError
+from .matcher import MatchView
+from .probes import Probe
 from .route import Route
 from .types import InterceptionState, RawRequest
 
@@ -44,6 +46,7 @@ class Registry:
         self.routes: list[Route] = []
         self.records: list[Interception] = []
         self.raw: dict[str, RawRequest] = {}  # by interception id: this generation's records
+        self.probes: list[Probe] = []
         self.generation = 0
         self._ids = itertools.count(1)
         self._observer = observer
@@ -94,7 +97,29 @@ class Registry:
             self.routes = []
             self.records = []
             self.raw = {}
+            self.probes = []
             return had
+
+    # -- probes ----------------------------------------------------------------------------------
+    def add_probe(self, probe: Probe) -> None:
+        with self.lock:
+            self.probes.append(probe)
+
+    def remove_probe(self, probe: Probe) -> None:
+        with self.lock:
+            if probe in self.probes:
+                self.probes.remove(probe)
+
+    def saw(self, view: MatchView, routed: bool, gen: int) -> None:
+        """Offer a request of generation ``gen`` to every probe (loop thread)."""
+        with self.cond:
+            if gen != self.generation:
+                return
+            took = False
+            for probe in self.probes:
+                took = probe.offer(view, routed) or took
+            if took:
+                self.cond.notify_all()
 
     # -- records (loop thread) -----------------------------------------------------------------
     def next_id(self) -> str:

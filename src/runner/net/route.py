@@ -17,7 +17,7 @@ from .static import StaticResponse, is_static_like, parse_static
 if TYPE_CHECKING:
     from .interception import Interception
 
-__all__ = ["Route", "RouteHandle", "HTTP_METHODS", "parse_intercept_args", "validate_alias", "RESERVED_ALIASES"]
+__all__ = ["Route", "RouteHandle", "HTTP_METHODS", "compile_matcher", "parse_intercept_args", "validate_alias", "RESERVED_ALIASES"]
 
 # the methods Node's http module knows (standard and WebDAV), plus QUERY
 HTTP_METHODS = frozenset(
@@ -171,6 +171,26 @@ def parse_intercept_args(args: tuple[Any, ...]) -> tuple[dict[str, Any], Any]:
     if len(args) > 2:
         raise _extra("routeMatcher, handler?", 2, len(args))
     return first, args[1] if len(args) > 1 else _NOT_GIVEN
+
+
+def compile_matcher(args: tuple[Any, ...], where: str) -> CompiledMatcher:
+    """A matcher alone, in the forms ``runner.intercept`` takes before its handler: a URL (glob,
+    string or regex), a RouteMatcher dict, or a method and a URL. Raises UsageError."""
+    if len(args) == 1 and (_is_url(args[0]) or isinstance(args[0], dict)):
+        raw = {"url": args[0]} if _is_url(args[0]) else args[0]
+    elif (len(args) == 2 and isinstance(args[0], str) and args[0].upper() in HTTP_METHODS
+          and _is_url(args[1])):
+        raw = {"method": args[0], "url": args[1]}
+    else:
+        shown = ", ".join(show(a) for a in args) or "nothing"
+        raise UsageError(
+            f"`{where}` takes an alias (`'@name'`, or a list of them) or a request matcher: a URL "
+            f"(glob, string or regex), a RouteMatcher dict, or a method and a URL. You passed: {shown}"
+        )
+    compiled = CompiledMatcher(validate_route_matcher(raw))
+    if compiled.times is not None or compiled.middleware:
+        raise UsageError(f"`{where}`: `times` and `middleware` belong to routes, not to a request matcher.")
+    return compiled
 
 
 def build_route(args: tuple[Any, ...]) -> Route:
