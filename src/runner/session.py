@@ -411,6 +411,9 @@ class RunSession:
         if trace:
             ctx.traced = self._start_trace(browser, config, spec_relative, title, attempt)
         self._current = ctx
+        if config.strict_network is not False:
+            strict = self.interceptor.strict_network(config.strict_network)  # watches the page
+            ctx.end_checks.append(strict.failure)
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.interceptor,
                               screenshot_dir=screenshot_dir, session_cache=self.sessions,
                               mount_host=MountHost(self.mount_page, self.dev_server_url))

@@ -62,6 +62,8 @@ class TestContext:
     attempt: int = 1  # 2 and up when the test runs again after a failure (retries)
     screenshot_paths: set[Path] = field(default_factory=set)  # every screenshot path of the run
     async_errors: list[BaseException] = field(default_factory=list)
+    # checks once the test's body passed (strictNetwork): each returns the error that fails it
+    end_checks: list[Callable[[], BaseException | None]] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     nodeid: str = ""  # the pytest node id of the test
     publish: Callable[[Event], None] | None = None  # the run's event bus
@@ -93,6 +95,18 @@ class TestContext:
         with self._lock:
             if self.async_errors:
                 return self.async_errors.pop(0)
+        return None
+
+    def end_error(self) -> BaseException | None:
+        """What fails the test once its body passed: an error from the background, else the
+        first end check that fails."""
+        error = self.take_async_error()
+        if error is not None:
+            return error
+        for check in self.end_checks:
+            error = check()
+            if error is not None:
+                return error
         return None
 
     def checkpoint(self) -> None:

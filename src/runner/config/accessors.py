@@ -245,6 +245,12 @@ class OptionAccessors:
         return value
 
     @property
+    def strict_network(self) -> bool | dict[str, Any]:
+        """``strictNetwork``: Fail a test whose page made a request that no route (`runner.intercept`) matched, listing each: `true` checks every request but the static assets (documents, stylesheets, scripts, images, fonts, media, manifests, text tracks); an object names what is never checked: `allow` (URL globs, minimatch) and `allowTypes` (resource types; the static assets when left out)."""
+        value: bool | dict[str, Any] = self._value("strictNetwork")
+        return value
+
+    @property
     def modify_obstructive_code(self) -> bool:
         """``modifyObstructiveCode``: Neutralise framebusting in the documents and scripts of pages framed inside the application (their `top`/`parent` checks and navigations stay inside their frame); false leaves them alone."""
         value: bool = self._value("modifyObstructiveCode")

@@ -23,7 +23,7 @@ from ._util import show
 from .aliases import Aliases
 from .chain import Chain
 from .interception import Interception
-from .probes import Probe
+from .probes import StrictNetwork, matching
 from .registry import Registry
 from .route import RouteHandle, build_route, compile_matcher
 from .types import Exchange, RawRequest
@@ -153,7 +153,7 @@ class Interceptor:
                 "requests that no route recorded are only seen while runner watches. An alias "
                 "(`'@name'`) also counts what its route recorded before the call."
             )
-        probe = Probe(matcher)
+        probe = matching(matcher)
         self._registry.add_probe(probe)
         if self._on_change is not None:
             self._on_change()
@@ -176,6 +176,15 @@ class Interceptor:
             self._registry.remove_probe(probe)
             if self._on_change is not None:
                 self._on_change()
+
+    def strict_network(self, setting: Any) -> StrictNetwork:
+        """Start ``strictNetwork`` for the current test (``setting``: the option's value, not
+        false): every request no route matches and nothing allows is kept until :meth:`clear`."""
+        strict = StrictNetwork(setting)
+        self._registry.add_probe(strict.probe)
+        if self._on_change is not None:
+            self._on_change()
+        return strict
 
     def get(self, alias: str) -> Interception | list[Interception] | None:
         """Read what an alias recorded, without waiting: ``"@a"`` (the most recent or None),

@@ -374,10 +374,11 @@ def _spec_relative(config: Config, spec: Path) -> str:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    __tracebackhide__ = True
     result = yield
     ctx = item.stash.get(_CTX_KEY, None)
     if ctx is not None:
-        error = ctx.take_async_error()
+        error = ctx.end_error()
         if error is not None:
             raise error
     return result

@@ -73,6 +73,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "retries": {"runMode": 0, "openMode": 0},
     "includeShadowDom": False,
     "clientCertificates": [],
+    "strictNetwork": False,
 }
 
 ANY = {
@@ -80,7 +81,7 @@ ANY = {
     "execTimeout", "includeShadowDom", "numTestsKeptInMemory", "pageLoadTimeout", "reporter",
     "reporterOptions", "requestTimeout", "responseTimeout", "retries", "screenshotOnRunFailure",
     "scrollBehavior", "slowTestThreshold", "taskTimeout", "viewportHeight", "viewportWidth",
-    "waitForAnimations", "trace", "traceScreenshots",
+    "waitForAnimations", "trace", "traceScreenshots", "strictNetwork",
 }  # fmt: skip
 
 
