@@ -176,7 +176,7 @@ class Chain:
     async def _handle(self, raw: RawRequest, exchange: _Guard, gen: int, arrival: float) -> None:
         with self._registry.lock:
             routes = list(self._registry.routes) if gen == self._registry.generation else []
-        view = MatchView(raw.method, raw.url, raw.headers, raw.resource_type)
+        view = MatchView(raw.method, raw.url, raw.headers, raw.resource_type, raw.body)
         is_preflight = raw.method.upper() == "OPTIONS" and "access-control-request-method" in raw.headers
         if is_preflight:
             preflight = [r for r in routes if not r.disabled and r.matcher.match_preflight(view)]

@@ -20,6 +20,14 @@ from runner.braces import expansion_problem
 from runner.errors import UsageError
 
 from ._util import is_number, regex_text, show
+from .body_match import (
+    GRAPHQL_KEYS,
+    GraphqlMatcher,
+    JsonMatcher,
+    graphql_operations,
+    parse_json_body,
+    pattern_problem,
+)
 from .types import RunnerDeprecationWarning
 
 __all__ = [
@@ -33,9 +41,11 @@ __all__ = [
 # Canonical (camelCase) RouteMatcher keys, in the order the valid-keys list shows them.
 ROUTE_MATCHER_KEYS = (
     "auth",
+    "graphql",
     "headers",
     "hostname",
     "https",
+    "json",
     "method",
     "middleware",
     "path",
@@ -134,6 +144,12 @@ def validate_route_matcher(matcher: Any, shown: Any = None) -> dict[str, Any]:
                 f"`{name}` {problem}. Use fewer brace groups, a regular expression, or several routes.",
                 shown,
             )
+    if "json" in out:
+        problem = pattern_problem(out["json"], "json")
+        if problem:
+            raise _error(f"{problem}.", shown)
+    if "graphql" in out:
+        _check_graphql(out["graphql"], shown)
     for name in ("https", "middleware"):
         if name in out and not isinstance(out[name], bool):
             raise _error(f"`{name}` must be a boolean.", shown)
@@ -173,6 +189,25 @@ def validate_route_matcher(matcher: Any, shown: Any = None) -> dict[str, Any]:
             stacklevel=5,
         )
     return out
+
+
+def _check_graphql(spec: Any, shown: Any) -> None:
+    if not isinstance(spec, Mapping) or not spec:
+        raise _error("`graphql` must be a dict of `operationName`, `query` and/or `variables`.", shown)
+    for key, value in spec.items():
+        if key not in GRAPHQL_KEYS:
+            raise _error(f"`graphql.{key}` is not a GraphQL key: use {', '.join(GRAPHQL_KEYS)}.", shown)
+        if key in ("operationName", "query") and not _is_str_or_regex(value):
+            raise _error(f"`graphql.{key}` must be a string or a regular expression.", shown)
+        if key == "variables" and not isinstance(value, Mapping):
+            raise _error("`graphql.variables` must be a dict (the variables it must hold).", shown)
+    problem = None
+    if isinstance(spec.get("operationName"), str):
+        problem = pattern_problem(spec["operationName"], "graphql.operationName")
+    if problem is None and "variables" in spec:
+        problem = pattern_problem(spec["variables"], "graphql.variables")
+    if problem:
+        raise _error(f"{problem}.", shown)
 
 
 def _globs(matcher: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -215,10 +250,14 @@ class MatchView:
 
     __slots__ = (
         "method", "headers", "auth_username", "auth_password", "url", "hostname", "path",
-        "pathname", "query", "port", "https", "resource_type",
+        "pathname", "query", "port", "https", "resource_type", "body", "_json", "_graphql",
     )
 
-    def __init__(self, method: str, url: str, headers: Mapping[str, str], resource_type: str) -> None:
+    def __init__(self, method: str, url: str, headers: Mapping[str, str], resource_type: str,
+                 body: bytes | None = None) -> None:
+        self.body = body
+        self._json: Any = _UNREAD
+        self._graphql: list[dict[str, Any]] | None = None
         self.method = method
         self.url = url
         self.headers = {k.lower(): v for k, v in headers.items()}
@@ -239,6 +278,22 @@ class MatchView:
         # a repeated key is compared as its values joined with "," (as the original coerces arrays)
         self.query = {k: ",".join(v) for k, v in query.items()}
         self.auth_username, self.auth_password = _basic_auth(self.headers.get("authorization"))
+
+    @property
+    def json_body(self) -> Any:
+        """The body parsed as JSON (once, when a ``json`` or ``graphql`` key first asks)."""
+        if self._json is _UNREAD:
+            self._json = parse_json_body(self.body)
+        return self._json
+
+    @property
+    def graphql_operations(self) -> list[dict[str, Any]]:
+        if self._graphql is None:
+            self._graphql = graphql_operations(self.method, self.url, self.json_body)
+        return self._graphql
+
+
+_UNREAD: Any = object()
 
 
 def _basic_auth(header: str | None) -> tuple[str, str]:
@@ -338,7 +393,7 @@ class _PortMatcher:
         return view.port in self.ports
 
 
-_FieldMatcher = _StringMatcher | _HttpsMatcher | _PortMatcher
+_FieldMatcher = _StringMatcher | _HttpsMatcher | _PortMatcher | JsonMatcher | GraphqlMatcher
 
 _GETTERS: dict[str, Callable[[MatchView], str]] = {
     "path": lambda v: v.path,
@@ -366,6 +421,7 @@ class CompiledMatcher:
         """``matcher``: the canonical dict returned by :func:`validate_route_matcher`."""
         self.source = dict(matcher)
         fields: list[_FieldMatcher] = []
+        body_fields: list[_FieldMatcher] = []
         preflight: list[_FieldMatcher] = []
         for key, value in matcher.items():
             if key == "url":
@@ -398,7 +454,11 @@ class CompiledMatcher:
             elif key == "port":
                 fields.append(_PortMatcher(value))
                 preflight.append(fields[-1])
-        self.fields = tuple(fields)
+            elif key == "json":
+                body_fields.append(JsonMatcher(value))  # never a preflight's: it has no body
+            elif key == "graphql":
+                body_fields.append(GraphqlMatcher(value))
+        self.fields = tuple(fields + body_fields)  # the body is parsed only once the rest matched
         self.preflight_fields = tuple(preflight)
         self.times: int | None = matcher.get("times")
         self.middleware: bool = bool(matcher.get("middleware", False))

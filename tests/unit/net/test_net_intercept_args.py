@@ -117,7 +117,7 @@ PREFIX_RM = "An invalid RouteMatcher was supplied to `runner.intercept()`. "
          PREFIX_RM + "`foo` was specified more than once in `headers`. Header fields can only be matched once "
          "(HTTP header field names are case-insensitive)."),
         (({"url": "/x", "matchUrlAgainstPath": True},), PREFIX_RM + "`matchUrlAgainstPath` is not a RouteMatcher property in runner: remove it."),
-        (({"url": "/x", "wrong": 1},), PREFIX_RM + "An unknown `RouteMatcher` property was passed: `wrong`. Valid properties are: auth, headers, hostname, https, method, middleware, path, pathname, port, query, resourceType, times, url."),
+        (({"url": "/x", "wrong": 1},), PREFIX_RM + "An unknown `RouteMatcher` property was passed: `wrong`. Valid properties are: auth, graphql, headers, hostname, https, json, method, middleware, path, pathname, port, query, resourceType, times, url."),
         (("/a", "b", "c"), "The `runner.intercept(url, handler?)` signature accepts a maximum of 2 arguments, but 3 arguments were passed."),
         (("GET", "/a", "b", "c"), "The `runner.intercept(method, url, handler?)` signature accepts a maximum of 3 arguments, but 4 arguments were passed."),
         (("/a", {"method": "GET"}, "b", "c"), "The `runner.intercept(url, mergeRouteMatcher, handler)` signature accepts a maximum of 3 arguments, but 4 arguments were passed."),
