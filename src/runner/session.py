@@ -565,7 +565,15 @@ class RunSession:
     def end_test(self, trace_path: Path | None = None) -> str | None:
         """The test ended: its trace (when it was traced) is written to ``trace_path``, or
         discarded when that is None. Returns the trace's path when one was written."""
-        ctx, self._current = self._current, None  # what follows is not the test's: it fails no command
+        ctx = self._current
+        for close in list(ctx.closers) if ctx is not None else []:
+            try:
+                said = close()
+            except Exception as err:  # noqa: BLE001 - one closer's failure must not lose the others
+                said = f"{getattr(close, '__qualname__', 'a closer')} failed at the end of the test: {err}"
+            if said:
+                self._warnings.append(said)
+        self._current = None  # what follows is not the test's: it fails no command
         if self._videos is not None:
             self._videos.catch_up()
         trace = self._end_trace(ctx, trace_path) if ctx is not None and ctx.traced else None

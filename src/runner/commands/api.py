@@ -370,6 +370,33 @@ class RunnerCommands:
         self._interceptor_getter().assert_no_request(*target, within=within)
         self._ctx.checkpoint()
 
+    @command("record_har")
+    def record_har(self, path: Any, *, url: Any = None, content: str = "embed") -> Any:
+        """Record the page's requests (those ``url`` matches, a glob or regex; all by default) to a
+        HAR 1.2 file (relative paths: in fixturesFolder); ``content="omit"`` leaves the bodies
+        out. Returns the recording: ``stop()`` writes it, so does the end of a ``with`` block or
+        of the test. Only a file runner recorded is ever replaced."""
+        __tracebackhide__ = True
+        from runner import __version__
+        from runner.commands.har import start_recording
+
+        return start_recording(self._ctx, path, url, content, __version__)
+
+    @command("replay_har")
+    def replay_har(self, path: Any, *, url: Any = None, not_found: str = "fallback",
+                   alias: str | None = None) -> list[Any]:
+        """Answer the page's requests from a HAR file (relative paths: in fixturesFolder): a route
+        per method and URL of its entries (those ``url`` matches), named ``alias`` when given,
+        counted and listed like any route. A request with no entry goes to the server
+        (``not_found="fallback"``) or fails, with the test (``"abort"``). Returns the routes' handles."""
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._interceptor_getter is None:
+            raise UsageError("runner.replay_har() is not available in this run.")
+        from runner.commands.har import replay_routes
+
+        return replay_routes(self._ctx, self._interceptor_getter().intercept, path, url, not_found, alias)
+
     @command("request")
     def request(self, *args: Any, **options: Any) -> Record:
         """Make an HTTP request from the test (never intercepted).

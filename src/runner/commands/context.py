@@ -64,6 +64,9 @@ class TestContext:
     async_errors: list[BaseException] = field(default_factory=list)
     # checks once the test's body passed (strictNetwork): each returns the error that fails it
     end_checks: list[Callable[[], BaseException | None]] = field(default_factory=list)
+    # run when the test ends, passed or failed (runner.record_har writes its file): each
+    # returns a warning to print, or None
+    closers: list[Callable[[], str | None]] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     nodeid: str = ""  # the pytest node id of the test
     publish: Callable[[Event], None] | None = None  # the run's event bus

@@ -1,0 +1,132 @@
+"""runner.record_har and runner.replay_har end to end: a real page, a real server, real files."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from runner import CommandError, InterceptError, UsageError
+
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+
+
+def fetch(runner, url, init=None):
+    return runner._ctx.run(runner._ctx.browser.page.evaluate(
+        """async ([url, init]) => {
+            try { const r = await fetch(url, init || {}); return {status: r.status, text: await r.text()}; }
+            catch (e) { return {error: String(e)}; }
+        }""", [url, init]))
+
+
+def app(server, users="server"):
+    server.route("/api/users", lambda h: h.send(200, {"users": [users]}))
+    server.route("/api/save", lambda h: h.send(201, {"saved": json.loads(h.request_body)["name"]}))
+    server.route("/pic.png", lambda h: h.send(200, PNG, content_type="image/png"))
+    return server.page("/app", "<html><body><h1>app</h1><img id='pic' src='/pic.png'></body></html>")
+
+
+def record(runner, server, path):
+    with runner.record_har(path, url="**/api/**") as recording:
+        fetch(runner, "/api/users")
+        fetch(runner, "/api/save", {"method": "POST", "body": json.dumps({"name": "Ann"}),
+                                    "headers": {"content-type": "application/json"}})
+        fetch(runner, "/api/save", {"method": "POST", "body": json.dumps({"name": "Bob"}),
+                                    "headers": {"content-type": "application/json"}})
+        fetch(runner, "/pic.png")  # outside the url filter
+    return recording
+
+
+def test_record_writes_a_har_of_the_filtered_requests(runner, server, tmp_path):
+    runner.visit(app(server))
+    recording = record(runner, server, tmp_path / "hars" / "api.har")
+    assert recording.entries == 3 and recording.path == tmp_path / "hars" / "api.har"
+    har = json.loads(recording.path.read_text())
+    assert har["log"]["version"] == "1.2" and har["log"]["creator"]["name"] == "runner"
+    entries = har["log"]["entries"]
+    assert [(e["request"]["method"], e["request"]["url"].split("/", 3)[3], e["response"]["status"]) for e in entries] == [
+        ("GET", "api/users", 200), ("POST", "api/save", 201), ("POST", "api/save", 201)]
+    assert json.loads(entries[0]["response"]["content"]["text"]) == {"users": ["server"]}
+    assert json.loads(entries[1]["request"]["postData"]["text"]) == {"name": "Ann"}
+    assert entries[0]["response"]["content"]["mimeType"] == "application/json"
+    assert entries[0]["time"] >= 0 and entries[0]["startedDateTime"].endswith("+00:00")
+
+
+def test_record_keeps_binary_bodies_as_base64(runner, server, tmp_path):
+    runner.visit(app(server))
+    with runner.record_har(tmp_path / "pic.har", url="**/*.png"):
+        fetch(runner, "/pic.png")
+    (entry,) = json.loads((tmp_path / "pic.har").read_text())["log"]["entries"]
+    assert entry["response"]["content"]["encoding"] == "base64"
+    assert base64.b64decode(entry["response"]["content"]["text"]) == PNG
+
+
+def test_replay_answers_from_the_har_as_routes_with_an_alias_and_counts(runner, server, tmp_path):
+    runner.visit(app(server))
+    record(runner, server, tmp_path / "api.har")
+    runner.intercept("/nothing")  # a route of the test's own, left as it is
+    handles = runner.replay_har(tmp_path / "api.har", alias="har")
+    assert len(handles) == 2  # one route per method and URL
+    server.received.clear()
+    assert json.loads(fetch(runner, "/api/users")["text"]) == {"users": ["server"]}
+    bob = fetch(runner, "/api/save", {"method": "POST", "body": json.dumps({"name": "Bob"})})
+    ann = fetch(runner, "/api/save", {"method": "POST", "body": '{"name":  "Ann"}'})  # same JSON, other spacing
+    assert (bob["status"], json.loads(bob["text"])) == (201, {"saved": "Bob"})
+    assert json.loads(ann["text"]) == {"saved": "Ann"}
+    assert not [r for r in server.received if "/api/" in r["path"]]  # nothing reached the server
+    replayed = runner.wait("@har", count=3)
+    assert all(ic.stubbed for ic in replayed)
+    rows = {r["id"]: r for r in runner._interceptor_getter().routes_table()}
+    assert sorted(rows[h.id]["matches"] for h in handles) == [1, 2]
+    assert all(rows[h.id]["alias"] == "har" for h in handles)
+
+
+def test_replay_fallback_sends_what_the_har_lacks_to_the_server(runner, server, tmp_path):
+    runner.visit(app(server))
+    record(runner, server, tmp_path / "api.har")
+    runner.replay_har(tmp_path / "api.har")
+    carl = fetch(runner, "/api/save", {"method": "POST", "body": json.dumps({"name": "Carl"})})
+    assert json.loads(carl["text"]) == {"saved": "Carl"}  # the server's answer
+    assert fetch(runner, "/pic.png")["status"] == 200
+
+
+def test_replay_abort_fails_a_request_the_har_lacks_and_the_test(runner, server, tmp_path):
+    runner.visit(app(server))
+    record(runner, server, tmp_path / "api.har")
+    runner.replay_har(tmp_path / "api.har", url="**/api/**", not_found="abort")
+    assert fetch(runner, "/pic.png")["status"] == 200  # outside the filter: not replayed, not refused
+    result = fetch(runner, "/api/orders")
+    assert "error" in result
+    with pytest.raises(InterceptError) as caught:
+        runner.get("h1").should("exist")
+    assert "has no entry for GET http://127.0.0.1:" in str(caught.value)
+    assert "/api/orders" in str(caught.value) and "not_found='fallback'" in str(caught.value)
+
+
+def test_record_never_replaces_a_file_runner_did_not_write(runner, server, tmp_path):
+    runner.visit(app(server))
+    mine = tmp_path / "mine.har"
+    mine.write_text('{"log": {"creator": {"name": "someone"}, "entries": []}}')
+    with pytest.raises(CommandError, match="exists and was not recorded by runner: it is left alone"):
+        runner.record_har(mine)
+    assert "someone" in mine.read_text()
+    again = tmp_path / "again.har"
+    runner.record_har(again).stop()
+    runner.record_har(again).stop()  # its own recording may be replaced
+
+
+def test_har_misuse_and_bad_files(runner, server, tmp_path):
+    runner.visit(app(server))
+    with pytest.raises(UsageError, match="`content` is 'embed'"):
+        runner.record_har(tmp_path / "x.har", content="attach")
+    with pytest.raises(UsageError, match="`not_found` is 'fallback'"):
+        runner.replay_har(tmp_path / "x.har", not_found="ignore")
+    with pytest.raises(CommandError, match="no such file. Record one with runner.record_har()"):
+        runner.replay_har(tmp_path / "missing.har")
+    (tmp_path / "bad.har").write_text("{not json")
+    with pytest.raises(CommandError, match=r"bad.har'\): is not JSON"):
+        runner.replay_har(tmp_path / "bad.har")
+    (tmp_path / "nohar.har").write_text('{"entries": []}')
+    with pytest.raises(CommandError, match="is not a HAR file: expected an object with log.entries"):
+        runner.replay_har(tmp_path / "nohar.har")

@@ -1,0 +1,26 @@
+"""A HAR recording the test never stopped is written when the test ends, even when it failed."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+pytestmark = [pytest.mark.e2e]
+
+
+def test_an_unstopped_recording_is_written_when_a_failing_test_ends(project):
+    pytester = project({"a_spec.py": textwrap.dedent("""
+        def test_records_then_fails(runner):
+            runner.record_har("traffic.har")
+            runner.visit("/")
+            assert False, "the test fails after the page loaded"
+        """)})
+    (pytester.path / "runner" / "fixtures").mkdir(parents=True, exist_ok=True)
+    result = pytester.runpytest_subprocess("runner/integration/a_spec.py", "-p", "no:cacheprovider", timeout=180)
+    result.assert_outcomes(failed=1)
+    har = json.loads((pytester.path / "runner" / "fixtures" / "traffic.har").read_text())
+    (page,) = har["log"]["entries"]
+    assert page["request"]["url"].endswith("/") and page["response"]["status"] == 200
+    assert "<h1>Hi</h1>" in page["response"]["content"]["text"]
