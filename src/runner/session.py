@@ -359,8 +359,11 @@ class RunSession:
         route = bool(self._block_hosts) or bool(self._certificates) or bool(interceptor and interceptor.needs_routing())
         watch = bool(interceptor and interceptor.wants_requests())
         preflights = bool(interceptor and interceptor.takes_preflights())
+        sockets = bool(interceptor and interceptor.has_ws_routes())
 
         async def apply() -> None:
+            if sockets:
+                await browser.route_web_sockets()
             # Spies only watch (no interception, HTTP cache kept); anything else routes, and
             # watches only the hops after a redirect, which Playwright does not route.
             browser.set_watching(watch, revalidations=not route)

@@ -339,6 +339,17 @@ class RunnerCommands:
         self._ctx.checkpoint()
         return result
 
+    @command("intercept_ws")
+    def intercept_ws(self, url: Any, handler: Any = None, *, server: bool = True) -> Any:
+        """Spy on, stub or rewrite the page's WebSockets whose URL matches ``url`` (a glob or a
+        regex); see docs/interception.md, WebSockets. Returns a handle (``.as_(alias)``,
+        ``connections``, ``messages``)."""
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._interceptor_getter is None:
+            raise UsageError("runner.intercept_ws() is not available in this run.")
+        return self._interceptor_getter().intercept_ws(url, handler, server=server)
+
     @command("requests")
     def requests(self, alias: str) -> Value:
         """A retrying subject over every request an alias recorded so far, oldest first:

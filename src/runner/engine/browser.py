@@ -204,6 +204,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self._observer: Callable[[Request], None] | None = None  # the request listener while watching
         self._revalidations: Any = None  # while watching: which responses were the server's 304
         self._routed = False
+        self._ws_page: Page | None = None  # the page whose WebSockets go to the routes (once set)
         self._downloads: list[asyncio.Task[None]] = []
         self._fresh = False
         self.launches = 0
@@ -594,6 +595,16 @@ class BrowserSession(PageVerbs, StudioVerbs):
         from runner.engine.exchange import handle_route
 
         await handle_route(self._routing, route, request, self.page_url)
+
+    async def route_web_sockets(self) -> None:
+        """Send the page's WebSockets that a WebSocket route matches to the routing target
+        (installed once per page; a socket no route takes connects as usual)."""
+        if self.page is None or self._routing is None or self._ws_page is self.page:
+            return
+        from runner.engine.websocket_routes import route_web_sockets
+
+        await route_web_sockets(self.page, self._routing)
+        self._ws_page = self.page
 
     async def set_routing(self, on: bool, *, preflights: bool = False) -> None:
         """Route the page's requests to the routing target (``on``) or let them go. CORS

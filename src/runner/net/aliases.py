@@ -16,6 +16,7 @@ from runner.errors import CommandError, UsageError
 from ._util import ordinal, show
 from .interception import Interception, describe_interceptions
 from .registry import Registry
+from .websockets import WsMessage, WsRoutes
 
 __all__ = ["Aliases"]
 
@@ -23,9 +24,11 @@ __all__ = ["Aliases"]
 class Aliases:
     """Alias bookkeeping and the test thread's reads of the records (``wait`` and ``get``)."""
 
-    def __init__(self, registry: Registry, config: Callable[[str], Any]) -> None:
+    def __init__(self, registry: Registry, config: Callable[[str], Any], ws: WsRoutes | None = None) -> None:
         self._registry = registry
         self._config = config
+        self._ws = ws
+        self._ws_taken: dict[str, int] = {}  # how many messages of each WebSocket alias waits took
         self._dynamic: list[tuple[str, Interception]] = []
         self._ordinals: dict[str, int] = {}
         # What each alias's waits consumed, by interception id: a request two aliases matched is
@@ -45,6 +48,7 @@ class Aliases:
             self._ordinals = {}
             self._requests_taken = {}
             self._responses_taken = {}
+            self._ws_taken = {}
 
     def _known_aliases(self) -> list[str]:
         names: list[str] = []
@@ -54,7 +58,13 @@ class Aliases:
         for name, _ic in self._dynamic:
             if name not in names:
                 names.append(name)
+        for name in self._ws.aliases() if self._ws is not None else []:
+            if name not in names:
+                names.append(name)
         return names
+
+    def _is_ws(self, alias: str) -> bool:
+        return self._ws is not None and alias in self._ws.aliases()
 
     def _candidates(self, alias: str) -> list[Interception]:
         """The interceptions ``alias`` names (its routes' and ``req.alias``'s), in the order the
@@ -151,11 +161,14 @@ class Aliases:
         resp_ms = _pick(response_timeout, timeout, self._config("responseTimeout"))
         start = time.monotonic()
         deadline = start + req_ms / 1000
-        if count is None:
-            results: list[Any] = [self._wait_one(alias, spec, deadline, req_ms, resp_ms) for alias, spec in parsed]
-        else:  # one deadline for all the requests of an alias: "3 requests within 5 s"
-            results = []
-            for alias, spec in parsed:
+        results: list[Any] = []
+        for alias, spec in parsed:
+            if self._is_ws(alias):
+                got = self._wait_ws(alias, count or 1, deadline, req_ms)
+                results.append(got if count is not None else got[0])
+            elif count is None:
+                results.append(self._wait_one(alias, spec, deadline, req_ms, resp_ms))
+            else:  # one deadline for all the requests of an alias: "3 requests within 5 s"
                 batch: list[Interception] = []
                 for _ in range(count):
                     batch.append(self._wait_one(alias, spec, deadline, req_ms, resp_ms, batch=(batch, count)))
@@ -213,6 +226,29 @@ class Aliases:
             target.request.alias = alias
             return target
 
+    def _wait_ws(self, alias: str, count: int, deadline: float, wait_ms: float) -> list[WsMessage]:
+        """The next ``count`` messages (either way) of a WebSocket alias no wait took yet."""
+        __tracebackhide__ = True
+        assert self._ws is not None
+        cond = self._registry.cond
+        with cond:
+            while True:
+                messages = self._ws.messages_of(alias)
+                taken = self._ws_taken.get(alias, 0)
+                if len(messages) - taken >= count:
+                    self._ws_taken[alias] = taken + count
+                    return messages[taken:taken + count]
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    got = len(messages) - taken
+                    seen = "\n".join(f"  {m!r}" for m in messages[-10:]) or "  (none)"
+                    raise CommandError(
+                        f"runner.wait() timed out waiting {wait_ms:g}ms for {_count(count, 'message')} of the "
+                        f"WebSocket route `{alias}`: {got} came. Its messages so far ({len(messages)}, "
+                        f"{taken} taken by earlier waits):\n{seen}"
+                    )
+                cond.wait(remaining)
+
     def _what_came(self, alias: str, batch: tuple[list[Interception], int] | None) -> str:
         """Why a wait for the next request of ``alias`` found none (holding the lock)."""
         recorded = self._candidates(alias)
@@ -240,6 +276,11 @@ class Aliases:
                 if alias not in known:
                     raise self._alias_error(label, alias)
             while True:
+                messages = [m for a in aliases if self._ws is not None and self._is_ws(a)
+                            for m in self._ws.messages_of(a)]
+                if messages:
+                    raise CommandError(f"{label} failed: {_count(len(messages), 'WebSocket message')} came:\n"
+                                       + "\n".join(f"  {m!r}" for m in messages[:20]))
                 seen = sorted({ic.id: ic for a in aliases for ic in self._candidates(a)}.values(),
                               key=lambda ic: ic.arrival)
                 if seen:
@@ -272,7 +313,8 @@ class Aliases:
                 )
             if base not in known:
                 raise self._alias_error("runner.get()", base)
-            candidates = self._candidates(base)
+            candidates: list[Any] = (self._ws.messages_of(base) if self._ws is not None and self._is_ws(base)
+                                     else self._candidates(base))
         if spec is None:
             return candidates[-1] if candidates else None
         if spec == "all":

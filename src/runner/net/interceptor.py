@@ -27,6 +27,7 @@ from .probes import StrictNetwork, matching
 from .registry import Registry
 from .route import RouteHandle, build_route, compile_matcher
 from .types import Exchange, RawRequest
+from .websockets import WsConnection, WsHandle, WsRoute, WsRoutes, WsTransport
 
 __all__ = ["Interceptor"]
 
@@ -53,7 +54,8 @@ class Interceptor:
                  on_change: Callable[[], None] | None = None, observer: Any = None) -> None:
         self._on_change = on_change
         self._registry = Registry(observer)
-        self._aliases = Aliases(self._registry, config)
+        self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error)
+        self._aliases = Aliases(self._registry, config, self._ws)
         self._chain = Chain(loop=loop, config=config, load_fixture=load_fixture, report_error=report_error,
                             registry=self._registry, aliases=self._aliases)
 
@@ -72,6 +74,27 @@ class Interceptor:
 
     def has_routes(self) -> bool:
         return self._registry.has_routes()
+
+    # -- WebSockets ----------------------------------------------------------------------------
+    def intercept_ws(self, url: Any, handler: Any = None, *, server: bool = True) -> WsHandle:
+        """Take the page's WebSockets whose URL matches ``url`` (a glob or regex): record every
+        message both ways, run ``handler(connection)`` for each socket (it may register message
+        callbacks that rewrite or drop, and send), connect to the server unless ``server`` is
+        False. Raises UsageError for bad arguments."""
+        __tracebackhide__ = True
+        handle = self._ws.add(WsRoute(url, handler, server))
+        if self._on_change is not None:
+            self._on_change()
+        return handle
+
+    def has_ws_routes(self) -> bool:
+        return bool(self._ws)
+
+    def ws_route_for(self, url: str) -> WsRoute | None:
+        return self._ws.route_for(url)
+
+    async def ws_open(self, route: WsRoute, url: str, transport: WsTransport) -> WsConnection:
+        return await self._ws.open(route, url, transport)
 
     def needs_routing(self) -> bool:
         """True when some route may change a request (a handler or a static response).
@@ -97,7 +120,8 @@ class Interceptor:
         quietly: no more old handlers run, nothing fails the new test or is recorded in it."""
         cond = self._registry.cond
         with cond:
-            had = self._registry.clear()
+            had = self._registry.clear() or bool(self._ws)
+            self._ws.clear()
             self._aliases.clear()
             cond.notify_all()
         if had and self._on_change is not None:
