@@ -28,6 +28,8 @@ from runner.net import (
 )
 from runner.tracebacks import first_line
 
+_STREAM_CONNECT_S = 15.0  # the browser asks runner's stream server for a throttled body within this
+
 if TYPE_CHECKING:
     from runner.engine.client_certs import ClientCertificate
     from runner.engine.revalidations import Revalidations
@@ -86,7 +88,31 @@ class PlaywrightExchange:
             url=response.url,
         )
 
+    @property
+    def streams_body(self) -> bool:
+        """A throttled body is streamed to the page (see body_stream.py): ``http:`` requests."""
+        return self._request.url.startswith("http:")
+
+    async def _stream(self, response: OutgoingResponse) -> str | None:
+        from runner.engine.body_stream import streams
+
+        hub = streams()
+        url, body = await hub.register(response)
+        try:
+            await self._route.continue_(url=url)
+            await asyncio.wait_for(body.connected.wait(), _STREAM_CONNECT_S)
+        except PlaywrightError as err:
+            hub.forget(url)
+            return abandoned_message(first_line(err))
+        except TimeoutError:
+            hub.forget(url)
+            return abandoned_message(self._request.failure or "the page never asked for the body")
+        said = await body.done
+        return abandoned_message(said) if said is not None else None
+
     async def fulfill(self, response: OutgoingResponse) -> str | None:
+        if response.throttle_kbps and self.streams_body:
+            return await self._stream(response)
         try:
             await self._route.fulfill(status=response.status, headers=response.headers, body=response.body)
             # Playwright fulfils a request the page already abandoned without a word; its
@@ -107,6 +133,10 @@ class PlaywrightExchange:
 class CertificateExchange(PlaywrightExchange):
     """A routed request that a ``clientCertificates`` entry matches: runner sends it to the server
     itself, with the entry's certificate, verifying the server with the entry's ``ca``."""
+
+    @property
+    def streams_body(self) -> bool:
+        return False  # answered by fulfill: a throttled body waits, then goes whole
 
     def __init__(self, route: Route, request: Request, certificate: ClientCertificate,
                  timeout_ms: float, warn: Callable[[str], None]) -> None:

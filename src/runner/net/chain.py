@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import copy
+import dataclasses
 import functools
 import inspect
 import threading
@@ -73,6 +74,9 @@ class _Guard:
         return await self.exchange.fetch(request, follow_redirect=follow_redirect, timeout_ms=timeout_ms)
 
     async def fulfill(self, response: OutgoingResponse) -> str | None:
+        if response.throttle_kbps and not getattr(self.exchange, "streams_body", False):
+            await asyncio.sleep(throttle_seconds(len(response.body), response.throttle_kbps))
+            response = dataclasses.replace(response, throttle_kbps=None)
         abandoned = await self.exchange.fulfill(response)
         self.answered = True
         return abandoned
@@ -407,10 +411,10 @@ class Chain:
             await self._fail_request(error, ic, exchange, gen)
             return
         headers = add_cors_headers(rendered.headers, raw.headers)
-        await _pause(rendered.delay, throttle_seconds(len(rendered.body), rendered.throttle_kbps))
+        await _pause(rendered.delay, 0)
         abandoned = await exchange.fulfill(OutgoingResponse(
             status=rendered.status, status_text=reason_phrase(rendered.status),
-            headers=headers, body=rendered.body,
+            headers=headers, body=rendered.body, throttle_kbps=rendered.throttle_kbps or None,
         ))
         with self._registry.cond:
             ic.response_body_size = len(rendered.body)
@@ -485,8 +489,9 @@ class Chain:
         ic.response_body_size = len(body)
         ic.response_body_bytes = body
         # no default CORS headers here: a response from the server keeps exactly its headers (1a.8)
-        await _pause(rdata.delay, throttle_seconds(len(body), rdata.throttle_kbps))
-        abandoned = await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers, body=body))
+        await _pause(rdata.delay, 0)
+        abandoned = await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers,
+                                                            body=body, throttle_kbps=rdata.throttle_kbps or None))
         if abandoned:
             self._registry.error(ic, abandoned)
             return

@@ -95,12 +95,18 @@ class ObservedResponse:
 
 @dataclass
 class OutgoingResponse:
-    """The response the page receives when the engine answers a request itself."""
+    """The response the page receives when the engine answers a request itself.
+
+    ``throttle_kbps``: send the body at this rate, the page reading it as it arrives. An
+    exchange that can stream says so (``streams_body = True``); for any other the engine waits
+    as long as the body would take, then answers at once (see ``chain._Guard``).
+    """
 
     status: int
     status_text: str
     headers: dict[str, str]
     body: bytes
+    throttle_kbps: float | None = None
 
 
 class UpstreamError(Exception):
