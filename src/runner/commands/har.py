@@ -119,12 +119,9 @@ def start_recording(ctx: TestContext, path: Any, url: Any, content: str, version
             f"{command}: {target} exists and was not recorded by runner: it is left alone. "
             "Record to another path, or remove the file yourself."
         )
-    from runner.engine.har_recorder import HarRecorder
-
-    page = ctx.browser.page
-    if page is None:
+    recorder = ctx.browser.har_recorder(keep, content)
+    if recorder is None:
         raise CommandError(f"{command}: there is no page to record.")
-    recorder = HarRecorder(page, keep, content)
     ctx.run(recorder.start())
     return HarRecording(ctx, target, recorder, version)
 

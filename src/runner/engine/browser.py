@@ -46,6 +46,7 @@ from runner.errors import BrowserNotFoundError
 from runner.tracebacks import first_line
 
 if TYPE_CHECKING:
+    from runner.engine.har_recorder import HarRecorder
     from runner.engine.remote import RemoteEndpoint
     from runner.engine.routing import RoutingTarget
 
@@ -554,6 +555,14 @@ class BrowserSession(PageVerbs, StudioVerbs):
     async def trace_step_end(self) -> None:
         """Close the step :meth:`trace_step` opened."""
         await self._tracing.group_end(self.context)
+
+    def har_recorder(self, keep: Callable[[str], bool], content: str) -> HarRecorder | None:
+        """A recorder of the page's exchanges to a HAR (har_recorder.py), or None with no page."""
+        if self.page is None:
+            return None
+        from runner.engine.har_recorder import HarRecorder
+
+        return HarRecorder(self.page, keep, content)
 
     # -- routing ----------------------------------------------------------------------------
     def set_watching(self, on: bool, *, revalidations: bool = True) -> None:
