@@ -138,3 +138,19 @@ def test_runner_run_with_xdist_prints_each_spec_once_and_counts_the_failures(pro
     assert len(ended) == len(set(ended)) == 6
     run_ended = next(e for e in events if e["kind"] == "run.ended")
     assert (run_ended["passed"], run_ended["failed"]) == (5, 1)
+
+
+@pytest.mark.slow
+def test_xdist_splitting_specs_says_no_video_is_recorded(project):
+    pytester = project({"a_spec.py": "def test_a1(runner):\n    runner.visit('/')\n",
+                        "b_spec.py": "def test_b1(runner):\n    runner.visit('/')\n"}, {"video": True})
+    runner_cli = str(Path(sys.executable).with_name("runner"))
+    split = pytester.run(runner_cli, "run", "--", "-n", "2", timeout=180)
+    assert split.ret == 0, split.stdout.str() + split.stderr.str()
+    assert ("runner: notice: no video is recorded in this run: pytest-xdist's `--dist load` may split a spec's "
+            "tests across workers") in split.stderr.str()
+    assert not list((pytester.path / "runner" / "videos").rglob("*.mp4"))
+    whole = pytester.run(runner_cli, "run", "--workers", "2", timeout=180)
+    assert whole.ret == 0, whole.stdout.str() + whole.stderr.str()
+    assert "no video is recorded" not in whole.stderr.str()
+    assert len(list((pytester.path / "runner" / "videos").rglob("*.mp4"))) == 2

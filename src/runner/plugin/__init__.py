@@ -148,6 +148,18 @@ def _specs_are_the_unit(config: pytest.Config) -> bool:
 _DIST_KEY = "runner_dist"
 
 
+def _split_specs_notice(config: pytest.Config, session: Any) -> str | None:
+    """What the run cannot do when pytest-xdist may split a spec's tests across its workers
+    (``-n N`` without ``--dist loadfile``): the spec videos the configuration asks for."""
+    workers = getattr(config.option, "numprocesses", None)
+    dist = getattr(config.option, "dist", "no")
+    if not workers or dist == "loadfile" or not session.config.video:
+        return None
+    return (f"no video is recorded in this run: pytest-xdist's `--dist {'load' if dist == 'no' else dist}` may "
+            "split a spec's tests across workers, and a spec's video needs them in one. Use "
+            "`runner run --workers N` (or add `--dist loadfile`) to record each spec's video.")
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """pytest-xdist's controller, as it starts a worker: tell it how the tests are given out."""
@@ -171,6 +183,9 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         session.bus.subscribe(relay, RELAYED)
         config.pluginmanager.register(relay, "runner-worker-relay")
         return
+    notice = _split_specs_notice(config, session)
+    if notice is not None:
+        print(f"runner: notice: {notice}", file=sys.stderr, flush=True)
     from runner.plugin.recorder import RunRecorder
     from runner.plugin.run_events import subscribe_after, subscribe_before
     from runner.reporters.feed import ReporterFeed
