@@ -140,3 +140,34 @@ def test_intercept_ws_misuse(runner, server):
         runner.intercept_ws("**/ws", "nope")
     with pytest.raises(UsageError, match="`server` is True or False"):
         runner.intercept_ws("**/ws", server="no")
+
+
+def test_sockets_are_rows_of_the_routes_and_requests_tables_and_events(runner, server, ws_server, request):
+    from runner.events import RequestIntercepted, RouteAdded, RouteAliased
+    from runner.plugin import _SESSION_KEY
+
+    seen: list = []
+    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(
+        seen.append, (RouteAdded, RouteAliased, RequestIntercepted))
+    try:
+        runner.intercept_ws("**/ws").as_("live")
+        runner.intercept_ws("**/other", server=False)
+        assert open_socket(runner, server, ws_server) == "open"
+        runner.wait("@live")  # the server's hello
+    finally:
+        unsubscribe()
+    interceptor = runner._interceptor_getter()
+    live, other = interceptor.routes_table()
+    assert (live["method"], live["matcher"], live["alias"], live["matches"], live["stubbed"], live["handler"]) == \
+        ("WS", '{"url": "**/ws"}', "live", 1, False, "spy")
+    assert (other["matches"], other["stubbed"], other["handler"]) == (0, True, "static")
+    (handshake,) = interceptor.requests_log()
+    assert (handshake["method"], handshake["url"], handshake["status"], handshake["resource_type"]) == \
+        ("GET", ws_server.url, 101, "websocket")
+    assert handshake["route_ids"] == [live["id"]] and handshake["aliases"] == ["live"]
+    added = [e for e in seen if isinstance(e, RouteAdded)]
+    assert [(e.method, e.matcher) for e in added] == [("WS", '{"url": "**/ws"}'), ("WS", '{"url": "**/other"}')]
+    assert [e.alias for e in seen if isinstance(e, RouteAliased)] == ["live"]
+    (ended,) = [e for e in seen if isinstance(e, RequestIntercepted)]
+    assert ended.log_line() == f"(websocket) GET 101 {ws_server.url} @live to the server"
+    assert any(entry.message == ended.log_line() for entry in runner._ctx.log)

@@ -222,6 +222,9 @@ def retry(
         ctx.checkpoint()
         result = attempt()
         if result.ok:
+            # what the background said while the attempt read the page fails this command: the
+            # page's state it passed on may be the work of a handler that broke meanwhile
+            ctx.checkpoint()
             return result.value
         now = time.monotonic()
         if now >= deadline:

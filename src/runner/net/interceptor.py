@@ -54,7 +54,7 @@ class Interceptor:
                  on_change: Callable[[], None] | None = None, observer: Any = None) -> None:
         self._on_change = on_change
         self._registry = Registry(observer)
-        self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error)
+        self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, observer)
         self._aliases = Aliases(self._registry, config, self._ws)
         self._chain = Chain(loop=loop, config=config, load_fixture=load_fixture, report_error=report_error,
                             registry=self._registry, aliases=self._aliases)
@@ -221,7 +221,7 @@ class Interceptor:
     def routes_table(self) -> list[dict[str, Any]]:
         """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
         matches, times, middleware, log (the Routes panel)."""
-        return self._registry.routes_table()
+        return self._registry.routes_table() + self._ws.routes_table()
 
     def requests_log(self) -> list[dict[str, Any]]:
         """One row per intercepted request, in arrival order: id, browser_request_id, method,
@@ -229,4 +229,4 @@ class Interceptor:
         error, duration_ms, resource_type, request_headers, response_headers,
         request_body_size, response_body_size, timings (see :meth:`Registry.requests_log
         <runner.net.registry.Registry.requests_log>`)."""
-        return self._registry.requests_log()
+        return self._registry.requests_log() + self._ws.requests_log()

@@ -95,6 +95,7 @@ class WsConnection:
         self.url = url
         self.messages: list[WsMessage] = []
         self.closed = False
+        self.opened = time.monotonic()
         self._transport = transport
         self._cond = registry_cond
         self._report = report
@@ -229,20 +230,40 @@ class WsRoute:
     def describe(self) -> str:
         return show(self.url if isinstance(self.url, str) else self.url)
 
+    def row(self) -> dict[str, Any]:
+        """The route as a row of the Routes table (the keys of the HTTP routes' rows): method
+        ``WS``; stubbed when no server is behind it; ``matches`` counts the sockets it took."""
+        return {"id": self.id, "method": "WS", "matcher": self.matcher.describe(), "stubbed": not self.server,
+                "handler": "function" if self.handler is not None else ("spy" if self.server else "static"),
+                "alias": self.alias, "matches": len(self.connections), "times": None, "middleware": False,
+                "log": True}
+
+    def connection_row(self, connection: WsConnection) -> dict[str, Any]:
+        """A socket the route took, as a row of the requests table: its handshake (``GET``,
+        status 101, resource type ``websocket``), ended when the socket opened."""
+        return {"id": connection.id, "browser_request_id": "", "method": "GET", "url": connection.url,
+                "route_ids": [self.id], "aliases": [self.alias] if self.alias else [], "stubbed": not self.server,
+                "log": True, "state": "Complete", "status": 101, "error": None, "duration_ms": None,
+                "resource_type": "websocket", "request_headers": {}, "response_headers": {},
+                "request_body_size": None, "response_body_size": None, "timings": {}}
+
 
 class WsHandle:
     """What ``runner.intercept_ws`` returns: ``.as_(alias)``; ``connections`` and ``messages``
     so far; ``call_count`` (connections taken)."""
 
-    def __init__(self, route: WsRoute, lock: threading.RLock) -> None:
+    def __init__(self, route: WsRoute, lock: threading.RLock,
+                 on_alias: Callable[[WsRoute], None] = lambda route: None) -> None:
         self._route = route
         self._lock = lock
+        self._on_alias = on_alias
 
     def as_(self, alias: str) -> WsHandle:
         __tracebackhide__ = True
         validate_alias(alias, ".as_()")
         with self._lock:
             self._route.alias = alias
+        self._on_alias(self._route)
         return self
 
     @property
@@ -271,16 +292,44 @@ class WsRoutes:
     """The WebSocket routes of the page and their connections (cleared with the HTTP routes)."""
 
     def __init__(self, lock: threading.RLock, cond: threading.Condition,
-                 report: Callable[[BaseException], None]) -> None:
+                 report: Callable[[BaseException], None], observer: Any = None) -> None:
         self._lock = lock
         self._cond = cond
         self._report = report
+        self._observer = observer  # told as the registry's is (route_added, route_aliased, request_ended)
         self.routes: list[WsRoute] = []
+
+    def _tell(self, event: str, row: dict[str, Any]) -> None:
+        tell = getattr(self._observer, event, None)
+        if tell is None:
+            return
+        try:
+            tell(row)
+        except Exception:  # noqa: BLE001 - an observer's bug must not break the sockets
+            pass
 
     def add(self, route: WsRoute) -> WsHandle:
         with self._cond:
             self.routes.append(route)
-        return WsHandle(route, self._lock)
+            row = route.row()
+        self._tell("route_added", row)
+        return WsHandle(route, self._lock, on_alias=self._aliased)
+
+    def _aliased(self, route: WsRoute) -> None:
+        with self._cond:
+            row = route.row()
+        self._tell("route_aliased", row)
+
+    def routes_table(self) -> list[dict[str, Any]]:
+        with self._cond:
+            return [route.row() for route in self.routes]
+
+    def requests_log(self) -> list[dict[str, Any]]:
+        """The sockets the routes took, in the order they opened."""
+        with self._cond:
+            taken = [(c, r) for r in self.routes for c in r.connections]
+            taken.sort(key=lambda pair: pair[0].opened)
+            return [route.connection_row(connection) for connection, route in taken]
 
     def __bool__(self) -> bool:
         return bool(self.routes)
@@ -310,8 +359,12 @@ class WsRoutes:
         """A socket the route took (loop thread): its handler, if any, runs before messages flow."""
         connection = WsConnection(route, url, transport, self._cond, self._report)
         with self._cond:
+            current = route in self.routes  # not a route of an earlier test
             route.connections.append(connection)
+            row = route.connection_row(connection)
             self._cond.notify_all()
+        if current:
+            self._tell("request_ended", row)
         if route.handler is not None:
             try:
                 await _run(route.handler, connection, transport.loop)
