@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from tests.support.ws_server import ws_serving
 
@@ -171,3 +174,48 @@ def test_sockets_are_rows_of_the_routes_and_requests_tables_and_events(runner, s
     (ended,) = [e for e in seen if isinstance(e, RequestIntercepted)]
     assert ended.log_line() == f"(websocket) GET 101 {ws_server.url} @live to the server"
     assert any(entry.message == ended.log_line() for entry in runner._ctx.log)
+
+
+def test_what_arrives_while_the_handler_runs_waits_for_it(runner, server, ws_server):
+    def slow(conn):
+        time.sleep(0.3)  # the server's greeting arrives meanwhile
+        conn.on_server_message(lambda m: setattr(m, "data", m.data.upper()))
+
+    runner.intercept_ws("**/ws", slow).as_("live")
+    open_socket(runner, server, ws_server)
+    runner.get("#log li").should("have.text", "HELLO")
+    assert [(m.data, m.original) for m in runner.get("@live.all")] == [("HELLO", "hello")]
+
+
+@pytest.mark.runner(defaultCommandTimeout=400)
+def test_a_callback_that_never_returns_is_given_up_on(runner, server, ws_server):
+    release = threading.Event()
+
+    def stuck(conn):
+        conn.on_page_message(lambda m: release.wait(10))
+
+    runner.intercept_ws("**/ws", stuck)
+    open_socket(runner, server, ws_server)
+    try:
+        send(runner, "ping")
+        with pytest.raises(InterceptError, match=r"ran past defaultCommandTimeout \(400ms\); it was given up on"):
+            runner.get("#log li").should("have.length", 2, timeout=3000)  # the message went on as it came
+    finally:
+        release.set()
+    assert ws_server.received == ["ping"]
+
+
+def test_waits_take_each_message_once_whatever_order_they_are_recorded_in(runner, server, ws_server):
+    handle: dict = {}
+
+    def slow_out(conn):
+        handle["conn"] = conn
+        conn.on_page_message(lambda m: time.sleep(0.3))
+
+    runner.intercept_ws("**/ws", slow_out).as_("live")
+    open_socket(runner, server, ws_server)
+    assert runner.wait("@live").data == "hello"
+    send(runner, "a")  # its callback takes 300 ms; "b" is recorded first
+    handle["conn"].send_to_page("b")
+    assert runner.wait("@live").data == "b"
+    assert [m.data for m in runner.wait("@live", count=2)] == ["a", "echo:a"]

@@ -45,18 +45,18 @@ async def _serve(ws: WebSocketRoute, route: Any, interceptor: Any) -> None:
     from runner.net.websockets import TO_PAGE, TO_SERVER, WsTransport
 
     loop = asyncio.get_running_loop()
-    server = ws.connect_to_server() if route.server else None
-
-    def close(code: int, reason: str) -> None:
-        asyncio.ensure_future(_quietly(ws.close(code=code, reason=reason or None)))
-        if server is not None:
-            asyncio.ensure_future(_quietly(server.close(code=code, reason=reason or None)))
-
-    transport = WsTransport(to_page=ws.send, to_server=server.send if server is not None else None,
-                            close=close, loop=loop)
-    connection = await interceptor.ws_open(route, ws.url, transport)
+    # Playwright forwards a message itself while no listener is set: the listeners are set before
+    # anything can arrive, and what arrives while the route's handler runs waits for it, in order.
+    connection: Any = None
+    early: list[tuple[str, str | bytes]] = []
+    closed_early: list[tuple[WebSocketRoute | None, int | None, str | None]] = []
+    server: WebSocketRoute | None = None
 
     def relay(direction: str, data: str | bytes) -> None:
+        if connection is None:
+            early.append((direction, data))
+            return
+
         async def go() -> None:
             out = await connection.deliver(direction, data)
             if out is None:
@@ -71,19 +71,39 @@ async def _serve(ws: WebSocketRoute, route: Any, interceptor: Any) -> None:
 
         asyncio.ensure_future(go())
 
-    def closed_by(other: WebSocketRoute | None) -> Any:
+    def closed_by(other: Any) -> Any:
         def on_close(code: int | None, reason: str | None) -> None:
-            connection.ended()
-            if other is not None:
-                asyncio.ensure_future(_quietly(other.close(code=code, reason=reason)))
+            if connection is None:
+                closed_early.append((other(), code, reason))
+                return
+            end(other(), code, reason)
 
         return on_close
 
+    def end(other: WebSocketRoute | None, code: int | None, reason: str | None) -> None:
+        connection.ended()
+        if other is not None:
+            asyncio.ensure_future(_quietly(other.close(code=code, reason=reason)))
+
     ws.on_message(lambda data: relay(TO_SERVER, data))
-    ws.on_close(closed_by(server))
-    if server is not None:
+    ws.on_close(closed_by(lambda: server))
+    if route.server:
+        server = ws.connect_to_server()
         server.on_message(lambda data: relay(TO_PAGE, data))
-        server.on_close(closed_by(ws))
+        server.on_close(closed_by(lambda: ws))
+
+    def close(code: int, reason: str) -> None:
+        asyncio.ensure_future(_quietly(ws.close(code=code, reason=reason or None)))
+        if server is not None:
+            asyncio.ensure_future(_quietly(server.close(code=code, reason=reason or None)))
+
+    transport = WsTransport(to_page=ws.send, to_server=server.send if server is not None else None,
+                            close=close, loop=loop)
+    connection = await interceptor.ws_open(route, ws.url, transport)  # runs the route's handler
+    for direction, data in early:
+        relay(direction, data)
+    for other, code, reason in closed_early[:1]:
+        end(other, code, reason)
 
 
 async def _quietly(coro: Any) -> None:

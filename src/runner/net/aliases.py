@@ -28,7 +28,7 @@ class Aliases:
         self._registry = registry
         self._config = config
         self._ws = ws
-        self._ws_taken: dict[str, int] = {}  # how many messages of each WebSocket alias waits took
+        self._ws_taken: dict[str, set[int]] = {}  # the messages (by order) each WebSocket alias's waits took
         self._dynamic: list[tuple[str, Interception]] = []
         self._ordinals: dict[str, int] = {}
         # What each alias's waits consumed, by interception id: a request two aliases matched is
@@ -234,18 +234,21 @@ class Aliases:
         with cond:
             while True:
                 messages = self._ws.messages_of(alias)
-                taken = self._ws_taken.get(alias, 0)
-                if len(messages) - taken >= count:
-                    self._ws_taken[alias] = taken + count
-                    return messages[taken:taken + count]
+                taken = self._ws_taken.setdefault(alias, set())
+                # by identity, not by position: a message whose callbacks took longer is recorded
+                # after a later one, in its own place
+                fresh = [m for m in messages if m.order not in taken]
+                if len(fresh) >= count:
+                    taken.update(m.order for m in fresh[:count])
+                    return fresh[:count]
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    got = len(messages) - taken
+                    got = len(fresh)
                     seen = "\n".join(f"  {m!r}" for m in messages[-10:]) or "  (none)"
                     raise CommandError(
                         f"runner.wait() timed out waiting {wait_ms:g}ms for {_count(count, 'message')} of the "
                         f"WebSocket route `{alias}`: {got} came. Its messages so far ({len(messages)}, "
-                        f"{taken} taken by earlier waits):\n{seen}"
+                        f"{len(taken)} taken by earlier waits):\n{seen}"
                     )
                 cond.wait(remaining)
 

@@ -54,7 +54,8 @@ class Interceptor:
                  on_change: Callable[[], None] | None = None, observer: Any = None) -> None:
         self._on_change = on_change
         self._registry = Registry(observer)
-        self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, observer)
+        self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, observer,
+                            timeout_s=lambda: max(float(config("defaultCommandTimeout")), 0.0) / 1000)
         self._aliases = Aliases(self._registry, config, self._ws)
         self._chain = Chain(loop=loop, config=config, load_fixture=load_fixture, report_error=report_error,
                             registry=self._registry, aliases=self._aliases)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner.errors import InterceptError, UsageError
+from runner.workers import Workers
 
 from ._util import show
 from .matcher import CompiledMatcher, MatchView, validate_route_matcher
@@ -31,6 +32,10 @@ from .route import validate_alias
 __all__ = ["WsConnection", "WsHandle", "WsMessage", "WsRoute", "WsRoutes", "WsTransport"]
 
 _ids = itertools.count(1)
+_order = itertools.count(1)
+# Plain-function handlers and message callbacks run here (they may block), never in the engine
+# loop's own executor; a call that runs past defaultCommandTimeout is given up on.
+_callbacks = Workers("runner-ws-callback", size=32)
 TO_SERVER = "to_server"
 TO_PAGE = "to_page"
 
@@ -63,6 +68,8 @@ class WsMessage:
     injected: bool = False
     dropped: bool = False
     at: float = field(default_factory=time.monotonic)
+    # the order messages came in, across sockets (a rewritten message keeps its place)
+    order: int = field(default_factory=lambda: next(_order))
 
     def drop(self) -> None:
         self.dropped = True
@@ -89,7 +96,7 @@ class WsConnection:
     ``on_page_message(fn)`` / ``on_server_message(fn)`` callbacks, each ``fn(message)``."""
 
     def __init__(self, route: WsRoute, url: str, transport: WsTransport, registry_cond: threading.Condition,
-                 report: Callable[[BaseException], None]) -> None:
+                 report: Callable[[BaseException], None], timeout_s: Callable[[], float] = lambda: 4.0) -> None:
         self.id = f"ws-{next(_ids)}"
         self.route = route
         self.url = url
@@ -99,6 +106,7 @@ class WsConnection:
         self._transport = transport
         self._cond = registry_cond
         self._report = report
+        self._timeout_s = timeout_s
         self._callbacks: dict[str, list[Callable[[WsMessage], Any]]] = {TO_SERVER: [], TO_PAGE: []}
         self._locks = {TO_SERVER: asyncio.Lock(), TO_PAGE: asyncio.Lock()}
 
@@ -128,11 +136,11 @@ class WsConnection:
             message = WsMessage(direction, data, self.url, self.id, original=data)
             for fn in list(self._callbacks[direction]):
                 try:
-                    await _run(fn, message, self._transport.loop)
+                    await _run(fn, message, self._timeout_s())
                 except Exception as err:  # noqa: BLE001 - the test fails; the message goes on as it came
                     failure = InterceptError(
                         f"A WebSocket message callback of runner.intercept_ws({self.route.describe()}) "
-                        f"raised {type(err).__name__}: {err}\n\nMessage: {message!r}")
+                        f"{_what_went_wrong(err, self._timeout_s())}\n\nMessage: {message!r}")
                     failure.__cause__ = err
                     self._report(failure)
                     message.data, message.dropped = data, False
@@ -190,13 +198,32 @@ class WsConnection:
         return f"<WsConnection {self.url} {len(self.messages)} messages{' closed' if self.closed else ''}>"
 
 
-async def _run(fn: Callable[[Any], Any], message: Any, loop: asyncio.AbstractEventLoop) -> None:
+async def _run(fn: Callable[[Any], Any], arg: Any, timeout_s: float) -> None:
+    """``fn(arg)``: ``async def`` on the loop, a plain function in a thread of its own pool; an
+    awaitable it returns is awaited. Raises TimeoutError past ``timeout_s`` (the thread of a
+    plain function is given up on: it no longer counts, and ends when the function returns)."""
     if inspect.iscoroutinefunction(fn):
-        await fn(message)
+        await asyncio.wait_for(fn(arg), timeout_s)
         return
-    result = await loop.run_in_executor(None, fn, message)
+    deadline = time.monotonic() + timeout_s
+    job = _callbacks.submit(fn, arg)
+    try:
+        result = await asyncio.wait_for(asyncio.wrap_future(job), timeout_s)
+    except BaseException:
+        _callbacks.give_up(job)
+        raise
     if inspect.isawaitable(result):
-        await result
+        await asyncio.wait_for(_as_coro(result), max(deadline - time.monotonic(), 0.0))
+
+
+async def _as_coro(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def _what_went_wrong(err: BaseException, timeout_s: float) -> str:
+    if isinstance(err, TimeoutError):
+        return f"ran past defaultCommandTimeout ({round(timeout_s * 1000)}ms); it was given up on."
+    return f"raised {type(err).__name__}: {err}"
 
 
 def _callable(fn: Any, name: str) -> Callable[[WsMessage], Any]:
@@ -292,10 +319,12 @@ class WsRoutes:
     """The WebSocket routes of the page and their connections (cleared with the HTTP routes)."""
 
     def __init__(self, lock: threading.RLock, cond: threading.Condition,
-                 report: Callable[[BaseException], None], observer: Any = None) -> None:
+                 report: Callable[[BaseException], None], observer: Any = None,
+                 timeout_s: Callable[[], float] = lambda: 4.0) -> None:
         self._lock = lock
         self._cond = cond
         self._report = report
+        self._timeout_s = timeout_s
         self._observer = observer  # told as the registry's is (route_added, route_aliased, request_ended)
         self.routes: list[WsRoute] = []
 
@@ -352,12 +381,18 @@ class WsRoutes:
         """Every message of the routes named ``alias``, in the order they were delivered."""
         with self._cond:
             out = [m for r in self.routes if r.alias == alias for m in r.messages]
-        out.sort(key=lambda m: m.at)
+        out.sort(key=lambda m: m.order)
         return out
 
     async def open(self, route: WsRoute, url: str, transport: WsTransport) -> WsConnection:
         """A socket the route took (loop thread): its handler, if any, runs before messages flow."""
-        connection = WsConnection(route, url, transport, self._cond, self._report)
+        def report(error: BaseException) -> None:
+            with self._cond:
+                current = route in self.routes
+            if current:  # a socket of an earlier test must not fail this one
+                self._report(error)
+
+        connection = WsConnection(route, url, transport, self._cond, report, self._timeout_s)
         with self._cond:
             current = route in self.routes  # not a route of an earlier test
             route.connections.append(connection)
@@ -367,11 +402,11 @@ class WsRoutes:
             self._tell("request_ended", row)
         if route.handler is not None:
             try:
-                await _run(route.handler, connection, transport.loop)
+                await _run(route.handler, connection, self._timeout_s())
             except Exception as err:  # noqa: BLE001 - the test fails; the socket goes on
                 failure = InterceptError(
-                    f"The handler of runner.intercept_ws({route.describe()}) raised {type(err).__name__}: "
-                    f"{err}\n\nSocket: {url}")
+                    f"The handler of runner.intercept_ws({route.describe()}) "
+                    f"{_what_went_wrong(err, self._timeout_s())}\n\nSocket: {url}")
                 failure.__cause__ = err
-                self._report(failure)
+                report(failure)
         return connection
