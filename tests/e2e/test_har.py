@@ -130,3 +130,18 @@ def test_har_misuse_and_bad_files(runner, server, tmp_path):
     (tmp_path / "nohar.har").write_text('{"entries": []}')
     with pytest.raises(CommandError, match="is not a HAR file: expected an object with log.entries"):
         runner.replay_har(tmp_path / "nohar.har")
+
+
+def test_replay_sets_every_cookie_of_a_recorded_response(runner, server, tmp_path):
+    runner.visit(server.page("/app", "<html><body>app</body></html>"))
+    har = {"log": {"version": "1.2", "entries": [{
+        "request": {"method": "POST", "url": f"{server.url}/api/login", "headers": []},
+        "response": {"status": 200, "statusText": "OK", "content": {"text": "ok", "mimeType": "text/plain"},
+                     "headers": [{"name": "Set-Cookie", "value": "session=abc; Path=/"},
+                                 {"name": "Set-Cookie", "value": "theme=dark; Path=/"}]}}]}}
+    (tmp_path / "login.har").write_text(json.dumps(har))
+    runner.replay_har(str(tmp_path / "login.har"), alias="login")
+    assert fetch(runner, "/api/login", {"method": "POST"}) == {"status": 200, "text": "ok"}
+    runner.wait("@login")
+    cookies = runner._ctx.run(runner._ctx.browser.page.evaluate("document.cookie"))
+    assert sorted(cookies.split("; ")) == ["session=abc", "theme=dark"]

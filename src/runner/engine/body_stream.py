@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 
 from runner.net.types import OutgoingResponse
 
-__all__ = ["BodyStreams", "streams"]
+__all__ = ["BodyStreams", "close_streams", "streams"]
 
 _TICK_S = 0.05  # a slice of the body every 50 ms
 _HEAD_LIMIT = 64 * 1024
 _READ_BOUND_S = 10.0
+_STALL_S = 30.0  # a page that reads nothing of a throttled body for this long stopped reading
 _SKIPPED = frozenset({"content-length", "transfer-encoding", "content-encoding", "connection", "keep-alive"})
 
 
@@ -87,7 +88,9 @@ class BodyStreams:
     @staticmethod
     async def _write(response: OutgoingResponse, writer: asyncio.StreamWriter) -> None:
         head = [f"HTTP/1.1 {response.status} {response.status_text or 'OK'}"]
-        head += [f"{k}: {v}" for k, v in response.headers.items() if k.lower() not in _SKIPPED]
+        # several values of one header travel joined by newlines (Playwright's rule): a line each
+        head += [f"{k}: {line}" for k, v in response.headers.items() if k.lower() not in _SKIPPED
+                 for line in str(v).split("\n")]
         head += [f"Content-Length: {len(response.body)}", "Connection: close", "", ""]
         writer.write("\r\n".join(head).encode("latin-1", "replace"))
         await writer.drain()
@@ -104,7 +107,7 @@ class BodyStreams:
             elapsed = loop.time() - started
             due = min(len(data), max(sent + 1, int((elapsed + _TICK_S) * rate)))  # what the rate allows by the next tick
             writer.write(bytes(data[sent:due]))
-            await writer.drain()
+            await asyncio.wait_for(writer.drain(), _STALL_S)  # a page that stopped reading
             sent = due
             if sent < len(data):
                 await asyncio.sleep(max(0.0, started + sent / rate - loop.time()))
@@ -125,3 +128,12 @@ def streams() -> BodyStreams:
     if found is None:
         found = _by_loop[key] = BodyStreams()
     return found
+
+
+async def close_streams() -> None:
+    """Stop the running loop's server (the browser session closing): bodies not yet asked for
+    are dropped; streams under way end as their pages do."""
+    found = _by_loop.pop(id(asyncio.get_running_loop()), None)
+    if found is not None and found._server is not None:
+        found._server.close()
+        found._bodies.clear()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -516,6 +517,8 @@ class BrowserSession(PageVerbs, StudioVerbs):
         guard, self.preflights = self.preflights, None
         if guard is not None:
             await guard.stop()
+        if "runner.engine.body_stream" in sys.modules:  # loaded only when a body was throttled
+            await sys.modules["runner.engine.body_stream"].close_streams()
         for closer in (self.context, self.browser):
             if closer is None:
                 continue

@@ -28,7 +28,7 @@ from runner.net import (
 )
 from runner.tracebacks import first_line
 
-_STREAM_CONNECT_S = 15.0  # the browser asks runner's stream server for a throttled body within this
+_STREAM_CONNECT_S = 300.0  # the browser asks runner's stream server for a throttled body within this
 
 if TYPE_CHECKING:
     from runner.engine.client_certs import ClientCertificate
@@ -100,13 +100,21 @@ class PlaywrightExchange:
         url, body = await hub.register(response)
         try:
             await self._route.continue_(url=url)
-            await asyncio.wait_for(body.connected.wait(), _STREAM_CONNECT_S)
         except PlaywrightError as err:
             hub.forget(url)
             return abandoned_message(first_line(err))
-        except TimeoutError:
-            hub.forget(url)
-            return abandoned_message(self._request.failure or "the page never asked for the body")
+        # Chromium opens at most 6 connections to one host: more streams at once wait their turn,
+        # as they would on a slow server. Waiting ends when the page gives the request up.
+        deadline = asyncio.get_running_loop().time() + _STREAM_CONNECT_S
+        while not body.connected.is_set():
+            remaining = deadline - asyncio.get_running_loop().time()
+            if self._request.failure is not None or remaining <= 0:
+                hub.forget(url)
+                return abandoned_message(self._request.failure or "the page never asked for the body")
+            try:
+                await asyncio.wait_for(body.connected.wait(), min(1.0, remaining))
+            except TimeoutError:
+                continue
         said = await body.done
         return abandoned_message(said) if said is not None else None
 

@@ -65,12 +65,15 @@ def header_problem(name: str, value: str) -> str | None:
 
     A name is a token: at least one character, each a letter, a digit or one of
     ``!#$%&'*+-.^_`|~`` (so no space, colon or control character). A value may not contain CR,
-    LF or NUL (a header with them would end or split the header block)."""
+    LF or NUL (a header with them would end or split the header block), but ``set-cookie`` may
+    hold several cookies joined by LF, each sent as a header of its own."""
     if not _TOKEN.fullmatch(name):
         return (
             f"The header name {name!r} is not a valid HTTP field name: a name is one or more "
             "letters, digits or !#$%&'*+-.^_`|~ (no spaces, colons or control characters)."
         )
+    if name.lower() == "set-cookie":
+        value = value.replace("\n", "")  # several cookies, a line each (Playwright's rule)
     for char, what in _FORBIDDEN_IN_VALUE.items():
         if char in value:
             return (

@@ -75,7 +75,8 @@ def compile_pattern_value(pattern: Any) -> Callable[[Any], bool]:
     if isinstance(pattern, str):
         from runner.match import compile_pattern
 
-        glob = compile_pattern(pattern, {})
+        # a value is not a list of patterns: "!draft" and "#tag" are globs of those characters
+        glob = compile_pattern(pattern, {"nonegate": True, "nocomment": True})
         text = pattern
         return lambda value: isinstance(value, str) and (value == text or glob(value))
     if isinstance(pattern, bool) or pattern is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ class HarIndex:
 
     groups: dict[tuple[str, str], list[HarEntry]] = field(default_factory=dict)
     _served: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)  # handlers run in many threads
 
     @classmethod
     def of(cls, entries: list[HarEntry]) -> HarIndex:
@@ -78,8 +80,9 @@ class HarIndex:
                 return None
             same = group
         key = (method.upper(), url, json.dumps(body, sort_keys=True, default=repr))
-        served = self._served.get(key, 0)
-        self._served[key] = served + 1
+        with self._lock:
+            served = self._served.get(key, 0)
+            self._served[key] = served + 1
         return same[min(served, len(same) - 1)]
 
 

@@ -37,6 +37,9 @@ def matches(matcher: dict[str, Any], v: MatchView) -> bool:
     ({"gone": None}, {"gone": None}, True),
     ({"gone": None}, {}, False),  # a key must be there
     ([1, {"a": 1}], [1, {"a": 1, "b": 2}], True),
+    ({"state": "!draft"}, {"state": "published"}, False),  # not a negation: the characters "!draft"
+    ({"state": "!draft"}, {"state": "!draft"}, True),
+    ({"tag": "#*"}, {"tag": "#news"}, True),  # not a comment
 ])
 def test_json_patterns(pattern: Any, body: Any, expected: bool) -> None:
     assert matches({"url": "/graphql", "json": pattern}, view(body)) is expected
