@@ -174,6 +174,11 @@ def _open_parser(sub: Any) -> None:
     p.add_argument("--port", "-p", type=int, default=None, help="the port to serve on (default: a free one)")
     p.add_argument("--no-open", dest="open_browser", action="store_false",
                    help="do not open a browser, only print the URL")
+    open_kind = p.add_mutually_exclusive_group()
+    open_kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e",
+                           help="the end-to-end specs of integrationFolder (the default)")
+    open_kind.add_argument("--component", dest="testing_type", action="store_const", const="component",
+                           help="the component specs of componentFolder, with the component block applied")
 
 
 def _open_command(args: argparse.Namespace) -> int:
@@ -181,7 +186,7 @@ def _open_command(args: argparse.Namespace) -> int:
 
     return open_command(project=args.project, config_file=args.config_file, cli_config=args.config,
                         cli_env=args.env, browser=args.browser, headed=args.headed, port=args.port,
-                        open_browser=args.open_browser)
+                        open_browser=args.open_browser, testing_type=args.testing_type)
 
 
 def _show_report_parser(sub: Any) -> None:

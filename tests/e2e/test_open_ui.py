@@ -4,6 +4,7 @@ and the live view; a broken spec and a failing test show their errors."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -210,3 +211,22 @@ def test_an_empty_folder_is_offered_a_project_that_then_runs(runner, tmp_path: P
         err = stop_serving(proc)
     assert proc.returncode == 0 and "Traceback" not in err, err
     assert (tmp_path / "runner.json").is_file()
+
+
+def test_component_mode_lists_and_runs_the_component_specs(runner, tmp_path: Path) -> None:
+    project = tmp_path / "components"
+    shutil.copytree(Path(__file__).parents[2] / "examples" / "components", project)
+    proc, url = start_serving(["open", "--no-open", "--component"], project)
+    try:
+        runner.visit(url)
+        runner.get("#connection").should("have.attr", "data-state", "open")
+        runner.get(".spec").should("have.length", 2)  # card and counter; never the e2e home_spec.py
+        runner.get(".spec[data-spec='home_spec.py']").should("not.exist")
+        run_spec_and_wait(runner, url, "card_spec.py")
+        rows = ".spec[data-spec='card_spec.py'] .test-row"
+        runner.get(rows).should("have.length", 3)
+        # test_the_component_block_applies among them: the component block's viewport is used
+        runner.get(f"{rows} .dot.passed").should("have.length", 3)
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err

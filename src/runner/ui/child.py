@@ -28,7 +28,8 @@ RECORDER_SCRIPT = Path(__file__).with_name("studio_recorder.js")
 
 def child_args(*, project: Path, config_file: str | None, cli_config: list[Any], cli_env: list[str],
                browser: str | None, headed: bool, channel_fd: int, control_fd: int,
-               specs: list[str], test: str | None, studio: bool, traces: Path, keep: int) -> list[str]:
+               specs: list[str], test: str | None, studio: bool, traces: Path, keep: int,
+               testing_type: str = "e2e") -> list[str]:
     """The command line of a child (after ``python -m runner.ui.child``)."""
     out = ["--project", str(project), "--channel-fd", str(channel_fd), "--control-fd", str(control_fd),
            "--traces", str(traces), "--keep", str(keep)]
@@ -48,6 +49,8 @@ def child_args(*, project: Path, config_file: str | None, cli_config: list[Any],
         out += ["--test", test]
     if studio:
         out.append("--studio")
+    if testing_type == "component":
+        out.append("--component")
     return out
 
 
@@ -64,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--spec", action="append", default=[])
     p.add_argument("--test", default=None)
     p.add_argument("--studio", action="store_true")
+    p.add_argument("--component", dest="testing_type", action="store_const", const="component", default="e2e")
     p.add_argument("--traces", required=True)
     p.add_argument("--keep", type=int, default=50)
     return p
@@ -107,7 +111,8 @@ def _run(args: argparse.Namespace, writer: Any, interrupts: Any) -> int:
     try:
         session = RunSession.create(root=args.project, config_file=args.config_file,
                                     cli_config=[*args.config, mode_values], cli_env=args.env or None,
-                                    browser=args.browser, headed=args.headed, mode="open", loop=loop)
+                                    browser=args.browser, headed=args.headed, mode="open", loop=loop,
+                                    testing_type=args.testing_type)
     except BaseException:
         loop.close()
         raise
@@ -123,7 +128,7 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
     from runner.live_view import LiveView
     from runner.plugin import RunPlugin
     from runner.session import check_base_url
-    from runner.specs import pytest_ini_args, select_specs
+    from runner.specs import pytest_ini_args, select_specs, spec_folder
 
     config = session.config
     for warning in config.warnings:
@@ -131,7 +136,7 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
     specs, _warnings = select_specs(config, ",".join(args.spec) or None, Path(args.project))
     if not specs:
         raise RunnerError(f"no spec file matches {', '.join(args.spec) or 'testFiles'} in "
-                          f"{config.path('integrationFolder')}.")
+                          f"{spec_folder(config)[1]}.")
     session.bus.subscribe(writer)
     session.live_view = LiveView(writer.frame, lambda: session.loop)
     session.prelaunch()

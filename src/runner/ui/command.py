@@ -21,27 +21,27 @@ __all__ = ["open_command"]
 
 def open_command(*, project: str | None, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
-                 open_browser: bool) -> int:
+                 open_browser: bool, testing_type: str = "e2e") -> int:
     from runner.interrupts import become_subreaper, kill_descendants
 
     become_subreaper()  # a browser whose child died is still ours to end
     try:
         return asyncio.run(_serve(Path(project) if project else Path.cwd(), config_file, cli_config,
-                                  cli_env, browser, headed, port, open_browser))
+                                  cli_env, browser, headed, port, open_browser, testing_type))
     finally:
         kill_descendants()
 
 
 async def _serve(project: Path, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
-                 open_browser: bool) -> int:
+                 open_browser: bool, testing_type: str) -> int:
     from runner.show_trace import display_likely
     from runner.ui.server import OpenServer
 
     if not project.is_dir():
         raise UsageError(f"--project {str(project)!r} is not a folder.")
     server = OpenServer(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
-                        browser=browser, headed=headed, port=port)
+                        browser=browser, headed=headed, port=port, testing_type=testing_type)
     try:
         url = await server.start()
     except OSError as err:

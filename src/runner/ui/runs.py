@@ -45,7 +45,8 @@ class ChildRun:
         self.done = asyncio.Event()
 
     async def start(self, *, project: Path, config_file: str | None, cli_config: list[Any],
-                    cli_env: list[str], browser: str | None, headed: bool, traces: Path, keep: int) -> None:
+                    cli_env: list[str], browser: str | None, headed: bool, traces: Path, keep: int,
+                    testing_type: str = "e2e") -> None:
         """Start the child. Raises ``OSError`` when it cannot be started."""
         channel_r, channel_w = os.pipe()
         control_r, control_w = os.pipe()
@@ -53,7 +54,7 @@ class ChildRun:
         args = child_args(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
                           browser=browser, headed=headed, channel_fd=channel_w, control_fd=control_r,
                           specs=specs, test=self.target.get("test"), studio=bool(self.target.get("studio")),
-                          traces=traces, keep=keep)
+                          traces=traces, keep=keep, testing_type=testing_type)
         env = dict(os.environ)
         env.setdefault("PYTHONUNBUFFERED", "1")
         try:

@@ -87,8 +87,10 @@ class OpenServer:
 
     def __init__(self, *, project: Path, config_file: str | None = None, cli_config: list[Any] | None = None,
                  cli_env: list[str] | None = None, browser: str | None = None, headed: bool = False,
-                 port: int | None = None, token: str | None = None, orphan_grace: float = ORPHAN_GRACE_S) -> None:
+                 port: int | None = None, token: str | None = None, orphan_grace: float = ORPHAN_GRACE_S,
+                 testing_type: str = "e2e") -> None:
         self.project = project.resolve()
+        self.testing_type = testing_type  # "component": componentFolder's specs, the component block
         self.orphan_grace = orphan_grace
         self.config_file = config_file
         self.cli_config = list(cli_config or [])
@@ -120,11 +122,11 @@ class OpenServer:
     def reload_config(self) -> None:
         """Read runner.json (and the rest) again; a bad one is shown in the UI, not raised."""
         from runner.config import load_config
-        from runner.specs import select_specs
+        from runner.specs import select_specs, spec_folder
 
         try:
             config = load_config(self.project, config_file=self.config_file, cli_config=self.cli_config,
-                                 cli_env=self.cli_env or None)
+                                 cli_env=self.cli_env or None, testing_type=self.testing_type)
         except RunnerError as err:
             self.config_problem = str(err)
             self.specs = {}
@@ -138,14 +140,13 @@ class OpenServer:
             self.specs = {}
             return
         self.config_problem = None
-        folder = config.path("integrationFolder")
-        assert folder is not None  # select_specs raised otherwise
+        _option, folder = spec_folder(config)  # select_specs checked it
         self.specs = {p.relative_to(folder).as_posix(): p for p in found}
 
     def page_config(self) -> dict[str, Any]:
         config = self.config
         return {
-            "project": self.project.name,
+            "project": self.project.name + (" (component)" if self.testing_type == "component" else ""),
             "studio": bool(config and config.experimental_studio),
             "watch": bool(config and config.watch_for_file_changes),
             "keep": self.state.keep,
@@ -159,6 +160,8 @@ class OpenServer:
             return False
         if not (self.project / (self.config_file or "runner.json")).is_file():
             return True
+        if self.testing_type == "component":  # the scaffold is an e2e project's
+            return False
         folder = self.config.path("integrationFolder") if self.config is not None else None
         return folder is None or not folder.is_dir()
 
@@ -330,7 +333,8 @@ class OpenServer:
             try:
                 await run.start(project=self.project, config_file=self.config_file,
                                 cli_config=self.cli_config, cli_env=self.cli_env, browser=self.browser,
-                                headed=self.headed, traces=self.traces, keep=self.state.keep)
+                                headed=self.headed, traces=self.traces, keep=self.state.keep,
+                                testing_type=self.testing_type)
             except OSError as err:
                 self.run = None
                 self.run_info = {"state": "idle", "error": f"the run could not start: {err}"}

@@ -1,6 +1,7 @@
 """``watchForFileChanges``: which files ``runner open`` watches, and their changes, debounced.
 
-Watched: ``integrationFolder`` (the specs and whatever they import from there),
+Watched: ``integrationFolder`` (``componentFolder`` under ``--component``: the specs and
+whatever they import from there),
 ``fixturesFolder``, the support file's and the plugins file's folders, and the configuration
 file. Not told: ``__pycache__`` and compiled files, editors' swap and backup files (``.swp``,
 ``~``, ``.#name``, ``4913``), and anything under the artifact folders (screenshots, videos,
@@ -32,10 +33,14 @@ def _option_path(config: Any, name: str) -> Path | None:
         return None
 
 
+def _specs_option(config: Any) -> str:
+    return "componentFolder" if getattr(config, "testing_type", "e2e") == "component" else "integrationFolder"
+
+
 def watched_paths(config: Any) -> list[Path]:
     """What is watched (each an existing folder or file; a missing one's nearest folder)."""
     wanted: list[Path] = []
-    for name in ("integrationFolder", "fixturesFolder"):
+    for name in (_specs_option(config), "fixturesFolder"):
         path = _option_path(config, name)
         if path is not None:
             wanted.append(path)
@@ -81,7 +86,7 @@ def affects(path: Path, config: Any) -> str:
     fixtures = _option_path(config, "fixturesFolder")
     if fixtures is not None and path.is_relative_to(fixtures):
         return "fixture"
-    specs = _option_path(config, "integrationFolder")
+    specs = _option_path(config, _specs_option(config))
     if specs is not None and path.is_relative_to(specs):
         return "spec"
     return "other"

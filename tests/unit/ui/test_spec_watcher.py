@@ -89,3 +89,13 @@ def test_runner_json_is_told_and_stop_ends_the_watch(tmp_path: Path) -> None:
         return loop.time() - started
 
     assert asyncio.run(asyncio.wait_for(stop_soon(), BOUND)) < 3
+
+
+def test_a_component_open_watches_the_component_specs(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "components").mkdir()
+    (root / "runner.json").write_text(json.dumps({"componentFolder": "components"}))
+    config = load_config(root, testing_type="component")
+    assert root / "components" in watched_paths(config)
+    assert root / "components" not in watched_paths(load_config(root))
+    assert affects(root / "components" / "card_spec.py", config) == "spec"
