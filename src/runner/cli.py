@@ -640,6 +640,8 @@ def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:
         out += ["--runner-browser", args.browser]
     if args.headed:
         out.append("--runner-headed")
+    if getattr(args, "testing_type", "e2e") == "component":
+        out.append("--runner-component")
     if args.browser_endpoint:
         out += ["--runner-browser-endpoint", args.browser_endpoint]
     for header in args.browser_endpoint_header or []:

@@ -3,7 +3,10 @@ block, `runner run` never does, and the plugins file's dev server lives as long 
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.cli.conftest import base_project, run_runner, write_project
@@ -28,6 +31,19 @@ def test_the_component_example_runs_only_its_component_specs(tmp_path: Path) -> 
     assert "home_spec.py" not in result.out
     totals = result.out.split("All specs passed!")[1].splitlines()[0].split()
     assert totals[:2] == ["5", "5"]  # tests, passing
+
+
+def test_component_specs_over_workers_and_under_plain_pytest_get_the_component_block(tmp_path: Path) -> None:
+    root = copy_example(tmp_path)
+    result = run_runner("run", "--component", "--workers", "2", cwd=root)
+    assert result.code == 0, result.text  # test_the_component_block_applies among them
+    assert "All specs passed!" in result.out and "home_spec.py" not in result.out
+    pytest_bin = str(Path(sys.executable).with_name("pytest"))
+    done = subprocess.run([pytest_bin, "-q", "-p", "no:cacheprovider", "--runner-component",
+                           "-o", "python_files=*_spec.py", "runner/component"],
+                          cwd=root, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("RUNNER_")})
+    assert done.returncode == 0 and "5 passed" in done.stdout, done.stdout + done.stderr
 
 
 def test_an_e2e_run_never_runs_component_specs(tmp_path: Path) -> None:

@@ -60,6 +60,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="env values: k=v,k2=v2 or JSON; may be repeated")
     group.addoption("--runner-browser", default=None, help="chromium, chrome or a path")
     group.addoption("--runner-headed", action="store_true", default=False, help="show the browser")
+    group.addoption("--runner-component", action="store_true", default=False,
+                    help="component testing: componentFolder's specs, with the component block applied")
     group.addoption("--runner-browser-endpoint", default=None,
                     help="the WebSocket URL of a Playwright server whose browser to use")
     group.addoption("--runner-browser-endpoint-header", action="append", default=None,
@@ -109,7 +111,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def _wants_eager_session(config: pytest.Config) -> bool:
     opt = config.option
     if any(getattr(opt, name, None) for name in ("runner_project", "runner_config_file", "runner_config",
-                                                   "runner_env", "runner_browser", "runner_browser_endpoint")):
+                                                   "runner_env", "runner_browser", "runner_browser_endpoint",
+                                                   "runner_component")):
         return True
     return (Path(config.rootpath) / "runner.json").is_file()
 
@@ -128,6 +131,7 @@ def _create_session(config: pytest.Config) -> Any:
             root=root, config_file=opt.runner_config_file, cli_config=opt.runner_config,
             cli_env=opt.runner_env, browser=opt.runner_browser, headed=opt.runner_headed,
             mode=getattr(opt, "runner_mode", None) or "pytest", endpoint=endpoint,
+            testing_type="component" if getattr(opt, "runner_component", False) else "e2e",
         )
     except RunnerError as err:
         raise pytest.UsageError(f"runner: {err}") from err
