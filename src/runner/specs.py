@@ -10,7 +10,13 @@ from typing import Any
 
 from runner.errors import UsageError
 
-__all__ = ["select_specs", "spec_folder", "pytest_ini_args"]
+__all__ = ["select_specs", "spec_folder", "spec_folder_option", "pytest_ini_args"]
+
+
+def spec_folder_option(config: Any) -> str:
+    """The option naming the folder of this run's specs: ``componentFolder`` for a component
+    run, else ``integrationFolder`` (see :func:`spec_folder` for the folder itself, checked)."""
+    return "componentFolder" if config.testing_type == "component" else "integrationFolder"
 
 
 def spec_folder(config: Any) -> tuple[str, Path]:

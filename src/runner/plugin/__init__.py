@@ -193,6 +193,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
     from runner.plugin.recorder import RunRecorder
     from runner.plugin.run_events import subscribe_after, subscribe_before
     from runner.reporters.feed import ReporterFeed
+    from runner.specs import spec_folder_option
 
     bus = session.bus
     emit = session.mode != "open" or bool(session.config.experimental_interactive_run_events)
@@ -205,8 +206,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         subscribe_after(bus, session.events)
     recorder = RunRecorder(
         publish=bus.publish, project_root=session.config.project_root,
-        spec_root=session.config.path(
-            "componentFolder" if session.config.testing_type == "component" else "integrationFolder"),
+        spec_root=session.config.path(spec_folder_option(session.config)),
         describe_run=lambda specs: _describe_run(session, specs),
         slow_ms=float(session.config.slow_test_threshold),
         spec_paths=run.specs if run is not None else None,

@@ -20,6 +20,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from runner.specs import spec_folder_option
+
 __all__ = ["SpecWatcher", "watched_paths", "affects", "ignored"]
 
 _ARTIFACTS = ("screenshotsFolder", "videosFolder", "tracesFolder", "downloadsFolder", "reportFolder")
@@ -33,14 +35,10 @@ def _option_path(config: Any, name: str) -> Path | None:
         return None
 
 
-def _specs_option(config: Any) -> str:
-    return "componentFolder" if getattr(config, "testing_type", "e2e") == "component" else "integrationFolder"
-
-
 def watched_paths(config: Any) -> list[Path]:
     """What is watched (each an existing folder or file; a missing one's nearest folder)."""
     wanted: list[Path] = []
-    for name in (_specs_option(config), "fixturesFolder"):
+    for name in (spec_folder_option(config), "fixturesFolder"):
         path = _option_path(config, name)
         if path is not None:
             wanted.append(path)
@@ -86,7 +84,7 @@ def affects(path: Path, config: Any) -> str:
     fixtures = _option_path(config, "fixturesFolder")
     if fixtures is not None and path.is_relative_to(fixtures):
         return "fixture"
-    specs = _option_path(config, _specs_option(config))
+    specs = _option_path(config, spec_folder_option(config))
     if specs is not None and path.is_relative_to(specs):
         return "spec"
     return "other"
