@@ -88,9 +88,7 @@ class BodyStreams:
     @staticmethod
     async def _write(response: OutgoingResponse, writer: asyncio.StreamWriter) -> None:
         head = [f"HTTP/1.1 {response.status} {response.status_text or 'OK'}"]
-        # several values of one header travel joined by newlines (Playwright's rule): a line each
-        head += [f"{k}: {line}" for k, v in response.headers.items() if k.lower() not in _SKIPPED
-                 for line in str(v).split("\n")]
+        head += [f"{name}: {line}" for name, line in response.header_lines() if name.lower() not in _SKIPPED]
         head += [f"Content-Length: {len(response.body)}", "Connection: close", "", ""]
         writer.write("\r\n".join(head).encode("latin-1", "replace"))
         await writer.drain()

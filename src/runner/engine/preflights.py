@@ -78,9 +78,7 @@ class PreflightExchange:
                                 follow_redirect=follow_redirect)
 
     async def fulfill(self, response: OutgoingResponse) -> str | None:
-        # several values of one header travel joined by newlines (Playwright's rule)
-        headers = [{"name": name, "value": line} for name, value in response.headers.items()
-                   for line in str(value).split("\n")]
+        headers = [{"name": name, "value": line} for name, line in response.header_lines()]
         params: dict[str, Any] = {"requestId": self._id, "responseCode": response.status, "responseHeaders": headers,
                                   "body": base64.b64encode(response.body).decode("ascii")}
         if response.status_text:

@@ -7,7 +7,7 @@ import json
 import math
 import mimetypes
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from http import HTTPStatus
 from typing import Any
 
@@ -19,6 +19,11 @@ _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _FORBIDDEN_IN_VALUE = {"\r": "a carriage return (\\r)", "\n": "a line feed (\\n)", "\0": "a NUL (\\0)"}
 
 _HTML_LOOKING = re.compile(r"^\s*<(?:!doctype\s+html|html|head|body|[a-z][a-z0-9-]*(?:\s[^>]*)?/?>)", re.I)
+
+
+async def as_coro(awaitable: Awaitable[Any]) -> Any:
+    """An awaitable (what a user's handler returned) as a coroutine, for ``asyncio.wait_for``."""
+    return await awaitable
 
 
 def show(value: Any) -> str:

@@ -24,7 +24,7 @@ from runner.bodies import decode_body
 from runner.errors import InterceptError
 from runner.workers import Workers
 
-from ._util import header_get, header_has, headers_problem, reason_phrase
+from ._util import as_coro, header_get, header_has, headers_problem, reason_phrase
 from .aliases import Aliases
 from .interception import Interception, ResponseSnapshot, lazy_loader
 from .matcher import MatchView
@@ -314,7 +314,7 @@ class Chain:
             result = await self._in_thread(functools.partial(fn, arg), timeout, began)
             if inspect.isawaitable(result):
                 remaining = began[0] + timeout - time.monotonic()
-                await asyncio.wait_for(_as_coro(result), max(remaining, 0.0))
+                await asyncio.wait_for(as_coro(result), max(remaining, 0.0))
         finally:
             start = began[0] if began else time.monotonic()
             ic._queued = (ic._queued or 0.0) + (start - submitted)
@@ -579,10 +579,6 @@ def _settle_soon(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], o
         loop.call_soon_threadsafe(settle)
     except RuntimeError:  # the loop is closed: the run is over
         pass
-
-
-async def _as_coro(awaitable: Awaitable[Any]) -> Any:
-    return await awaitable
 
 
 async def _pause(delay_ms: float | None, extra_s: float) -> None:

@@ -108,6 +108,11 @@ class OutgoingResponse:
     body: bytes
     throttle_kbps: float | None = None
 
+    def header_lines(self) -> list[tuple[str, str]]:
+        """The headers as sent, one ``(name, value)`` a line: several values of one header
+        travel joined by newlines (Playwright's rule; ``set-cookie`` holds one cookie a line)."""
+        return [(name, line) for name, value in self.headers.items() for line in str(value).split("\n")]
+
 
 class UpstreamError(Exception):
     """The request could not be completed upstream.

@@ -25,7 +25,7 @@ from typing import Any
 from runner.errors import InterceptError, UsageError
 from runner.workers import Workers
 
-from ._util import show
+from ._util import as_coro, show
 from .matcher import CompiledMatcher, MatchView, validate_route_matcher
 from .route import validate_alias
 
@@ -213,11 +213,7 @@ async def _run(fn: Callable[[Any], Any], arg: Any, timeout_s: float) -> None:
         _callbacks.give_up(job)
         raise
     if inspect.isawaitable(result):
-        await asyncio.wait_for(_as_coro(result), max(deadline - time.monotonic(), 0.0))
-
-
-async def _as_coro(awaitable: Any) -> Any:
-    return await awaitable
+        await asyncio.wait_for(as_coro(result), max(deadline - time.monotonic(), 0.0))
 
 
 def _what_went_wrong(err: BaseException, timeout_s: float) -> str:
@@ -386,19 +382,20 @@ class WsRoutes:
 
     async def open(self, route: WsRoute, url: str, transport: WsTransport) -> WsConnection:
         """A socket the route took (loop thread): its handler, if any, runs before messages flow."""
-        def report(error: BaseException) -> None:
+        def current() -> bool:  # not a route of an earlier test
             with self._cond:
-                current = route in self.routes
-            if current:  # a socket of an earlier test must not fail this one
+                return route in self.routes
+
+        def report(error: BaseException) -> None:
+            if current():  # a socket of an earlier test must not fail this one
                 self._report(error)
 
         connection = WsConnection(route, url, transport, self._cond, report, self._timeout_s)
         with self._cond:
-            current = route in self.routes  # not a route of an earlier test
             route.connections.append(connection)
             row = route.connection_row(connection)
             self._cond.notify_all()
-        if current:
+        if current():
             self._tell("request_ended", row)
         if route.handler is not None:
             try:
