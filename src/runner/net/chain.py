@@ -376,7 +376,7 @@ class Chain:
         alias = req.alias
         if alias and gen == self._registry.generation:
             with self._registry.cond:
-                self._aliases.add(alias, ic)
+                self._aliases.add(alias, ic, route.id)
                 ic.request = data.snapshot(alias)
                 self._registry.cond.notify_all()
         return completion
