@@ -79,3 +79,18 @@ def test_a_wait_after_earlier_waits_says_no_further_request(runner, server):
     message = str(caught.value)
     assert "response to the route: `echo`. No further response occurred." in message, message
     assert "ever occurred" not in message
+
+
+@pytest.mark.runner(responseTimeout=500)
+def test_a_spied_response_after_response_timeout_is_recorded_late_not_errored(runner, server):
+    open_page(runner, server)
+    runner.intercept("/slow*").as_("sluggish")  # a spy only: runner watches, it holds nothing
+    result = fetch(runner, "/slow?ms=1500")
+    assert result["status"] == 200, result  # the page got its response, late
+    ic = runner.wait("@sluggish", response_timeout=5000)
+    # the record says what the page got: never Errored without a response beside a page's 200
+    assert ic.state == "Complete" and ic.error is None, (ic.state, ic.error)
+    assert ic.response.status_code == 200 and ic.late is True
+    assert ic.timings["upstream"] >= 1400, ic.timings
+    (row,) = runner._interceptor_getter().requests_log()
+    assert (row["state"], row["status"], row["late"]) == ("Complete", 200, True)

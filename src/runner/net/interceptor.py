@@ -128,6 +128,16 @@ class Interceptor:
         if had and self._on_change is not None:
             self._on_change()
 
+    def finish(self, timeout_s: float) -> None:
+        """The test's last command returned (test thread): the requests its routes took are
+        given up to ``timeout_s`` to end, then the observer hears of each one still in flight
+        (``open``) and the requests table is frozen. Requests that come from now on belong to
+        no test: the routes still serve them, nothing records or counts them. :meth:`clear`
+        starts the next test. A second call does nothing."""
+        self._registry.close()
+        self._registry.settle(timeout_s)
+        self._registry.seal()
+
     # -- handling (loop thread) --------------------------------------------------------------
     def handle(self, raw: RawRequest, exchange: Exchange) -> Coroutine[Any, Any, None]:
         """Serve one routed request (await the coroutine returned, on the engine's loop). Never
