@@ -45,8 +45,9 @@ class Interceptor:
     :meth:`intercept` adds a route, ``observer.route_aliased(row)`` when ``.as_()`` names it
     (if the observer has that method), and ``observer.request_ended(row)`` (a
     :meth:`requests_log` row) on the loop thread once per interception of the current test that
-    reaches ``Complete`` or ``Errored``. They are called outside the engine's lock; what they
-    raise is swallowed.
+    reaches ``Complete`` or ``Errored``, or on the test thread at :meth:`finish` for one still in
+    flight (its row says ``open``). They are called outside the engine's lock; what they raise
+    is swallowed.
     """
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],

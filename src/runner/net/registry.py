@@ -36,8 +36,9 @@ class Registry:
     (a :meth:`routes_table` row, on the test thread) for every route added and
     ``request_ended(row)`` (a :meth:`requests_log` row and the bodies runner held as bytes,
     ``request_body`` and ``response_body``, on the loop thread) once per recorded
-    interception of the current generation that reaches ``Complete`` or ``Errored``. Whatever
-    it raises is swallowed: watching must never break request handling.
+    interception of the current generation that reaches ``Complete`` or ``Errored`` before
+    :meth:`seal`, and at :meth:`seal` for each one still in flight. Whatever it raises is
+    swallowed: watching must never break request handling.
     """
 
     def __init__(self, observer: Any = None) -> None:
