@@ -40,6 +40,12 @@ def test_a_typed_secret_is_learned() -> None:
     assert redactor.text("typed hunter22, abc") == "typed [redacted], abc"
 
 
+def test_redacting_twice_changes_nothing() -> None:
+    redactor = Redactor(values=[SECRET, "redacted"], query_params=["sig"])
+    once = redactor.text(f"{SECRET} /x?sig=1")
+    assert once == "[redacted] /x?sig=[redacted]" and redactor.text(once) == once
+
+
 def test_nested_env_values_are_searched_as_their_texts() -> None:
     redactor = Redactor(values=[{"user": "ann", "key": "k-123456"}, [1234567, False]])
     assert redactor.text("ann k-123456 1234567 False") == "ann [redacted] [redacted] False"

@@ -120,7 +120,8 @@ class Redactor:
     # -- what is secret ----------------------------------------------------------------------
     def learn(self, *values: Any) -> None:
         """Hide these values too from now on (env values; text typed with ``log=False``)."""
-        texts = {t for v in values for t in _texts(v) if len(t) >= MIN_SECRET_CHARS}
+        # a "secret" inside "[redacted]" would hide its own mark again at each pass
+        texts = {t for v in values for t in _texts(v) if len(t) >= MIN_SECRET_CHARS and t not in REDACTED}
         with self._lock:
             if texts <= self._values:
                 return
