@@ -126,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e")
     kind.add_argument("--component", dest="testing_type", action="store_const", const="component")
     cfg.add_argument("--json", action="store_true", help="print the resolved values as JSON")
+    cfg.add_argument("--show-secrets", action="store_true",
+                     help="show the values of secret env entries (runner.env.json, RUNNER_*) as they are, "
+                          "not [redacted]")
 
     sub.add_parser("schema", help="print the JSON schema of runner.json (draft-04)")
     _show_trace_parser(sub)
@@ -294,19 +297,22 @@ def _config_command(args: argparse.Namespace) -> int:
     import json
 
     from runner.config import format_resolved
+    from runner.redaction import redact_config
     from runner.session import RunSession
 
     # The plugins file runs as it does for a run: what is shown is what a run would use.
     session = RunSession.create(root=args.project, config_file=args.config_file, testing_type=args.testing_type,
                                 cli_config=args.config, cli_env=args.env, mode="config")
     config = session.config
+    redactor = session.redactor
     session.close()
     for warning in config.warnings:
         print(f"runner: warning: {warning}", file=sys.stderr)
+    values = config.as_dict() if args.show_secrets else redact_config(redactor, config.as_dict())
     if args.json:
-        print(json.dumps(config.as_dict(), indent=2, sort_keys=True))
+        print(json.dumps(values, indent=2, sort_keys=True))
     else:
-        print(format_resolved(config))
+        print(format_resolved(config, values))
     return 0
 
 

@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -46,6 +47,8 @@ from runner.live_view import LiveView
 from runner.match import compile_pattern, pattern_list
 from runner.paths import resolve_path
 from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
+from runner.redaction import Redactor, redact_event
+from runner.redaction.traces import scrub_trace
 from runner.spec_videos import SpecVideos
 from runner.tracebacks import first_line
 
@@ -81,6 +84,9 @@ class RunSession:
         self.mode = mode  # "run" (runner run), "open" (interactive), "pytest" (plain pytest)
         # The run's events: every fact of the run is published here (see runner.events).
         self.bus = EventBus(on_error=_report_subscriber_error)
+        # what the run hides as [redacted] in every event, before any subscriber sees it
+        self.redactor = Redactor.for_config(config)
+        self.bus.transform = lambda event: redact_event(self.redactor, event)
         self.events = PluginEvents(publish=self.bus.publish)
         self.videos_enabled = True  # off in pytest-xdist workers (specs are split across them)
         self.shard: dict[str, Any] | None = None  # runner run --shard: which share of the specs (run_shards.py)
@@ -173,6 +179,7 @@ class RunSession:
         self.events = events
         if changes:
             self.config = self.config.merged(changes, source="plugin", origin=f"the plugins file {path}")
+            self.redactor = Redactor.for_config(self.config, keeping=self.redactor)
 
     def load_support_file(self) -> ModuleType | None:
         """Import the support file once (the plugin registers it with pytest)."""
@@ -412,7 +419,7 @@ class RunSession:
             config=config, loop=self.loop, browser_getter=self.browser, base_url=self.base_url,
             spec_relative=spec_relative, title=title, project_root=config.project_root,
             attempt=attempt, screenshot_paths=self.screenshot_paths, nodeid=nodeid,
-            publish=self.bus.publish,
+            publish=self.bus.publish, redactor=self.redactor,
         )
         if trace:
             ctx.traced = self._start_trace(browser, config, spec_relative, title, attempt)
@@ -563,9 +570,26 @@ class RunSession:
         except Exception as err:  # noqa: BLE001 - a lost trace must not fail the test
             why = first_line(err)
         else:
-            return str(path) if written and path is not None else None
+            if not written or path is None:
+                return None
+            problem = self._scrub_trace(path)
+            if problem is None:
+                return str(path)
+            why = problem
         if path is not None:
             self._warnings.append(f"the trace of {ctx.title} could not be written{where}: {why}")
+        return None
+
+    def _scrub_trace(self, path: Path) -> str | None:
+        """Hide the run's secrets in the trace just written (and drop its bodies when
+        ``redact.traceBodies`` is false). Returns why it could not (the trace is then deleted:
+        a trace with secrets in clear is not kept)."""
+        rules = self.config.get("redact") or {}
+        try:
+            scrub_trace(path, self.redactor, drop_bodies=rules.get("traceBodies") is False)
+        except (OSError, zipfile.BadZipFile) as err:
+            path.unlink(missing_ok=True)
+            return f"its secrets could not be hidden ({err})"
         return None
 
     def settle_requests(self) -> None:

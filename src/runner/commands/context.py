@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from runner.engine.loop import EngineBlocked, EngineTimeout
 from runner.errors import CommandError
 from runner.events import Event
+from runner.redaction import Redactor
 
 if TYPE_CHECKING:
     from runner.config import Config
@@ -70,6 +71,7 @@ class TestContext:
     started: float = field(default_factory=time.monotonic)
     nodeid: str = ""  # the pytest node id of the test
     publish: Callable[[Event], None] | None = None  # the run's event bus
+    redactor: Redactor | None = None  # the run's secrets: hidden in trace steps, learned from type(log=False)
     command_depth: int = 0  # > 0 while a command runs (commands it calls are part of it)
     commands_told: int = 0  # the number of the last command.started of this attempt
     command: str = ""  # the command told last, as ``runner.get('h1').should()``

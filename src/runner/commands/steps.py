@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from runner.events import CommandEnded, CommandStarted
+from runner.redaction import REDACTED
 from runner.tracebacks import error_line, is_runner
 
 __all__ = ["command", "show_args", "step_name", "flush_step"]
@@ -49,6 +50,39 @@ def _short(value: Any) -> str:
     except Exception:  # noqa: BLE001 - a user's object may have a broken __repr__
         text = f"<{type(value).__name__}>"
     return text if len(text) <= 80 else text[:79] + "…"
+
+
+class _Hidden:
+    """An argument of a command called with ``log=False``, as the log and the trace show it."""
+
+    def __repr__(self) -> str:
+        return REDACTED
+
+
+def _shown(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The arguments as told: the run's secrets in them hidden (a stub's ``headers``, a
+    ``body``'s secret keys, secret values), and every one of a command called with ``log=False``
+    (``type(password, log=False)``), whose text is learned as a secret of the run."""
+    redactor = getattr(ctx, "redactor", None)  # a context made without one hides nothing
+    if kwargs.get("log") is False:
+        if redactor is not None:
+            redactor.learn(*[a for a in args if isinstance(a, str)])
+        args = tuple(_Hidden() for _ in args)
+    if redactor is None:
+        return args, kwargs
+    return (tuple(_hidden_in(redactor, a, "") for a in args),
+            {k: _hidden_in(redactor, v, k) for k, v in kwargs.items()})
+
+
+def _hidden_in(redactor: Any, value: Any, key: str) -> Any:
+    """``value`` with the run's secrets hidden; the very same object when it holds none."""
+    if isinstance(value, _Hidden) or callable(value):
+        return value
+    try:
+        hidden = redactor.value(value, key)
+        return value if hidden == value else hidden
+    except Exception:  # noqa: BLE001 - a user's object that cannot be compared or walked
+        return value
 
 
 def _caller() -> tuple[str | None, int | None]:
@@ -82,8 +116,12 @@ def step_name(name: str, label: str | None, args: tuple[Any, ...], kwargs: dict[
 
 
 def _send_step(ctx: Any, name: str, file: str | None, line: int | None, *, closed: bool = False) -> None:
-    """Open the trace step ``name`` (and close it at once with ``closed``), without waiting."""
+    """Open the trace step ``name`` (and close it at once with ``closed``), without waiting; the
+    run's secrets in it are hidden."""
     try:
+        redactor = getattr(ctx, "redactor", None)
+        if redactor is not None:
+            name = redactor.text(name)
         browser = ctx.browser
         ctx.loop.submit(browser.trace_step(name, file, line))
         if closed:
@@ -133,14 +171,15 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             ctx.command = f"runner.{label}.{name}()" if label else f"runner.{name}()"
             number = ctx.commands_told
             file, line = _caller()
-            ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=show_args(args, kwargs),
+            shown, shown_kwargs = _shown(ctx, args, kwargs)
+            ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=show_args(shown, shown_kwargs),
                                        subject=label, file=file, line=line,
                                        attempt=ctx.attempt))
             traced = ctx.traced
             if traced:
                 flush_step(ctx)
                 if step_after is None:
-                    _send_step(ctx, step_name(name, label, args, kwargs), file, line)
+                    _send_step(ctx, step_name(name, label, shown, shown_kwargs), file, line)
             started = time.perf_counter()
             state, error = "passed", None
             result: Any = None
@@ -155,7 +194,7 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                 if traced and step_after is None:
                     _end_step(ctx)
                 elif traced and step_after is not None:
-                    _tell_later(ctx, step_after, self, result, state, (name, label, args, kwargs), file, line)
+                    _tell_later(ctx, step_after, self, result, state, (name, label, shown, shown_kwargs), file, line)
                 ctx.publish(CommandEnded(nodeid=ctx.nodeid, id=number, name=name, state=state,
                                          duration_ms=round((time.perf_counter() - started) * 1000, 3),
                                          error=error, attempt=ctx.attempt))

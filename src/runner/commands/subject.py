@@ -17,6 +17,7 @@ from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.keys import type_sequence
 from runner.commands.steps import command
 from runner.errors import CommandError, UsageError
+from runner.redaction import REDACTED
 
 
 class CommandsHost(Protocol):
@@ -340,9 +341,11 @@ class Subject:
 
     @command("type")
     def type(self, text: str, *, delay: float = 0, force: bool = False,
-             parse_special_char_sequences: bool = True, timeout: float | None = None) -> Subject:
+             parse_special_char_sequences: bool = True, timeout: float | None = None,
+             log: bool = True) -> Subject:
         """Type into the element: plain text, plus ``{enter}``, ``{backspace}``, ``{selectall}``,
-        ``{esc}``, ``{tab}``, arrows and ``{{}`` for a literal ``{`` (see docs/commands.md)."""
+        ``{esc}``, ``{tab}``, arrows and ``{{}`` for a literal ``{`` (see docs/commands.md).
+        ``log=False``: the text is a secret, shown ``[redacted]`` (docs/secrets.md)."""
         __tracebackhide__ = True
         if not isinstance(text, str) or text == "":
             raise UsageError(
@@ -358,7 +361,7 @@ class Subject:
         # bounded by the command's timeout, plus the time its keys take to type one by one
         self._ctx.run(type_sequence(self._ctx.browser, text, delay, parse_special_char_sequences),
                       self._timeout_ms(timeout) + len(text) * float(delay))
-        self._ctx.add_log("type", f"{self._label} {text!r}")
+        self._ctx.add_log("type", f"{self._label} {text!r}" if log is not False else f"{self._label} {REDACTED}")
         return self
 
     @command("clear")

@@ -221,6 +221,12 @@ class OptionAccessors:
         return value
 
     @property
+    def redact(self) -> dict[str, Any]:
+        """``redact``: What runner shows as [redacted] in everything it writes or serves (the events file, every reporter, the HTML report, `runner open`, its steps in traces, `runner config`), beside what it always hides: the values of the env entries from runner.env.json and RUNNER_* variables, text typed with `log=False`, and the Authorization, Proxy-Authorization, Cookie and Set-Cookie headers."""
+        value: dict[str, Any] = self._value("redact")
+        return value
+
+    @property
     def report_folder(self) -> str | bool:
         """``reportFolder``: Folder where `runner run` writes the HTML report of the run (open it with `runner show-report`); false writes none."""
         value: str | bool = self._value("reportFolder")

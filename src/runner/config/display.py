@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from runner.config.model import Config
@@ -16,13 +17,16 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def format_resolved(config: Config) -> str:
+def format_resolved(config: Config, values: Mapping[str, Any] | None = None) -> str:
     """Every option (alphabetically) with its value as JSON and where it came from, in aligned
-    columns; each ``env`` entry is listed under ``env`` with its own source; warnings last."""
+    columns; each ``env`` entry is listed under ``env`` with its own source; warnings last.
+    ``values``: the values to show instead of ``config``'s (its secrets hidden)."""
     rows: list[tuple[str, str, str]] = []
-    env = config.env
+    shown = config.as_dict() if values is None else values
+    shown_env = shown.get("env")
+    env: Mapping[str, Any] = shown_env if isinstance(shown_env, dict) else config.env
     for key in sorted(config):
-        rows.append((key, _json(config[key]), config.source_detail(key)))
+        rows.append((key, _json(shown.get(key)), config.source_detail(key)))
         if key == "env":
             for name in sorted(env):
                 rows.append((f"  env.{name}", _json(env[name]), config.env_source_detail(name)))

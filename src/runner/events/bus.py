@@ -5,6 +5,9 @@ requests). Delivery is synchronous and serialized: each event reaches every subs
 order they subscribed, before the next event is delivered. An event published by a subscriber
 while it handles another is queued and delivered after it, so every subscriber sees one order.
 
+``transform`` (the run session sets it to hide the run's secrets, see runner.redaction) is applied
+to each event before any subscriber sees it, so every consumer gets the same, redacted, event.
+
 A subscriber that raises is unsubscribed and the error handed to ``on_error``: one broken
 consumer never stops the run or the others. A ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM during
 ``runner run``) that lands in a subscriber does not cost the others the event: it is raised again
@@ -34,6 +37,8 @@ class EventBus:
         self._queue: deque[Event] = deque()
         self._delivering = False
         self._on_error = on_error
+        #: applied to every event before it is delivered (the session's redaction)
+        self.transform: Callable[[Event], Event] | None = None
 
     def subscribe(self, subscriber: Subscriber, kinds: tuple[type[Event], ...] | None = None) -> Callable[[], None]:
         """Deliver events (only those of ``kinds``, when given) to ``subscriber``; returns the
@@ -50,6 +55,9 @@ class EventBus:
 
     def publish(self, event: Event) -> None:
         """Deliver ``event`` to every subscriber (after those published before it)."""
+        transform = self.transform
+        if transform is not None:
+            event = transform(event)
         with self._lock:
             self._queue.append(event)
             if self._delivering:

@@ -320,12 +320,14 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
     finally:
         session.settle_requests()  # the requests still in flight belong to this test's tables
         interceptor = session._interceptor
-        extras = {
+        # redacted here too: a pytest-xdist worker's report reaches a controller whose bus never
+        # learned what this test typed with log=False
+        extras = session.redactor.value({
             "log": [f"{e.name}: {e.message}" for e in ctx.log],
             "routes": interceptor.routes_table() if interceptor is not None else [],
             "requests": interceptor.requests_log() if interceptor is not None else [],
             "slow_ms": float(config.slow_test_threshold),
-        }
+        })
         item.stash[_EXTRAS_KEY] = extras
         trace_path = _trace_path(session, ctx, item.stash.get(_FAILED_KEY, True)) if ctx.traced else None
         extras["trace"] = session.end_test(trace_path=trace_path)

@@ -74,6 +74,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "includeShadowDom": False,
     "clientCertificates": [],
     "strictNetwork": False,
+    "redact": {"headers": [], "queryParams": [], "bodyKeys": [], "showEnv": [], "traceBodies": True},
 }
 
 ANY = {
