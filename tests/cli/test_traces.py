@@ -331,3 +331,23 @@ def test_a_command_that_does_not_touch_the_page_shows_the_page_as_it_was_when_it
         assert after_page(events, steps[title]).startswith("Users load") or title.startswith("intercept"), title
         inner = [e for e in events if e["type"] == "before" and e.get("parentId") == steps[title]["callId"]]
         assert inner and max(ends[e["callId"]] for e in inner) <= ends[steps[title]["callId"]], title
+
+
+@pytest.mark.slow
+def test_a_failure_that_is_no_commands_is_the_last_step_of_the_trace_with_its_error(project):
+    root = project(base_project({"runner/integration/a_spec.py": """
+        def test_plain(runner):
+            runner.visit("/")
+            total = 1 + 1
+            assert total == 3, "the total"
+    """}, {"video": False}, page=PAGE))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    events = trace_events(root / "runner/traces/a_spec.py/test_plain.zip")
+    steps = [e for e in events if e["type"] == "before" and e.get("method") == "tracingGroup"]
+    assert [s["title"] for s in steps] == ["visit('/')", "AssertionError: the total"]
+    spec = root / "runner/integration/a_spec.py"
+    assert steps[1]["stack"][0]["file"] == str(spec) and steps[1]["stack"][0]["line"] == 4
+    errors = [e["error"] for e in events if e["type"] == "after" and e.get("error")]
+    assert len(errors) == 1 and errors[0]["name"] == "AssertionError"
+    assert errors[0]["message"] == "the total\nassert 2 == 3"

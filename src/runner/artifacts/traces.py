@@ -25,7 +25,8 @@ from typing import Any
 
 from runner.artifacts.screenshots import claim_artifact_path
 
-__all__ = ["records_trace", "keeps_trace", "claim_trace_path", "StepError", "mark_failed_steps", "SNAPSHOT_CALL"]
+__all__ = ["records_trace", "keeps_trace", "claim_trace_path", "StepError", "FailureStep", "mark_failed_steps",
+           "SNAPSHOT_CALL"]
 
 #: The expression runner evaluates in the page at the end of a step, for its DOM snapshot alone.
 SNAPSHOT_CALL = "0"
@@ -62,6 +63,18 @@ class StepError:
     name: str  # the exception's type: "CommandError"
     message: str  # its whole message
     stack: str = ""  # where it was raised, as Python tells it (the user's frames)
+
+
+@dataclass(frozen=True)
+class FailureStep:
+    """A test's failure that no command's step carries (a plain ``assert``, an exception of the
+    test's own code): told as a last step of its trace, ``name``d by its error line, at the
+    spec's ``file``:``line`` where it was raised."""
+
+    name: str
+    file: str | None
+    line: int | None
+    error: StepError
 
 
 def mark_failed_steps(path: Path, failed: dict[int, StepError], *, quiet: str | None = None) -> None:

@@ -29,11 +29,11 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from runner.artifacts.traces import StepError
+from runner.artifacts.traces import FailureStep, StepError
 from runner.events import CommandEnded, CommandStarted
 from runner.tracebacks import error_line, is_runner, message_line
 
-__all__ = ["command", "show_args", "step_name", "flush_step", "PAGELESS"]
+__all__ = ["command", "show_args", "step_name", "flush_step", "step_error", "failure_step", "PAGELESS"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -131,6 +131,14 @@ def step_error(err: BaseException, file: str | None, line: int | None) -> StepEr
     name = type(err).__name__
     where = f'  File "{file}", line {line}\n' if file else ""
     return StepError(name=name, message=message or name, stack=f"{where}{name}: {message_line(err) or name}")
+
+
+def failure_step(err: BaseException, file: str | None, line: int | None) -> FailureStep:
+    """A test's failure ``err`` (raised at the spec's ``file``:``line``) as the last step of its
+    trace: named by its error line."""
+    name = error_line(type(err).__name__, err)
+    return FailureStep(name=name if len(name) <= MAX_SHOWN else name[: MAX_SHOWN - 1] + "…", file=file, line=line,
+                       error=step_error(err, file, line))
 
 
 def flush_step(ctx: Any) -> None:

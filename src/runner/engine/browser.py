@@ -42,7 +42,7 @@ from runner.engine.discovery import BrowserSpec
 from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
 from runner.engine.processes import kill_tree
 from runner.engine.studio_verbs import StudioVerbs
-from runner.engine.tracing import ContextTracing, StepError
+from runner.engine.tracing import ContextTracing, FailureStep, StepError
 from runner.errors import BrowserNotFoundError
 from runner.tracebacks import first_line
 
@@ -545,11 +545,12 @@ class BrowserSession(PageVerbs, StudioVerbs):
         assert self.context is not None
         await self._tracing.begin(self.context, title, screenshots=screenshots)
 
-    async def stop_trace(self, path: Path | None) -> bool:
+    async def stop_trace(self, path: Path | None, failure: FailureStep | None = None) -> bool:
         """End the trace :meth:`start_trace` began: written to ``path`` (its folder must exist),
-        or discarded (nothing written) when ``path`` is None. Returns whether it was written;
-        raises Playwright's error when it could not be ended."""
-        return await self._tracing.end(self.context, path)
+        or discarded (nothing written) when ``path`` is None; ``failure``, the test's, is its last
+        step when no command's step carries it. Returns whether it was written; raises
+        Playwright's error when it could not be ended."""
+        return await self._tracing.end(self.context, path, failure)
 
     async def trace_step(self, name: str, file: str | None, line: int | None) -> None:
         """Open a step of the trace (a group in the viewer's action list) at the user's line."""

@@ -17,7 +17,8 @@ Each runner command is a step of the trace (``tracing.group``). A step can be cl
 error its command failed with: Playwright's ``group_end`` carries none, so the kept trace is
 rewritten once written (:func:`runner.artifacts.traces.mark_failed_steps`), its step's end event
 given the error as Playwright gives a failed call its own, which the trace viewer shows in its
-action list and its Errors tab. A step can also end with a DOM snapshot of the page as it is
+action list and its Errors tab; a test that failed otherwise (a plain ``assert``) gets a last
+step carrying its error. A step can also end with a DOM snapshot of the page as it is
 then (:meth:`ContextTracing.group_end`), for the commands that make no browser call: without
 one, the viewer shows such a step's "after" as the page of the last call before it. That call's
 error, should it fail (a page navigating away), is runner's and is taken out of the written trace.
@@ -34,9 +35,9 @@ from pathlib import Path
 
 from playwright.async_api import BrowserContext, Page
 
-from runner.artifacts.traces import SNAPSHOT_CALL, StepError, mark_failed_steps
+from runner.artifacts.traces import SNAPSHOT_CALL, FailureStep, StepError, mark_failed_steps
 
-__all__ = ["ContextTracing", "TraceLost", "StepError"]
+__all__ = ["ContextTracing", "TraceLost", "StepError", "FailureStep"]
 
 #: Whether the source files of the recorded steps go into the trace. The steps are located at the
 #: user's spec line (``tracing.group(location=...)``), so the viewer's Source tab shows the spec;
@@ -77,12 +78,19 @@ class ContextTracing:
         await context.tracing.start(snapshots=True, screenshots=screenshots, sources=INCLUDE_SOURCES, title=title)
         self.recording = True
 
-    async def end(self, context: BrowserContext | None, path: Path | None) -> bool:
+    async def end(self, context: BrowserContext | None, path: Path | None,
+                  failure: FailureStep | None = None) -> bool:
         """Stop the open trace: written to ``path`` (whose folder exists), or discarded when
-        ``path`` is None. Returns whether a trace was written. Raises Playwright's error when it
-        could not be stopped, :class:`TraceLost` when its context is gone (the trace is lost)."""
+        ``path`` is None. ``failure``: the test's failure, told as a last step with its error when
+        no step carries it (it was not a command's: a plain ``assert``). Returns whether a trace was written. Raises
+        Playwright's error when it could not be stopped, :class:`TraceLost` when its context is
+        gone (the trace is lost)."""
         if not self.recording:
             return False
+        told = {error.message for error in self._failed.values()}
+        if path is not None and failure is not None and failure.error.message not in told and context is self._context:
+            await self.group(context, failure.name, failure.file, failure.line)
+            await self.group_end(context, error=failure.error)
         self.recording = False
         if context is None or context is not self._context:
             self._context = None
