@@ -114,7 +114,7 @@ def _send_step(ctx: Any, name: str, file: str | None, line: int | None, *, close
 def _end_step(ctx: Any, *, error: StepError | None = None, snapshot: bool = False) -> None:
     """Close the open step (failed with ``error``; after a snapshot of the page, waited for)."""
     try:
-        if snapshot:
+        if snapshot and not ctx.loop.in_loop_thread:  # (a command called on the loop cannot wait)
             ctx.loop.run(ctx.browser.trace_step_end(error, snapshot=True), SNAPSHOT_WAIT_S)
         else:
             ctx.loop.submit(ctx.browser.trace_step_end(error))
