@@ -314,6 +314,7 @@ def test_a_command_that_does_not_touch_the_page_shows_the_page_as_it_was_when_it
             runner.get("#load").click()
             runner.wait("@users")
             runner.wait(200)
+            runner.wrap(3).should("equal", 3)
             runner.get("li").should("have.length", 3)  # the page had the list when the wait ended
             runner.get("h1").should("have.text", "Bye", timeout=300)
     """}, {"video": False}, page=USERS_PAGE))
@@ -324,6 +325,7 @@ def test_a_command_that_does_not_touch_the_page_shows_the_page_as_it_was_when_it
     # the click's own "after" is the page before the answer came (300 ms later): no list yet
     assert "Bob" not in after_page(events, steps["get('#load').click()"])
     assert "Users load Ann Bob Cy" in after_page(events, steps["wait 200ms"])
+    assert "Users load Ann Bob Cy" in after_page(events, steps["wrap(3) should equal 3"])
     assert "Users load Ann Bob Cy" in after_page(events, steps["get('li') should have.length 3"])
     # every command that makes no browser call ends with the page as it was then
     ends = {e["callId"]: e["endTime"] for e in events if e["type"] == "after"}

@@ -42,10 +42,11 @@ MAX_SHOWN = 200
 
 #: The commands of the ``runner`` fixture that make no browser call of the page: their trace
 #: step ends with a DOM snapshot of the page (time travel's "after" is the page when they ended).
+#: A subject whose class says ``_pageless`` (``Value``: data, not DOM) has its commands' do too.
 PAGELESS = frozenset({
     "wait", "intercept", "intercept_ws", "requests", "assert_no_request", "record_har", "replay_har",
     "request", "fixture", "exec", "task", "get_cookies", "get_all_cookies", "get_cookie", "set_cookie",
-    "clear_cookie", "clear_cookies", "url",
+    "clear_cookie", "clear_cookies", "url", "title",
 })
 
 #: How long a command waits for its step's closing snapshot (seconds; the snapshot itself is
@@ -198,7 +199,8 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             finally:
                 ctx.command_depth -= 1
                 if traced and step_after is None:
-                    _end_step(ctx, error=failure, snapshot=label is None and name in PAGELESS)
+                    pageless = (label is None and name in PAGELESS) or getattr(self, "_pageless", False)
+                    _end_step(ctx, error=failure, snapshot=pageless)
                 elif traced and step_after is not None:
                     _tell_later(ctx, step_after, self, result, failure, (name, label, args, kwargs), file, line)
                 ctx.publish(CommandEnded(nodeid=ctx.nodeid, id=number, name=name, state=state,
