@@ -57,6 +57,9 @@ _LAUNCH_WAIT_S = 120
 _RESET_WAIT_S = 120
 # Turning routing off after a test.
 _END_WAIT_S = 10
+# The longest a test's end waits for the requests its routes took and that are still in flight
+# (bounded by the test's responseTimeout too): one still open then is recorded as open.
+_SETTLE_MS = 2000.0
 # Starting a test's trace, and ending it (written or discarded): a browser that does not answer
 # in time loses the trace, not the test.
 _TRACE_WAIT_S = 10
@@ -567,12 +570,24 @@ class RunSession:
             self._warnings.append(f"the trace of {ctx.title} could not be written{where}: {why}")
         return None
 
+    def settle_requests(self) -> None:
+        """The test's last command returned: wait (at most ``_SETTLE_MS``, and the test's
+        ``responseTimeout``) for the requests its routes took, and record them in the test,
+        those still in flight as open (see ``Interceptor.finish``). Later requests belong to no
+        test. Called before the test's requests table is read; :meth:`end_test` calls it too."""
+        ctx, interceptor = self._current, self._interceptor
+        if ctx is None or interceptor is None:
+            return
+        bound_ms = min(_SETTLE_MS, max(float(ctx.config["responseTimeout"]), 0.0))
+        interceptor.finish(bound_ms / 1000)
+
     def end_test(self, trace_path: Path | None = None,
                  error: tuple[BaseException, str | None, int | None] | None = None) -> str | None:
         """The test ended: its trace (when it was traced) is written to ``trace_path``, or
         discarded when that is None. ``error``: what the test failed with and the spec's file and
         line it was raised at (a trace whose steps do not carry it gets a last step with it).
         Returns the trace's path when one was written."""
+        self.settle_requests()
         ctx = self._current
         for close in list(ctx.closers) if ctx is not None else []:
             try:
@@ -655,25 +670,36 @@ class _RouteEvents:
         self._publish = publish
         self._current = current
 
-    def _test(self) -> tuple[str, int]:
+    def _test(self) -> tuple[str, int] | None:
+        """The running test, or None: what happens between tests belongs to no test (an
+        event without one would make the report count a test that never ran)."""
         ctx = self._current()
-        return (ctx.nodeid, ctx.attempt) if ctx is not None else ("", 1)
+        return (ctx.nodeid, ctx.attempt) if ctx is not None else None
 
     def route_added(self, row: dict[str, Any]) -> None:
-        nodeid, attempt = self._test()
+        test = self._test()
+        if test is None:
+            return
+        nodeid, attempt = test
         self._publish(RouteAdded(
             nodeid=nodeid, attempt=attempt, route_id=row["id"], method=row["method"], matcher=row["matcher"],
             stubbed=row["stubbed"], handler=row["handler"], alias=row["alias"], times=row["times"],
             middleware=row["middleware"]))
 
     def route_aliased(self, row: dict[str, Any]) -> None:
-        nodeid, attempt = self._test()
+        test = self._test()
+        if test is None:
+            return
+        nodeid, attempt = test
         self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=row["alias"]))
 
     def request_ended(self, row: dict[str, Any]) -> None:
         from runner.net import header_get  # loaded already: the interceptor tells this
 
-        nodeid, attempt = self._test()
+        test = self._test()
+        if test is None:
+            return
+        nodeid, attempt = test
         event = RequestIntercepted(
             nodeid=nodeid, attempt=attempt, id=row["id"], method=row["method"], url=row["url"],
             route_ids=list(row["route_ids"]), aliases=list(row["aliases"]), stubbed=row["stubbed"],
@@ -684,7 +710,7 @@ class _RouteEvents:
             request_body=body_record(row.get("request_body"), header_get(row["request_headers"], "content-type")),
             response_body=body_record(row.get("response_body"),
                                       header_get(row["response_headers"], "content-type")),
-            log=bool(row["log"]))
+            log=bool(row["log"]), open=bool(row.get("open")), late=bool(row.get("late")))
         self._publish(event)
         ctx = self._current()
         if ctx is not None and event.log:

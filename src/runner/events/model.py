@@ -191,7 +191,10 @@ class RequestIntercepted(Event):
     ``encoding`` "utf-8" or "base64", ``data``, ``cut`` when longer than what is kept); None when
     there was none or runner never read it (a server's response the test did not look at).
     ``log``: False when a route it reached was defined with ``log: False`` (kept out of the
-    command log, still in the requests table).
+    command log, still in the requests table). ``open``: the test ended while the request was
+    still in flight, and runner's bounded wait for it ran out (``state`` says how far it got;
+    it is in no later test). ``late``: a request runner only watched got its response after
+    its ``responseTimeout`` (the page got that response; runner does not cut what it does not hold).
     """
 
     kind: ClassVar[str] = "request.intercepted"
@@ -215,6 +218,8 @@ class RequestIntercepted(Event):
     response_body: dict[str, Any] | None = None
     attempt: int = 1
     log: bool = True
+    open: bool = False
+    late: bool = False
 
     @property
     def outcome(self) -> str:
@@ -226,6 +231,10 @@ class RequestIntercepted(Event):
         parts = [f"({self.resource_type or 'request'})", self.method, self.outcome, self.url]
         parts += [f"@{alias}" for alias in self.aliases]
         parts.append("stubbed" if self.stubbed else "to the server")
+        if self.late:
+            parts.append("(late: after its responseTimeout)")
+        if self.open:
+            parts.append("(still in flight when the test ended)")
         return " ".join(parts)
 
 

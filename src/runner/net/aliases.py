@@ -29,25 +29,28 @@ class Aliases:
         self._config = config
         self._ws = ws
         self._ws_taken: dict[str, set[int]] = {}  # the messages (by order) each WebSocket alias's waits took
-        self._dynamic: list[tuple[str, Interception]] = []
+        self._dynamic: list[tuple[str, Interception, str]] = []  # alias, request, the route that named it
         self._ordinals: dict[str, int] = {}
-        # What each alias's waits consumed, by interception id: a request two aliases matched is
-        # yielded once to each of them, not used up by the first alias waited on.
-        self._requests_taken: dict[str, set[str]] = {}
-        self._responses_taken: dict[str, set[str]] = {}
+        # What the waits consumed, by record: one record per route a request reached (the
+        # original's model, behaviour.md 1d.3). A request two aliased routes matched is two
+        # records, yielded once to each alias; a dynamic alias names the record of the route
+        # whose handler set it, so it shares that record with the route's own `.as_()` alias.
+        self._requests_taken: set[tuple[str, str]] = set()
+        self._responses_taken: set[tuple[str, str]] = set()
 
-    def add(self, alias: str, ic: Interception) -> None:
-        """Record that a request handler gave ``ic`` the alias ``alias`` (``req.alias = ...``)."""
+    def add(self, alias: str, ic: Interception, route_id: str) -> None:
+        """Record that the handler of route ``route_id`` gave ``ic`` the alias ``alias``
+        (``req.alias = ...``)."""
         with self._registry.lock:
-            self._dynamic.append((alias, ic))
+            self._dynamic.append((alias, ic, route_id))
             ic.dynamic_aliases.append(alias)
 
     def clear(self) -> None:
         with self._registry.lock:
             self._dynamic = []
             self._ordinals = {}
-            self._requests_taken = {}
-            self._responses_taken = {}
+            self._requests_taken = set()
+            self._responses_taken = set()
             self._ws_taken = {}
 
     def _known_aliases(self) -> list[str]:
@@ -55,7 +58,7 @@ class Aliases:
         for route in self._registry.routes:
             if route.alias and route.alias not in names:
                 names.append(route.alias)
-        for name, _ic in self._dynamic:
+        for name, _ic, _route in self._dynamic:
             if name not in names:
                 names.append(name)
         for name in self._ws.aliases() if self._ws is not None else []:
@@ -69,19 +72,24 @@ class Aliases:
     def _candidates(self, alias: str) -> list[Interception]:
         """The interceptions ``alias`` names (its routes' and ``req.alias``'s), in the order the
         requests arrived, whichever route recorded them."""
-        out: list[Interception] = []
+        return [ic for ic, _key in self._records(alias)]
+
+    def _records(self, alias: str) -> list[tuple[Interception, tuple[str, str]]]:
+        """:meth:`_candidates` with the key of the record each one is: (route id, request id).
+        A request appears once even when several routes with this alias reached it."""
+        out: list[tuple[Interception, tuple[str, str]]] = []
         seen: set[str] = set()
-        for name, ic in self._dynamic:
+        for name, ic, route_id in self._dynamic:
             if name == alias and ic.id not in seen:
                 seen.add(ic.id)
-                out.append(ic)
+                out.append((ic, (route_id, ic.id)))
         for route in self._registry.routes:
             if route.alias == alias:
                 for ic in route.interceptions:
                     if ic.id not in seen:
                         seen.add(ic.id)
-                        out.append(ic)
-        out.sort(key=lambda ic: ic.arrival)
+                        out.append((ic, (route.id, ic.id)))
+        out.sort(key=lambda pair: pair[0].arrival)
         return out
 
     def _alias_error(self, cmd: str, name: str) -> UsageError:
@@ -182,13 +190,13 @@ class Aliases:
         with cond:
             n = self._ordinals.get(alias, 0) + 1
             self._ordinals[alias] = n
-            requests_taken = self._requests_taken.setdefault(alias, set())
-            responses_taken = self._responses_taken.setdefault(alias, set())
+            requests_taken, responses_taken = self._requests_taken, self._responses_taken
             found: Interception | None = None
             while spec != "response":  # `@a.response` skips the request step (see the docs)
-                found = next((c for c in self._candidates(alias) if c.id not in requests_taken), None)
-                if found is not None:
-                    requests_taken.add(found.id)
+                found, key = next(((c, k) for c, k in self._records(alias) if k not in requests_taken),
+                                  (None, None))
+                if found is not None and key is not None:
+                    requests_taken.add(key)
                     found.request_waited = True
                     break
                 remaining = deadline - time.monotonic()
@@ -205,21 +213,20 @@ class Aliases:
                 return found
             resp_deadline = time.monotonic() + resp_ms / 1000
             while True:
-                target = next((c for c in self._candidates(alias) if c.id not in responses_taken), None)
+                target, taking = next(((c, k) for c, k in self._records(alias) if k not in responses_taken),
+                                      (None, None))
                 if target is not None and target.state.done:
                     break
                 remaining = resp_deadline - time.monotonic()
                 if remaining <= 0:
-                    waiting = " No response ever occurred."
-                    if target is not None:  # its request came: say where it is
-                        waiting += f" ({target.request.method} {target.request.url} is {target.state.value}.)"
                     raise CommandError(
                         f"runner.wait() timed out waiting {resp_ms:g}ms for the {ordinal(n)} response "
-                        f"to the route: `{alias}`.{waiting}{self._batch_note(batch)}"
+                        f"to the route: `{alias}`.{self._why_no_response(alias, target, batch)}"
                     )
                 cond.wait(remaining)
-            requests_taken.add(target.id)
-            responses_taken.add(target.id)
+            assert taking is not None
+            requests_taken.add(taking)
+            responses_taken.add(taking)
             target.request_waited = True
             target.response_waited = True
             target.alias = alias
@@ -253,12 +260,25 @@ class Aliases:
                 cond.wait(remaining)
 
     def _what_came(self, alias: str, batch: tuple[list[Interception], int] | None) -> str:
-        """Why a wait for the next request of ``alias`` found none (holding the lock)."""
+        """Why a wait for the next request of ``alias`` found none (holding the lock): every
+        request it recorded was yielded already, or none came at all."""
         recorded = self._candidates(alias)
-        said = "No request ever occurred." + self._batch_note(batch)
         if not recorded:
-            return said
-        return f"{said}\nRequests it already yielded to earlier waits ({len(recorded)}):\n{describe_interceptions(recorded)}"
+            return "No request ever occurred." + self._batch_note(batch)
+        return (f"No further request occurred.{self._batch_note(batch)}\n"
+                f"Requests it already yielded ({len(recorded)}):\n{describe_interceptions(recorded)}")
+
+    def _why_no_response(self, alias: str, target: Interception | None,
+                         batch: tuple[list[Interception], int] | None) -> str:
+        """Why a wait for the next response of ``alias`` timed out (holding the lock)."""
+        if target is not None:  # its request came: say where it is
+            said = " No response ever occurred." if target.response is None else " Its response did not complete."
+            return f"{said} ({target.request.method} {target.request.url} is {target.state.value}.){self._batch_note(batch)}"
+        recorded = self._candidates(alias)
+        if not recorded:
+            return " No response ever occurred." + self._batch_note(batch)
+        return (f" No further response occurred.{self._batch_note(batch)}\n"
+                f"Responses it already yielded ({len(recorded)}):\n{describe_interceptions(recorded)}")
 
     @staticmethod
     def _batch_note(batch: tuple[list[Interception], int] | None) -> str:

@@ -199,7 +199,7 @@ class Chain:
         ic.started = arrival
         ic.request_body_size = len(raw.body) if raw.body is not None else 0
         ic.request_body_bytes = raw.body
-        self._registry.add_record(ic, raw, gen)
+        recorded = self._registry.add_record(ic, raw, gen)
 
         completion: Completion | None = None
         completed_by: tuple[Route, int] | None = None
@@ -210,12 +210,13 @@ class Chain:
             with self._registry.cond:
                 if route.disabled:
                     continue  # another request used up its `times` since this one arrived
-                route.matches += 1
-                route.interceptions.append(ic)
-                ic.route_ids.append(route.id)
-                if ic.route_id is None:
-                    ic.route_id = route.id
-                self._registry.cond.notify_all()
+                if recorded:  # one that came after the test's end is served, counted in no test
+                    route.matches += 1
+                    route.interceptions.append(ic)
+                    ic.route_ids.append(route.id)
+                    if ic.route_id is None:
+                        ic.route_id = route.id
+                    self._registry.cond.notify_all()
             if exchange.watch_only:
                 continue  # a request in flight (a redirect's next hop): matched and recorded only
             if route.handler is not None:
@@ -264,14 +265,12 @@ class Chain:
 
     async def _pass_through(self, outgoing: OutgoingRequest | None, ic: Interception, exchange: _Guard,
                             timeout_ms: float) -> None:
-        """A request only watched on its way: recorded, and Errored when its response takes
-        longer than ``timeout_ms`` (the page's own request is not held, so it is not cut)."""
+        """A request only watched on its way, recorded as the page gets it. The page's own
+        request is not held, so ``timeout_ms`` cannot cut it: a response that comes later is
+        still the one the page got, recorded ``Complete`` and ``late`` (never ``Errored``
+        beside a page that got its 200)."""
         sent = time.monotonic()
-        try:
-            result = await asyncio.wait_for(exchange.pass_through(outgoing), max(timeout_ms, 0.0) / 1000)
-        except TimeoutError:
-            exchange.answered = True  # the request is on its way: there is nothing to answer
-            result = UpstreamError(_timed_out_text(timeout_ms), timed_out=True)
+        result = await exchange.pass_through(outgoing)
         ic._upstream = time.monotonic() - sent
         if isinstance(result, UpstreamError):
             self._registry.error(ic, result.message, result)  # recorded only: no response callback waits
@@ -291,6 +290,7 @@ class Chain:
                 status_code=result.status, status_message=result.status_text,
                 headers=dict(result.headers), url=result.url, body="", loader=loader,
             )
+            ic.late = ic._upstream * 1000 > timeout_ms
         self._registry.set_state(ic, _S.RESPONSE_RECEIVED)
         self._registry.set_state(ic, _S.COMPLETE)
 
@@ -376,7 +376,7 @@ class Chain:
         alias = req.alias
         if alias and gen == self._registry.generation:
             with self._registry.cond:
-                self._aliases.add(alias, ic)
+                self._aliases.add(alias, ic, route.id)
                 ic.request = data.snapshot(alias)
                 self._registry.cond.notify_all()
         return completion

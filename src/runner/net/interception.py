@@ -122,7 +122,8 @@ class Interception(_CamelAttrs):
     ``duration_ms`` (arrival until ``Complete`` or ``Errored``), ``timings`` (see there),
     ``request_body_size`` (bytes of the body the page sent, 0 for none) and
     ``response_body_size`` (bytes of the body the page received; None when unknown: no response,
-    or a response that went straight to the page and whose body was never read).
+    or a response that went straight to the page and whose body was never read), ``late``
+    (True: a request runner only watched got its response after its ``responseTimeout``).
     CamelCase spellings work too (``browserRequestId``, ``routeId``).
     """
 
@@ -143,6 +144,9 @@ class Interception(_CamelAttrs):
         self.started = 0.0  # time.monotonic() when the engine received the request
         self.arrival = _arrivals()  # the order requests reached the engine in, across routes
         self.duration_ms: float | None = None
+        # its response came after `responseTimeout`: a request runner only watched is not cut,
+        # so the record keeps the response the page got and says it was late
+        self.late = False
         self.request_body_size: int | None = None
         self.response_body_size: int | None = None
         # the bytes themselves, for the run's events (kept by reference, never copied)

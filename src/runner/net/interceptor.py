@@ -45,8 +45,9 @@ class Interceptor:
     :meth:`intercept` adds a route, ``observer.route_aliased(row)`` when ``.as_()`` names it
     (if the observer has that method), and ``observer.request_ended(row)`` (a
     :meth:`requests_log` row) on the loop thread once per interception of the current test that
-    reaches ``Complete`` or ``Errored``. They are called outside the engine's lock; what they
-    raise is swallowed.
+    reaches ``Complete`` or ``Errored``, or on the test thread at :meth:`finish` for one still in
+    flight (its row says ``open``). They are called outside the engine's lock; what they raise
+    is swallowed.
     """
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
@@ -127,6 +128,16 @@ class Interceptor:
             cond.notify_all()
         if had and self._on_change is not None:
             self._on_change()
+
+    def finish(self, timeout_s: float) -> None:
+        """The test's last command returned (test thread): the requests its routes took are
+        given up to ``timeout_s`` to end, then the observer hears of each one still in flight
+        (``open``) and the requests table is frozen. Requests that come from now on belong to
+        no test: the routes still serve them, nothing records or counts them. :meth:`clear`
+        starts the next test. A second call does nothing."""
+        self._registry.close()
+        self._registry.settle(timeout_s)
+        self._registry.seal()
 
     # -- handling (loop thread) --------------------------------------------------------------
     def handle(self, raw: RawRequest, exchange: Exchange) -> Coroutine[Any, Any, None]:

@@ -36,8 +36,9 @@ class Registry:
     (a :meth:`routes_table` row, on the test thread) for every route added and
     ``request_ended(row)`` (a :meth:`requests_log` row and the bodies runner held as bytes,
     ``request_body`` and ``response_body``, on the loop thread) once per recorded
-    interception of the current generation that reaches ``Complete`` or ``Errored``. Whatever
-    it raises is swallowed: watching must never break request handling.
+    interception of the current generation that reaches ``Complete`` or ``Errored`` before
+    :meth:`seal`, and at :meth:`seal` for each one still in flight. Whatever it raises is
+    swallowed: watching must never break request handling.
     """
 
     def __init__(self, observer: Any = None) -> None:
@@ -48,6 +49,10 @@ class Registry:
         self.raw: dict[str, RawRequest] = {}  # by interception id: this generation's records
         self.probes: list[Probe] = []
         self.generation = 0
+        # The test's end (see :meth:`close` and :meth:`seal`): closed, requests are served but no
+        # longer recorded; sealed, the observer has heard of every record and hears no more.
+        self.closed = False
+        self.sealed: list[dict[str, Any]] | None = None  # the requests table when sealed
         self._ids = itertools.count(1)
         self._observer = observer
 
@@ -98,7 +103,46 @@ class Registry:
             self.records = []
             self.raw = {}
             self.probes = []
+            self.closed = False
+            self.sealed = None
             return had
+
+    # -- the test's end (test thread) ------------------------------------------------------------
+    def close(self) -> None:
+        """The test's last command returned: requests that come from now on belong to no test
+        (they are still served by the routes, but neither recorded nor counted)."""
+        with self.cond:
+            self.closed = True
+
+    def settle(self, timeout_s: float) -> None:
+        """Wait, at most ``timeout_s``, until every record of this generation has ended."""
+        deadline = time.monotonic() + max(timeout_s, 0.0)
+        with self.cond:
+            while any(ic.state not in _ENDED for ic in self.records):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                self.cond.wait(remaining)
+
+    def seal(self) -> None:
+        """Tell the observer of every record still in flight (its row says ``open``) and freeze
+        the requests table as it is now: what ends later is neither told nor changes the
+        table, so the test's records, its events and its table say the same."""
+        rows: list[dict[str, Any]] = []
+        with self.cond:
+            if self.sealed is not None:
+                return
+            by_id = {r.id: r for r in self.routes}
+            self.sealed = [self._request_row(ic, by_id) for ic in self.records]
+            if self._observer is not None:
+                for ic in self.records:
+                    if ic.state not in _ENDED:
+                        row = self._request_row(ic, by_id)
+                        row["request_body"] = ic.request_body_bytes
+                        row["response_body"] = None  # none held while it is in flight
+                        rows.append(row)
+        for row in rows:
+            self._tell("request_ended", row)
 
     # -- probes ----------------------------------------------------------------------------------
     def add_probe(self, probe: Probe) -> None:
@@ -125,12 +169,15 @@ class Registry:
     def next_id(self) -> str:
         return f"interceptedRequest{next(self._ids)}"
 
-    def add_record(self, ic: Interception, raw: RawRequest, gen: int) -> None:
-        """Record ``ic`` unless its generation ended while it was being built."""
+    def add_record(self, ic: Interception, raw: RawRequest, gen: int) -> bool:
+        """Record ``ic`` unless its generation ended while it was being built or the test's
+        end closed it (:meth:`close`); return whether it was recorded."""
         with self.lock:
-            if gen == self.generation:
-                self.records.append(ic)
-                self.raw[ic.id] = raw
+            if gen != self.generation or self.closed:
+                return False
+            self.records.append(ic)
+            self.raw[ic.id] = raw
+            return True
 
     def set_state(self, ic: Interception, state: InterceptionState) -> None:
         row = None
@@ -139,7 +186,8 @@ class Registry:
             ic.state = state
             if state in _ENDED:
                 ic.duration_ms = round((time.monotonic() - ic.started) * 1000, 1)
-                if self._observer is not None and not ended_before and ic.id in self.raw:
+                if (self._observer is not None and not ended_before and ic.id in self.raw
+                        and self.sealed is None):
                     row = self._request_row(ic, {r.id: r for r in self.routes})
                     row["request_body"] = ic.request_body_bytes  # bytes: for the observer only
                     row["response_body"] = ic.response_body_bytes
@@ -165,8 +213,12 @@ class Registry:
         route it reached has ``log: False``), state, status,
         error, duration_ms, resource_type, request_headers (as the page sent them),
         response_headers (of the recorded response; {} without one), request_body_size,
-        response_body_size and timings (see :attr:`Interception.timings`)."""
+        response_body_size, timings (see :attr:`Interception.timings`), ``open`` (True: it
+        had not ended, when the row was made) and ``late`` (see :attr:`Interception.late`).
+        Once sealed (:meth:`seal`), the table as it was then."""
         with self.lock:
+            if self.sealed is not None:
+                return [dict(row) for row in self.sealed]
             by_id = {r.id: r for r in self.routes}
             return [self._request_row(ic, by_id) for ic in self.records]
 
@@ -194,6 +246,8 @@ class Registry:
             "request_body_size": ic.request_body_size,
             "response_body_size": ic.response_body_size,
             "timings": ic.timings,
+            "open": ic.state not in _ENDED,
+            "late": ic.late,
         }
 
 

@@ -180,12 +180,10 @@ class InterceptionState(enum.StrEnum):
 
     @property
     def done(self) -> bool:
-        """Whether a ``wait`` for the response may yield the interception in this state."""
-        return self in (
-            InterceptionState.RESPONSE_INTERCEPTED,
-            InterceptionState.COMPLETE,
-            InterceptionState.ERRORED,
-        )
+        """Whether a ``wait`` for the response may yield the interception in this state: only
+        once it ended, so what it yields has its duration and total (the original yields at
+        ``ResponseIntercepted``, before the page has the response)."""
+        return self in (InterceptionState.COMPLETE, InterceptionState.ERRORED)
 
 
 class RunnerDeprecationWarning(UserWarning):

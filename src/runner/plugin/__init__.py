@@ -320,6 +320,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
     try:
         yield commands
     finally:
+        session.settle_requests()  # the requests still in flight belong to this test's tables
         interceptor = session._interceptor
         extras = {
             "log": [f"{e.name}: {e.message}" for e in ctx.log],

@@ -17,7 +17,7 @@ ROUTE_KEYS = {"id", "method", "matcher", "stubbed", "handler", "alias", "matches
 REQUEST_KEYS = {
     "id", "browser_request_id", "method", "url", "route_ids", "aliases", "stubbed", "state", "status",
     "error", "duration_ms", "resource_type", "request_headers", "response_headers", "request_body_size",
-    "response_body_size", "timings", "log",
+    "response_body_size", "timings", "log", "open", "late",
 }
 NAP = 0.05  # seconds a handler or the server spends, to be seen in the timings
 

@@ -34,7 +34,7 @@ def test_wait_request_timeout_message_and_ordinals(env: Any) -> None:
         env.wait("@getUsers", timeout=30)
     assert str(info.value) == (
         "runner.wait() timed out waiting 30ms for the 2nd request to the route: `getUsers`. "
-        "No request ever occurred.\nRequests it already yielded to earlier waits (1):\n"
+        "No further request occurred.\nRequests it already yielded (1):\n"
         f"  GET {URL} (200, to the server)"
     )
 

@@ -123,6 +123,7 @@ def _request(event: RequestIntercepted, start: float, write: Callable[[bytes, st
         "method": event.method, "url": event.url, "status": event.status, "state": event.state,
         "error": event.error, "stubbed": event.stubbed, "aliases": list(event.aliases),
         "resourceType": event.resource_type, "at": round((begun - start) * 1000, 1), "timings": timings,
+        "open": event.open, "late": event.late,
         "requestHeaders": dict(event.request_headers), "responseHeaders": dict(event.response_headers),
         "requestBody": body_view(event.request_body, size=event.request_body_size, present=True,
                                  write=lambda data, ext: write(data, "request", ext)),
@@ -141,6 +142,7 @@ def _request_row(row: dict[str, Any]) -> dict[str, Any]:
         "method": row.get("method"), "url": row.get("url"), "status": status, "state": row.get("state"),
         "error": row.get("error"), "stubbed": row.get("stubbed"), "aliases": list(row.get("aliases") or []),
         "resourceType": row.get("resource_type"), "at": None,
+        "open": bool(row.get("open")), "late": bool(row.get("late")),
         "timings": {k: _ms(v) for k, v in timings.items()},
         "requestHeaders": dict(row.get("request_headers") or {}),
         "responseHeaders": dict(row.get("response_headers") or {}),
@@ -158,7 +160,7 @@ def _logged_request(event: RequestIntercepted, start: float) -> dict[str, Any]:
             "args": f"{event.method} {event.outcome} {event.url}", "aliases": list(event.aliases),
             "stubbed": event.stubbed, "at": round(ended - total, 1) if isinstance(total, (int, float)) else ended,
             "durationMs": _ms(total), "state": "failed" if event.state == "Errored" else "passed",
-            "error": event.error if event.state == "Errored" else None}
+            "error": event.error if event.state == "Errored" else None, "open": event.open, "late": event.late}
 
 
 def _no_write(data: bytes, extension: str) -> str:  # pragma: no cover - never called without a body

@@ -68,6 +68,7 @@ class HtmlReport:
         self.builder = RunBuilder()
         self.notes: list[str] = []
         self.tests: dict[str, TestEvents] = {}  # running tests, by node id
+        self.ended_tests: set[str] = set()  # the node ids of the tests that ended
         self.rows: list[list[Any]] = []
         self.specs: dict[str, dict[str, Any]] = {}
         self.browsers: list[dict[str, Any]] = []
@@ -113,9 +114,11 @@ class HtmlReport:
         if isinstance(event, (CommandStarted, CommandEnded, LogLine)):
             self._test(event.nodeid, event.at).commands.append(event)
         elif isinstance(event, RequestIntercepted):
-            self._test(event.nodeid, event.at).requests.append(event)
+            if self._belongs(event.nodeid):
+                self._test(event.nodeid, event.at).requests.append(event)
         elif isinstance(event, (RouteAdded, RouteAliased)):
-            self._test(event.nodeid, event.at).routes.append(event)
+            if self._belongs(event.nodeid):
+                self._test(event.nodeid, event.at).routes.append(event)
         elif isinstance(event, ScreenshotTaken):
             self._test(event.nodeid, event.at).shots.append(event)
         elif isinstance(event, AttemptEnded):
@@ -139,6 +142,12 @@ class HtmlReport:
                 self.project_root = Path(event.project_root)
         elif isinstance(event, RunEnded):
             self.ended = event
+
+    def _belongs(self, nodeid: str) -> bool:
+        """Whether a request or route event names a test that may still be running: one of no
+        test, or of a test that ended (a request that came after its end), is not counted as a
+        test of its own."""
+        return bool(nodeid) and nodeid not in self.ended_tests
 
     def _test(self, nodeid: str, at: float, spec: str | None = None) -> TestEvents:
         test = self.tests.get(nodeid)
@@ -166,6 +175,7 @@ class HtmlReport:
     def _test_ended(self, event: TestEnded) -> None:
         test = self._test(event.nodeid, event.at, spec=event.spec)
         del self.tests[event.nodeid]
+        self.ended_tests.add(event.nodeid)
         test.title = list(event.title) or test.title
         self._write_test(test, state=event.state, duration_ms=event.duration_ms, flaky=event.flaky,
                          slow=event.slow)

@@ -505,7 +505,7 @@
       var what = c.kind === "log" ? el("span", { cls: "cmd" }, el("b", { text: "log " }), el("span", { text: c.args }))
         : c.kind === "request" ? el("span", { cls: "cmd request" }, el("b", { text: "(" + c.name + ") " }), el("span", { text: c.args }),
           el("span", { cls: "req-alias", text: (c.aliases || []).map(function (a) { return " @" + a; }).join("") }),
-          el("span", { cls: "req-mark", text: c.stubbed ? " stubbed" : " to the server" }))
+          el("span", { cls: "req-mark", text: (c.stubbed ? " stubbed" : " to the server") + requestNote(c) }))
         : el("span", { cls: "cmd" }, c.subject ? el("span", { cls: "subject", text: c.subject + "." }) : null,
           el("b", { text: c.name }), el("span", { text: "(" + (c.args || "") + ")" }));
       var cell = [what];
@@ -546,7 +546,7 @@
       el("span", { text: "by" }), el("span", { text: "took" }), el("span", { cls: "wf-scale", text: "0 … " + ms(span) })));
     requests.forEach(function (r) {
       var total = r.timings ? r.timings.total : null;
-      var status = r.status === null || r.status === undefined ? (r.error ? "error" : "–") : String(r.status);
+      var status = r.status === null || r.status === undefined ? (r.error ? "error" : r.open ? "open" : "–") : String(r.status);
       var summary = el("summary", { cls: "req" },
         el("span", { cls: "req-what" }, el("b", { text: r.method + " " }), el("span", { cls: "url", text: r.url })),
         el("span", { cls: "req-status" + (r.status >= 400 || r.error ? " bad" : ""), text: status }),
@@ -562,6 +562,11 @@
     });
     box.appendChild(list);
     return box;
+  }
+
+  // a request still in flight when its test ended, or whose response came after responseTimeout
+  function requestNote(r) {
+    return (r.open ? " (still in flight when the test ended)" : "") + (r.late ? " (late: after its responseTimeout)" : "");
   }
 
   function waterfall(r, span) {
@@ -587,7 +592,7 @@
   function requestDetails(box, r, a) {
     var t = r.timings || {};
     append(box, el("p", { cls: "facts" },
-      el("span", null, "state ", el("b", { text: r.state || "–" })),
+      el("span", null, "state ", el("b", { text: (r.state || "–") + requestNote(r) })),
       r.error ? el("span", { cls: "cmd-error", text: r.error }) : null,
       el("span", null, "type ", el("b", { text: r.resourceType || "–" })),
       r.aliases && r.aliases.length ? el("span", null, "aliases ", el("b", { text: r.aliases.map(function (x) { return "@" + x; }).join(" ") })) : null,
