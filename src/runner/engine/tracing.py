@@ -7,7 +7,7 @@ nothing reaches the disk). Attempts that are not traced start nothing, so they c
 Why not one ``start`` and a chunk per attempt (``start_chunk``/``stop_chunk``), as runner did
 before: Playwright keeps a context's network log, and the response bodies it names, from one
 chunk to the next, so the trace of a test held the requests of every test before it on that
-context (the 32nd test of a run listed 62 requests instead of its 2). Stopping tracing empties
+context (the 31st test of a run listed 62 requests instead of its 2). Stopping tracing empties
 that log; the per-test cost of the two ways is the same within the noise of the measurement
 (``bench/trace_isolation.py``, figures in docs/traces.md). A new context per test would isolate
 the trace too, at the cost of a context, and the per-test reset already leaves nothing of a test
@@ -82,9 +82,9 @@ class ContextTracing:
                   failure: FailureStep | None = None) -> bool:
         """Stop the open trace: written to ``path`` (whose folder exists), or discarded when
         ``path`` is None. ``failure``: the test's failure, told as a last step with its error when
-        no step carries it (it was not a command's: a plain ``assert``). Returns whether a trace was written. Raises
-        Playwright's error when it could not be stopped, :class:`TraceLost` when its context is
-        gone (the trace is lost)."""
+        no step carries it (it was not a command's: a plain ``assert``). Returns whether a trace
+        was written. Raises Playwright's error when it could not be stopped, :class:`TraceLost`
+        when its context is gone (the trace is lost)."""
         if not self.recording:
             return False
         told = {error.message for error in self._failed.values()}
