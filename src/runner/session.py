@@ -25,7 +25,7 @@ from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
 from runner.commands.mount import MountHost
-from runner.commands.steps import flush_step
+from runner.commands.steps import failure_step, flush_step
 from runner.config import Config, load_config
 from runner.config.load import ENV_FILE_NAME
 from runner.engine.browser import BrowserSession, LaunchOptions
@@ -550,7 +550,8 @@ class RunSession:
         warnings, self._warnings = self._warnings, []
         return warnings
 
-    def _end_trace(self, ctx: TestContext, path: Path | None) -> str | None:
+    def _end_trace(self, ctx: TestContext, path: Path | None,
+                   error: tuple[BaseException, str | None, int | None] | None = None) -> str | None:
         """Write the test's trace to ``path``, or discard it (None). Returns the path written; a
         trace that cannot be written is lost with a warning (:meth:`take_warnings`), the test's
         result unchanged."""
@@ -562,7 +563,8 @@ class RunSession:
         try:
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
-            written = self.loop.run(browser.stop_trace(path), _TRACE_WAIT_S, stall=_RESET_STALL_S)
+            failure = failure_step(*error) if error is not None and path is not None else None
+            written = self.loop.run(browser.stop_trace(path, failure), _TRACE_WAIT_S, stall=_RESET_STALL_S)
         except EngineBlocked as err:
             why = str(err)
         except EngineTimeout:
@@ -603,9 +605,12 @@ class RunSession:
         bound_ms = min(_SETTLE_MS, max(float(ctx.config["responseTimeout"]), 0.0))
         interceptor.finish(bound_ms / 1000)
 
-    def end_test(self, trace_path: Path | None = None) -> str | None:
+    def end_test(self, trace_path: Path | None = None,
+                 error: tuple[BaseException, str | None, int | None] | None = None) -> str | None:
         """The test ended: its trace (when it was traced) is written to ``trace_path``, or
-        discarded when that is None. Returns the trace's path when one was written."""
+        discarded when that is None. ``error``: what the test failed with and the spec's file and
+        line it was raised at (a trace whose steps do not carry it gets a last step with it).
+        Returns the trace's path when one was written."""
         self.settle_requests()
         ctx = self._current
         for close in list(ctx.closers) if ctx is not None else []:
@@ -618,7 +623,7 @@ class RunSession:
         self._current = None  # what follows is not the test's: it fails no command
         if self._videos is not None:
             self._videos.catch_up()
-        trace = self._end_trace(ctx, trace_path) if ctx is not None and ctx.traced else None
+        trace = self._end_trace(ctx, trace_path, error) if ctx is not None and ctx.traced else None
         if self._interceptor is not None:
             self._interceptor.clear()
         browser = self._browser

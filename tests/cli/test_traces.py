@@ -181,3 +181,175 @@ def test_next(runner):
     assert traces(root) == ["a_spec.py/test_next.zip"]
     attempts = [json.loads(line) for line in (root / "runner/results/events.jsonl").read_text().splitlines()]
     assert [e["trace"] is None for e in attempts if e["kind"] == "attempt.ended"] == [True, False]
+
+
+# Each test's page fetches a JSON of its own (its URL and its body are found nowhere else).
+FETCHING = """<html><body><h1>-</h1><script>
+const n = new URLSearchParams(location.search).get('n');
+fetch('/data' + n + '.json').then(r => r.json()).then(j => { document.querySelector('h1').textContent = j.n; });
+</script></body></html>"""
+
+
+def fetching_spec(count: int) -> str:
+    tests = "".join(f"""
+def test_{n}(runner):
+    runner.visit("/?n={n}")
+    runner.get("h1").should("have.text", "body-of-{n}")
+""" for n in range(1, count))
+    return tests + f"""
+def test_last(runner):
+    runner.visit("/?n={count}")
+    runner.get("h1").should("have.text", "body-of-{count}")
+    runner.get("h1").should("have.text", "something else", timeout=300)
+"""
+
+
+def network_urls(path: Path) -> list[str]:
+    with zipfile.ZipFile(path) as archive:
+        lines = archive.read("trace.network").decode().splitlines()
+    return sorted(json.loads(line)["snapshot"]["request"]["url"] for line in lines
+                  if json.loads(line)["type"] == "resource-snapshot")
+
+
+@pytest.mark.slow
+def test_a_trace_holds_its_own_test_and_not_the_tests_before_it(project):
+    count = 8
+    files = {f"site/data{n}.json": json.dumps({"n": f"body-of-{n}"}) for n in range(1, count + 1)}
+    files["runner/integration/a_spec.py"] = fetching_spec(count)
+    root = project(base_project(files, {"video": False, "trace": "on"}, page=FETCHING))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    folder = root / "runner" / "traces" / "a_spec.py"
+    last = folder / "test_last.zip"
+    origin = network_urls(last)[0].split("/?")[0]
+    assert network_urls(last) == [f"{origin}/?n={count}", f"{origin}/data{count}.json"]
+    with zipfile.ZipFile(last) as archive:  # all but the sources (the spec names every test's data)
+        everything = b"".join(archive.read(name) for name in archive.namelist() if not name.startswith("src/"))
+    for n in range(1, count):  # no earlier test's URL, nor its response's body
+        assert f"data{n}.json".encode() not in everything and f"body-of-{n}\"".encode() not in everything
+    assert f"body-of-{count}\"".encode() in everything  # its own body is there
+    # the first test's trace and the 7th's hold the same: two requests each
+    assert network_urls(folder / "test_1.zip") == [f"{origin}/?n=1", f"{origin}/data1.json"]
+    assert network_urls(folder / "test_7.zip") == [f"{origin}/?n=7", f"{origin}/data7.json"]
+
+    # the failed command's step carries its error, as a failed Playwright call does; no other does
+    events = trace_events(last)
+    steps = {e["callId"]: e["title"] for e in events if e["type"] == "before" and e.get("method") == "tracingGroup"}
+    failed = {steps[e["callId"]]: e["error"] for e in events if e["type"] == "after" and e.get("error")
+              and e["callId"] in steps}
+    assert list(failed) == ["get('h1') should have.text 'something else'"]
+    error = failed["get('h1') should have.text 'something else'"]
+    assert error["name"] == "CommandError"
+    assert error["message"].startswith("Timed out retrying after ")
+    assert "expected <h1> to have text 'something else', but the text was 'body-of-8'" in error["message"]
+    spec = root / "runner/integration/a_spec.py"
+    line = 1 + next(i for i, text in enumerate(spec.read_text().splitlines()) if "something else" in text)
+    assert error["stack"].startswith(f'  File "{spec}", line {line}\nCommandError: Timed out retrying')
+
+
+USERS_PAGE = """<html><body><h1>Users</h1><button id='load'>load</button><ul id='users'></ul><script>
+document.querySelector('#load').onclick = () => fetch('/users').then(r => r.json()).then(names => {
+  for (const name of names) document.querySelector('#users').append(Object.assign(document.createElement('li'), {textContent: name}));
+});
+</script></body></html>"""
+
+
+def after_page(events: list[dict[str, Any]], step: dict[str, Any]) -> str:
+    """The text of the page the trace viewer shows as the "after" of ``step`` (a group): the
+    after snapshot of the last call in it that has one (Playwright's viewer picks that one; a step
+    with none shows the page of an earlier call instead: returned as "" here)."""
+    ends = {e["callId"]: e["endTime"] for e in events if e["type"] == "after"}
+    frames: dict[str, list[dict[str, Any]]] = {}  # a frame's snapshots, in order (references count back)
+    for e in events:
+        if e["type"] == "frame-snapshot":
+            frames.setdefault(e["snapshot"]["frameId"], []).append(e["snapshot"])
+    afters = {(s["callId"], s["frameId"]): i for snapshots in frames.values() for i, s in enumerate(snapshots)
+              if s["phase"] == "after" and s.get("isMainFrame")}
+    inner = [(ends[e["callId"]], e["callId"], frame) for e in events
+             if e["type"] == "before" and e.get("parentId") == step["callId"]
+             for frame in frames if (e["callId"], frame) in afters]
+    if not inner:
+        return ""
+    _, call, frame = max(inner)
+    return snapshot_text(frames[frame], afters[(call, frame)])
+
+
+def snapshot_text(snapshots: list[dict[str, Any]], index: int) -> str:
+    """The text of snapshot ``index`` of a frame, its references to earlier snapshots (``[[back,
+    node]]``: the node-th node, in post-order, of the snapshot ``back`` before) followed."""
+
+    def nodes(i: int) -> list[Any]:
+        found: list[Any] = []
+
+        def walk(node: Any) -> None:
+            if isinstance(node, str):
+                found.append(node)
+            elif isinstance(node, list) and node and not isinstance(node[0], list):
+                for child in node[2:]:
+                    walk(child)
+                found.append(node)
+
+        walk(snapshots[i]["html"])
+        return found
+
+    def text(node: Any, i: int) -> str:
+        if isinstance(node, str):
+            return node
+        if isinstance(node, list) and node and isinstance(node[0], list):  # a reference
+            back, at = node[0]
+            return text(nodes(i - back)[at], i - back)
+        if isinstance(node, list) and node and node[0] in ("SCRIPT", "STYLE"):
+            return ""
+        return " ".join(text(child, i) for child in node[2:]) if isinstance(node, list) else ""
+
+    return " ".join(text(snapshots[index]["html"], index).split())
+
+
+@pytest.mark.slow
+def test_a_command_that_does_not_touch_the_page_shows_the_page_as_it_was_when_it_ended(project):
+    root = project(base_project({"runner/integration/a_spec.py": """
+        def test_users(runner):
+            runner.intercept("GET", "/users", {"body": ["Ann", "Bob", "Cy"], "delay": 300}).as_("users")
+            runner.visit("/")
+            runner.get("#load").click()
+            runner.wait("@users")
+            runner.wait(200)
+            runner.wrap(3).should("equal", 3)
+            runner.get("li").should("have.length", 3)  # the page had the list when the wait ended
+            runner.get("h1").should("have.text", "Bye", timeout=300)
+    """}, {"video": False}, page=USERS_PAGE))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    events = trace_events(root / "runner/traces/a_spec.py/test_users.zip")
+    steps = {e["title"]: e for e in events if e["type"] == "before" and e.get("method") == "tracingGroup"}
+    # the click's own "after" is the page before the answer came (300 ms later): no list yet
+    assert "Bob" not in after_page(events, steps["get('#load').click()"])
+    assert "Users load Ann Bob Cy" in after_page(events, steps["wait 200ms"])
+    assert "Users load Ann Bob Cy" in after_page(events, steps["wrap(3) should equal 3"])
+    assert "Users load Ann Bob Cy" in after_page(events, steps["get('li') should have.length 3"])
+    # every command that makes no browser call ends with the page as it was then
+    ends = {e["callId"]: e["endTime"] for e in events if e["type"] == "after"}
+    for title in ("intercept GET /users (stubbed) as users", "wait @users", "wait 200ms"):
+        assert after_page(events, steps[title]).startswith("Users load") or title.startswith("intercept"), title
+        inner = [e for e in events if e["type"] == "before" and e.get("parentId") == steps[title]["callId"]]
+        assert inner and max(ends[e["callId"]] for e in inner) <= ends[steps[title]["callId"]], title
+
+
+@pytest.mark.slow
+def test_a_failure_that_is_no_commands_is_the_last_step_of_the_trace_with_its_error(project):
+    root = project(base_project({"runner/integration/a_spec.py": """
+        def test_plain(runner):
+            runner.visit("/")
+            total = 1 + 1
+            assert total == 3, "the total"
+    """}, {"video": False}, page=PAGE))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    events = trace_events(root / "runner/traces/a_spec.py/test_plain.zip")
+    steps = [e for e in events if e["type"] == "before" and e.get("method") == "tracingGroup"]
+    assert [s["title"] for s in steps] == ["visit('/')", "AssertionError: the total"]
+    spec = root / "runner/integration/a_spec.py"
+    assert steps[1]["stack"][0]["file"] == str(spec) and steps[1]["stack"][0]["line"] == 4
+    errors = [e["error"] for e in events if e["type"] == "after" and e.get("error")]
+    assert len(errors) == 1 and errors[0]["name"] == "AssertionError"
+    assert errors[0]["message"] == "the total\nassert 2 == 3"

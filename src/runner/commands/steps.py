@@ -11,8 +11,14 @@ When the test attempt is traced (the ``trace`` option), each command is also a s
 as the command log names it (``get('#b').click()``, ``get('h1') should have.text 'Hi'``,
 ``wait @x``) and located at the user's line. ``intercept`` makes no browser call worth holding
 and its alias comes after it (``.as_("x")``), so its step (``intercept GET /api/x (stubbed) as
-x``) is told when the next command starts or the test ends. Tracing never fails a command: the
-steps are sent to the engine without waiting for an answer.
+x``) is told when the next command starts or the test ends. A command that failed closes its
+step with its error (the trace viewer marks the step failed and lists the error in its Errors
+tab). A command that makes no browser call (``wait``, ``intercept``, ``fixture``, ...: the
+:data:`PAGELESS` ones) closes its step with a DOM snapshot of the page as it is then, so that the
+viewer's "after" of the step is the page when the command ended (without one, it shows the page
+of the last browser call before it). Tracing never fails a command: the steps are sent to the
+engine without waiting for an answer, but for that snapshot (waited for within
+:data:`SNAPSHOT_WAIT_S`, so that the next command's browser calls do not land in the step).
 """
 
 from __future__ import annotations
@@ -23,16 +29,30 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from runner.artifacts.traces import FailureStep, StepError
 from runner.events import CommandEnded, CommandStarted
 from runner.redaction import REDACTED
-from runner.tracebacks import error_line, is_runner
+from runner.tracebacks import error_line, is_runner, message_line
 
-__all__ = ["command", "show_args", "step_name", "flush_step"]
+__all__ = ["command", "show_args", "step_name", "flush_step", "step_error", "failure_step", "PAGELESS"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The longest an argument list is shown; the rest is cut with "…".
 MAX_SHOWN = 200
+
+#: The commands of the ``runner`` fixture that make no browser call of the page: their trace
+#: step ends with a DOM snapshot of the page (time travel's "after" is the page when they ended).
+#: A subject whose class says ``_pageless`` (``Value``: data, not DOM) has its commands' do too.
+PAGELESS = frozenset({
+    "wait", "intercept", "intercept_ws", "requests", "assert_no_request", "record_har", "replay_har",
+    "request", "fixture", "exec", "task", "get_cookies", "get_all_cookies", "get_cookie", "set_cookie",
+    "clear_cookie", "clear_cookies", "url", "title",
+})
+
+#: How long a command waits for its step's closing snapshot (seconds; the snapshot itself is
+#: bounded at 1 s, a page busy in JavaScript gives none).
+SNAPSHOT_WAIT_S = 3.0
 
 
 def show_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
@@ -115,26 +135,49 @@ def step_name(name: str, label: str | None, args: tuple[Any, ...], kwargs: dict[
     return f"{label}.{call}" if label else call
 
 
-def _send_step(ctx: Any, name: str, file: str | None, line: int | None, *, closed: bool = False) -> None:
+def _send_step(ctx: Any, name: str, file: str | None, line: int | None, *, closed: bool = False,
+               error: StepError | None = None, snapshot: bool = False) -> None:
     """Open the trace step ``name`` (and close it at once with ``closed``), without waiting; the
     run's secrets in it are hidden."""
     try:
         redactor = getattr(ctx, "redactor", None)
         if redactor is not None:
             name = redactor.text(name)
-        browser = ctx.browser
-        ctx.loop.submit(browser.trace_step(name, file, line))
-        if closed:
-            ctx.loop.submit(browser.trace_step_end())
+        ctx.loop.submit(ctx.browser.trace_step(name, file, line))
     except Exception:  # noqa: BLE001 - tracing never fails a command
-        pass
+        return
+    if closed:
+        _end_step(ctx, error=error, snapshot=snapshot)
 
 
-def _end_step(ctx: Any) -> None:
+def _end_step(ctx: Any, *, error: StepError | None = None, snapshot: bool = False) -> None:
+    """Close the open step (failed with ``error``; after a snapshot of the page, waited for)."""
     try:
-        ctx.loop.submit(ctx.browser.trace_step_end())
+        if snapshot and not ctx.loop.in_loop_thread:  # (a command called on the loop cannot wait)
+            ctx.loop.run(ctx.browser.trace_step_end(error, snapshot=True), SNAPSHOT_WAIT_S)
+        else:
+            ctx.loop.submit(ctx.browser.trace_step_end(error))
     except Exception:  # noqa: BLE001 - tracing never fails a command
         pass
+
+
+def step_error(err: BaseException, file: str | None, line: int | None) -> StepError:
+    """The error ``err`` of a command called at ``file``:``line``, as its trace step carries it."""
+    try:
+        message = str(err)
+    except Exception:  # noqa: BLE001 - a user's exception may have a broken __str__
+        message = message_line(err)
+    name = type(err).__name__
+    where = f'  File "{file}", line {line}\n' if file else ""
+    return StepError(name=name, message=message or name, stack=f"{where}{name}: {message_line(err) or name}")
+
+
+def failure_step(err: BaseException, file: str | None, line: int | None) -> FailureStep:
+    """A test's failure ``err`` (raised at the spec's ``file``:``line``) as the last step of its
+    trace: named by its error line."""
+    name = error_line(type(err).__name__, err)
+    return FailureStep(name=name if len(name) <= MAX_SHOWN else name[: MAX_SHOWN - 1] + "…", file=file, line=line,
+                       error=step_error(err, file, line))
 
 
 def flush_step(ctx: Any) -> None:
@@ -147,7 +190,7 @@ def flush_step(ctx: Any) -> None:
         name = describe()
     except Exception:  # noqa: BLE001 - a step that cannot be named is left out
         return
-    _send_step(ctx, name, file, line, closed=True)
+    _send_step(ctx, name, file, line, closed=True, snapshot=True)  # steps told later are intercepts'
 
 
 def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | None = None) -> Callable[[F], F]:
@@ -182,19 +225,23 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                     _send_step(ctx, step_name(name, label, shown, shown_kwargs), file, line)
             started = time.perf_counter()
             state, error = "passed", None
+            failure: StepError | None = None
             result: Any = None
             try:
                 result = method(self, *args, **kwargs)
                 return result
             except BaseException as err:
                 state, error = "failed", error_line(type(err).__name__, err)
+                if traced:
+                    failure = step_error(err, file, line)
                 raise
             finally:
                 ctx.command_depth -= 1
                 if traced and step_after is None:
-                    _end_step(ctx)
+                    pageless = (label is None and name in PAGELESS) or getattr(self, "_pageless", False)
+                    _end_step(ctx, error=failure, snapshot=pageless)
                 elif traced and step_after is not None:
-                    _tell_later(ctx, step_after, self, result, state, (name, label, shown, shown_kwargs), file, line)
+                    _tell_later(ctx, step_after, self, result, failure, (name, label, shown, shown_kwargs), file, line)
                 ctx.publish(CommandEnded(nodeid=ctx.nodeid, id=number, name=name, state=state,
                                          duration_ms=round((time.perf_counter() - started) * 1000, 3),
                                          error=error, attempt=ctx.attempt))
@@ -205,13 +252,13 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
 
 
 def _tell_later(ctx: Any, step_after: Callable[[Any, Any], Callable[[], str]], obj: Any, result: Any,
-                state: str, call: tuple[str, str | None, tuple[Any, ...], dict[str, Any]],
+                failure: StepError | None, call: tuple[str, str | None, tuple[Any, ...], dict[str, Any]],
                 file: str | None, line: int | None) -> None:
     """A ``step_after`` command ended: keep its step for later, or (it failed) tell it now."""
-    if state == "passed":
+    if failure is None:
         try:
             ctx.pending_step = (step_after(obj, result), file, line)
             return
         except Exception:  # noqa: BLE001 - told as a plain call below
             pass
-    _send_step(ctx, step_name(*call), file, line, closed=True)
+    _send_step(ctx, step_name(*call), file, line, closed=True, error=failure, snapshot=True)

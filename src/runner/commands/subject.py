@@ -441,6 +441,8 @@ class _Missing(Exception):
 class Value:
     """A retrying subject over data that is not DOM."""
 
+    _pageless = True  # its commands' trace steps end with a snapshot of the page (steps.py)
+
     def __init__(self, commands: CommandsHost, getter: Callable[[], Any], label: str,
                  detail: Callable[[Any], str] | None = None) -> None:
         self._commands = commands

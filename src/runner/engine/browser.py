@@ -42,7 +42,7 @@ from runner.engine.discovery import BrowserSpec
 from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
 from runner.engine.processes import kill_tree
 from runner.engine.studio_verbs import StudioVerbs
-from runner.engine.tracing import ContextTracing
+from runner.engine.tracing import ContextTracing, FailureStep, StepError
 from runner.errors import BrowserNotFoundError
 from runner.tracebacks import first_line
 
@@ -539,25 +539,28 @@ class BrowserSession(PageVerbs, StudioVerbs):
 
     # -- tracing ----------------------------------------------------------------------------
     async def start_trace(self, title: str, *, screenshots: bool) -> None:
-        """Trace what follows (until :meth:`stop_trace`) as the chunk ``title``: DOM snapshots,
+        """Trace what follows (until :meth:`stop_trace`) as the trace ``title``: DOM snapshots,
         network, console, and screenshots when asked. Raises Playwright's error when tracing
         cannot start (the attempt is then not traced)."""
         assert self.context is not None
         await self._tracing.begin(self.context, title, screenshots=screenshots)
 
-    async def stop_trace(self, path: Path | None) -> bool:
+    async def stop_trace(self, path: Path | None, failure: FailureStep | None = None) -> bool:
         """End the trace :meth:`start_trace` began: written to ``path`` (its folder must exist),
-        or discarded (nothing written) when ``path`` is None. Returns whether it was written;
-        raises Playwright's error when it could not be ended."""
-        return await self._tracing.end(self.context, path)
+        or discarded (nothing written) when ``path`` is None; ``failure``, the test's, is its last
+        step when no command's step carries it. Returns whether it was written; raises
+        Playwright's error when it could not be ended."""
+        return await self._tracing.end(self.context, path, failure)
 
     async def trace_step(self, name: str, file: str | None, line: int | None) -> None:
         """Open a step of the trace (a group in the viewer's action list) at the user's line."""
         await self._tracing.group(self.context, name, file, line)
 
-    async def trace_step_end(self) -> None:
-        """Close the step :meth:`trace_step` opened."""
-        await self._tracing.group_end(self.context)
+    async def trace_step_end(self, error: StepError | None = None, *, snapshot: bool = False) -> None:
+        """Close the step :meth:`trace_step` opened: failed with ``error``; with ``snapshot``,
+        after a DOM snapshot of the page as it is now (for a command that made no browser call)."""
+        page = self.page if snapshot and self.alive else None
+        await self._tracing.group_end(self.context, error=error, snapshot=page)
 
     def har_recorder(self, keep: Callable[[str], bool], content: str) -> HarRecorder | None:
         """A recorder of the page's exchanges to a HAR (har_recorder.py), or None with no page."""

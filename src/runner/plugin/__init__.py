@@ -48,6 +48,8 @@ _ATTEMPT_KEY = pytest.StashKey[int]()  # the attempt running (item.stash)
 _CTX_KEY = pytest.StashKey[Any]()  # the runner fixture's TestContext of the attempt (item.stash)
 _EXTRAS_KEY = pytest.StashKey[dict[str, Any]]()  # the attempt's log, routes, requests (item.stash)
 _FAILED_KEY = pytest.StashKey[bool]()  # the attempt failed in its setup or call (item.stash)
+# what it failed with, and the spec's file and line it was raised at (for its trace)
+_ERROR_KEY = pytest.StashKey[tuple[BaseException, str | None, int | None]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -330,8 +332,16 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         })
         item.stash[_EXTRAS_KEY] = extras
         trace_path = _trace_path(session, ctx, item.stash.get(_FAILED_KEY, True)) if ctx.traced else None
-        extras["trace"] = session.end_test(trace_path=trace_path)
+        extras["trace"] = session.end_test(trace_path=trace_path, error=item.stash.get(_ERROR_KEY, None))
         _print_warnings(request.config, session)
+
+
+def _raised_at(excinfo: pytest.ExceptionInfo[BaseException], spec: Path) -> tuple[str | None, int | None]:
+    """The file and line of ``spec`` where the error was raised (the innermost frame of it)."""
+    for entry in reversed(excinfo.traceback):
+        if Path(str(entry.path)) == spec:
+            return str(spec), entry.lineno + 1
+    return None, None
 
 
 def _print_warnings(config: pytest.Config, session: Any) -> None:
@@ -419,6 +429,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         item.stash[_FAILED_KEY] = True if report.passed else report.failed
     elif call.when == "call":
         item.stash[_FAILED_KEY] = report.failed
+    if call.when in ("setup", "call") and report.failed and excinfo is not None:
+        item.stash[_ERROR_KEY] = (excinfo.value, *_raised_at(excinfo, Path(str(item.path))))
     ctx = item.stash.get(_CTX_KEY, None)
     if call.when == "teardown":
         with contextlib.suppress(KeyError):

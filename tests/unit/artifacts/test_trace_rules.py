@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from runner.artifacts.traces import claim_trace_path, keeps_trace, records_trace
+from runner.artifacts.traces import (
+    StepError,
+    claim_trace_path,
+    keeps_trace,
+    mark_failed_steps,
+    records_trace,
+)
 
 FOLDER = Path("/project/runner/traces")
 
@@ -49,3 +57,49 @@ def test_later_attempts_say_which_and_names_are_made_safe_and_unique() -> None:
     assert first.parent == second.parent == FOLDER / "a_spec.py"  # a "/" in a title makes no folder
     long = claim_trace_path(FOLDER, "a_spec.py", "x" * 400, attempt=3, taken=taken)
     assert long.name.endswith("x (attempt 3).zip") and len(long.stem.encode()) <= 200
+
+
+def _trace(path: Path, events: list[dict]) -> None:
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("trace.trace", "".join(json.dumps(e) + "\n" for e in events))
+        archive.writestr("resources/abc", b"\x00binary")
+
+
+def _events(path: Path) -> list[dict]:
+    with zipfile.ZipFile(path) as archive:
+        return [json.loads(line) for line in archive.read("trace.trace").decode().splitlines()]
+
+
+def test_a_failed_step_gets_its_error_on_its_end_and_runners_snapshot_call_loses_its_own(tmp_path: Path) -> None:
+    group = {"type": "before", "class": "Tracing", "method": "tracingGroup", "params": {}}
+    events = [
+        {"type": "context-options", "version": 10},
+        {**group, "callId": "c@1", "title": "visit('/')"},
+        {"type": "before", "callId": "c@2", "parentId": "c@1", "method": "goto", "params": {"url": "/"}},
+        {"type": "after", "callId": "c@2", "endTime": 2},
+        {"type": "after", "callId": "c@1", "endTime": 3},
+        {**group, "callId": "c@3", "title": "wait @x"},
+        {"type": "before", "callId": "c@4", "parentId": "c@3", "method": "evaluateExpression",
+         "params": {"expression": "0"}},
+        {"type": "after", "callId": "c@4", "endTime": 5, "error": {"message": "Execution context was destroyed"}},
+        {"type": "after", "callId": "c@3", "endTime": 6},
+        {"type": "before", "callId": "c@5", "method": "evaluateExpression", "params": {"expression": "0"}},
+        {"type": "after", "callId": "c@5", "endTime": 7, "error": {"message": "the user's own"}},
+    ]
+    path = tmp_path / "t.zip"
+    _trace(path, events)
+    mark_failed_steps(path, {2: StepError("CommandError", "Timed out\nsecond line", "  File x")}, quiet="0")
+    ends = {e["callId"]: e for e in _events(path) if e["type"] == "after"}
+    assert ends["c@3"]["error"] == {"name": "CommandError", "message": "Timed out\nsecond line", "stack": "  File x"}
+    assert "error" not in ends["c@1"] and "error" not in ends["c@2"]
+    assert "error" not in ends["c@4"]  # runner's snapshot call, in a step
+    assert ends["c@5"]["error"] == {"message": "the user's own"}  # not in a step: not runner's
+    with zipfile.ZipFile(path) as archive:
+        assert archive.read("resources/abc") == b"\x00binary"  # the rest of the zip as it was
+
+
+def test_a_trace_that_is_not_a_zip_is_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "t.zip"
+    path.write_bytes(b"not a zip")
+    mark_failed_steps(path, {1: StepError("E", "m")})
+    assert path.read_bytes() == b"not a zip"
