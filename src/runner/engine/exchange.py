@@ -142,6 +142,8 @@ class CertificateExchange(PlaywrightExchange):
     """A routed request that a ``clientCertificates`` entry matches: runner sends it to the server
     itself, with the entry's certificate, verifying the server with the entry's ``ca``."""
 
+    sends_itself = True  # pass_through is fetch + fulfill: runner sends it, not the browser
+
     @property
     def streams_body(self) -> bool:
         return False  # answered by fulfill: a throttled body waits, then goes whole
