@@ -6,10 +6,13 @@ when given, and runner never reads an unbounded body. Real Chromium, real server
 from __future__ import annotations
 
 import threading
+from decimal import Decimal
 
 import pytest
 from tests.e2e.test_intercept import fetch, open_page
 from tests.e2e.test_intercept_details import _PUT, _cors_server_routes, _preflights
+
+from runner import InterceptError, UsageError
 
 _BIG = 50 * 1024 * 1024
 
@@ -71,3 +74,67 @@ def test_a_spied_cross_origin_requests_preflight_is_the_servers_whatever_the_oth
     put = runner.wait("@open")
     assert (put.request.method, put.response.status_code) == ("PUT", 200)
     assert [ic.request.method for ic in runner.get("@open.all")] == ["PUT"]  # never the browser's preflight
+
+
+@pytest.mark.parametrize(("new_body", "length"), [("", "0"), ("eighteen ascii chr", "18"), ("\U0001F600\U0001F680", "8")],
+                         ids=["empty", "18-ascii", "two-4-byte-emoji"])
+def test_a_changed_request_body_is_told_by_its_content_length_to_the_next_handler_and_the_server(
+        runner, server, new_body, length):
+    open_page(runner, server)
+    seen = {}
+    runner.intercept("POST", "/echo/length", lambda req: seen.update(length=req.headers.get("content-length")))
+    runner.intercept("POST", "/echo/length", lambda req: setattr(req, "body", new_body))  # runs first (newest)
+    result = fetch(runner, "/echo/length", {"method": "POST", "body": "the original body, 31 bytes!!!",
+                                            "headers": {"content-type": "text/plain"}})
+    assert result.get("status") == 200, result
+    assert seen == {"length": length}
+    received = [r for r in server.received if r["path"] == "/echo/length"]
+    assert [(r["body"], r["headers"].get("content-length", "0")) for r in received] == [(new_body, length)]
+
+
+def _circular():
+    items: list = [1]
+    items.append(items)
+    return items
+
+
+_BAD_BODIES = [
+    ({1, 2}, "{1, 2} is of type set"),
+    (object(), "is of type object"),
+    ((n for n in range(2)), "is of type generator"),
+    (float("nan"), "the float nan is not JSON"),
+    (_circular(), "the list at [1] contains itself"),
+    (Decimal("1.5"), "Decimal('1.5') is of type Decimal"),
+    ({"rows": [{"price": Decimal("2")}]}, "Decimal('2') at ['rows'][0]['price'] is of type Decimal"),
+]
+
+
+@pytest.mark.parametrize(("body", "named"), _BAD_BODIES,
+                         ids=["set", "object", "generator", "nan", "circular-list", "decimal", "nested-decimal"])
+def test_a_stub_body_that_cannot_be_sent_is_refused_by_intercept_itself(runner, server, body, named):
+    with pytest.raises(UsageError) as caught:
+        runner.intercept("/api/bad", {"body": body})
+    message = str(caught.value)
+    assert named in message and "must be str, bytes, or JSON data" in message, message
+    assert not runner._interceptor_getter().has_routes()  # nothing was registered
+
+
+def test_a_reply_body_that_cannot_be_sent_fails_the_test_with_a_clear_message(runner, server):
+    open_page(runner, server)
+    runner.intercept("/api/bad", lambda req: req.reply({"total": Decimal("9.99")})).as_("bad")
+    assert "error" in fetch(runner, "/api/bad")  # the page gets a network error, never a hang
+    with pytest.raises(InterceptError) as caught:
+        runner.wait("@bad")
+    message = str(caught.value)
+    assert "`req.reply()`" in message and "Decimal('9.99') at ['total'] is of type Decimal" in message, message
+
+
+def test_a_request_body_a_handler_sets_that_cannot_be_sent_fails_the_test_with_a_clear_message(runner, server):
+    open_page(runner, server)
+    runner.intercept("/echo/bad", lambda req: setattr(req, "body", {"tags": {"a"}})).as_("bad")
+    assert "error" in fetch(runner, "/echo/bad")
+    with pytest.raises(InterceptError) as caught:
+        runner.wait("@bad")
+    message = str(caught.value)
+    assert "req.body must be" in message and "{'a'} at ['tags'] is of type set" in message, message
+    assert not [r for r in server.received if r["path"] == "/echo/bad"]

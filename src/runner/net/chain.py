@@ -365,8 +365,10 @@ class Chain:
         error: BaseException
         timeout_ms = float(self._config("defaultCommandTimeout"))
         assert route.handler is not None
+        length_before = header_get(data.headers, "content-length")
         try:
             await self._call_user(route.handler, req, timeout_ms, ic)
+            data.sync_length(length_before)
         except TimeoutError as err:
             req._finish()
             error = InterceptError(
