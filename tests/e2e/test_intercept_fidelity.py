@@ -5,6 +5,7 @@ when given, and runner never reads an unbounded body. Real Chromium, real server
 
 from __future__ import annotations
 
+import base64
 import threading
 from decimal import Decimal
 
@@ -138,3 +139,23 @@ def test_a_request_body_a_handler_sets_that_cannot_be_sent_fails_the_test_with_a
     message = str(caught.value)
     assert "req.body must be" in message and "{'a'} at ['tags'] is of type set" in message, message
     assert not [r for r in server.received if r["path"] == "/echo/bad"]
+
+
+_PIXEL = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+
+
+def test_a_spied_image_the_browser_revalidates_is_recorded_as_the_servers_304(runner, server):
+    def image(h):
+        headers = {"ETag": '"v1"', "Cache-Control": "no-cache"}
+        if h.headers.get("if-none-match") == '"v1"':
+            h.send(304, b"", headers=headers)
+        else:
+            h.send(200, _PIXEL, headers=headers, content_type="image/png")
+
+    server.route("/logo.png", image)
+    runner.visit(server.page("/gallery", "<html><body><img src='/logo.png'></body></html>"))  # cached now
+    runner.intercept("/logo.png").as_("logo")  # a spy only: the page keeps its cache
+    again = fetch(runner, "/logo.png")  # the app reads the image again: the browser revalidates it
+    assert again.get("status") == 200  # the page gets its cached copy
+    assert [r["headers"].get("if-none-match") for r in server.received if r["path"] == "/logo.png"] == [None, '"v1"']
+    assert runner.wait("@logo").response.status_code == 304  # what the server answered

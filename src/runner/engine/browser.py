@@ -590,9 +590,18 @@ class BrowserSession(PageVerbs, StudioVerbs):
             from runner.engine.revalidations import Revalidations
 
             self._revalidations = Revalidations(self.cdp)  # listens once a response can be revalidated
+            if page.url not in ("", "about:blank"):
+                # the page loaded something in this test: a response it cached before the spies
+                # watched can be revalidated by the very next request, so listen at once
+                self._revalidations.begin()
         elif (not on or not revalidations) and self._revalidations is not None:
             stopped, self._revalidations = self._revalidations, None
             asyncio.ensure_future(quietly(stopped.stop()))
+
+    async def watching_ready(self) -> None:
+        """Wait until what :meth:`set_watching` started listens (the next request is seen)."""
+        if self._revalidations is not None:
+            await self._revalidations.ready()
 
     def _on_request(self, request: Request) -> None:
         # While routed, the route handler sees every request but the hops after a redirect
