@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["KEPT_BODY_BYTES", "NULL_ENCODINGS", "body_record", "body_refusal", "decode_body", "encode_body",
+__all__ = ["KEPT_BODY_BYTES", "MAX_READ_BODY_BYTES", "NULL_ENCODINGS", "body_record", "body_refusal", "decode_body", "encode_body",
            "is_binary", "is_json_type", "json_body_problem", "split_spec", "text_in_encoding", "to_json_bytes"]
 
 _JSON_TYPE = re.compile(r"^application/(?:[\w.+-]+\+)?json\b|^text/json\b", re.I)
@@ -161,6 +161,12 @@ def encode_body(value: Any) -> tuple[bytes, bool]:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value), False
     return to_json_bytes(value), True
+
+
+#: The most of one response body runner reads itself, once decompressed (a handler route's
+#: response, ``runner.request()``, a clientCertificates request): past it the body is refused,
+#: so a small compressed "bomb" cannot take the test process to gigabytes (docs/interception.md).
+MAX_READ_BODY_BYTES = 128 * 1024 * 1024
 
 
 #: The most of one body a run's events keep (the rest is cut, its size still told).

@@ -6,14 +6,18 @@ when given, and runner never reads an unbounded body. Real Chromium, real server
 from __future__ import annotations
 
 import base64
+import json
 import threading
+import time
+import zlib
 from decimal import Decimal
 
 import pytest
 from tests.e2e.test_intercept import fetch, open_page
 from tests.e2e.test_intercept_details import _PUT, _cors_server_routes, _preflights
 
-from runner import InterceptError, UsageError
+from runner import CommandError, InterceptError, UsageError
+from runner.bodies import MAX_READ_BODY_BYTES
 
 _BIG = 50 * 1024 * 1024
 
@@ -159,3 +163,51 @@ def test_a_spied_image_the_browser_revalidates_is_recorded_as_the_servers_304(ru
     assert again.get("status") == 200  # the page gets its cached copy
     assert [r["headers"].get("if-none-match") for r in server.received if r["path"] == "/logo.png"] == [None, '"v1"']
     assert runner.wait("@logo").response.status_code == 304  # what the server answered
+
+
+_BOMB_MIB = 1024  # decompressed; about 1 MB on the wire
+
+
+@pytest.fixture(scope="module")
+def gzip_bomb() -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    zeros = bytes(1024 * 1024)
+    return b"".join([*(packer.compress(zeros) for _ in range(_BOMB_MIB)), packer.flush()])
+
+
+def _serve_bomb(server, bomb):
+    server.route("/bomb", lambda h: h.send(200, bomb, headers={"Content-Encoding": "gzip"},
+                                           content_type="application/json"))
+
+
+def test_runner_request_refuses_a_gzip_bomb_and_the_test_goes_on(runner, server, gzip_bomb):
+    assert len(gzip_bomb) < 2 * 1024 * 1024
+    _serve_bomb(server, gzip_bomb)
+    started = time.monotonic()
+    with pytest.raises(CommandError) as caught:
+        runner.request(server.url + "/bomb")
+    message = str(caught.value)
+    assert f"is larger than {MAX_READ_BODY_BYTES // 2**20} MiB once decompressed (content-encoding gzip)" in message
+    assert time.monotonic() - started < 20
+    assert runner.request(server.url + "/echo/after").status == 200  # the session is fine
+
+
+def test_a_response_handler_cannot_read_a_gzip_bomb_and_the_test_goes_on(runner, server, gzip_bomb):
+    _serve_bomb(server, gzip_bomb)
+    open_page(runner, server)
+    read = []
+    runner.intercept("/bomb", lambda req: req.continue_(lambda res: read.append(len(res.body)))).as_("bomb")
+    assert "error" in fetch(runner, "/bomb")  # the page gets a network error, never a hang
+    with pytest.raises(InterceptError) as caught:
+        runner.wait("@bomb")
+    assert "runner reads at most" in str(caught.value) and read == []
+    assert fetch(runner, "/echo/after").get("status") == 200
+
+
+def test_a_handler_route_still_shares_the_contexts_cookies_both_ways(runner, server):
+    open_page(runner, server)
+    runner.intercept("/cookie", lambda req: req.continue_(lambda res: None))
+    first = fetch(runner, "/cookie")  # the server sets fromServer=yes through runner's client
+    second = fetch(runner, "/cookie")
+    assert json.loads(first["text"])["cookie"] == "" and json.loads(second["text"])["cookie"] == "fromServer=yes"
+    assert runner.get_cookie("fromServer").value == "yes"

@@ -199,6 +199,8 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
         self.frame_guard: Any = None  # modifyObstructiveCode: framed pages' sources rewritten
         self.preflights: Any = None  # while routed: CORS preflights through the routes (preflights.py)
+        self._direct: Any = None  # runner's own HTTP client (context_fetch.py), made on first use
+        self._agent: str | None = None  # the browser's user agent, once asked
         # Why the page or browser cannot serve the test (the message the test fails with); the
         # next reset replaces what broke.
         self.broken: str | None = None
@@ -517,6 +519,9 @@ class BrowserSession(PageVerbs, StudioVerbs):
         guard, self.preflights = self.preflights, None
         if guard is not None:
             await guard.stop()
+        client, self._direct = self._direct, None
+        if client is not None:
+            await quietly(client.close())
         if "runner.engine.body_stream" in sys.modules:  # loaded only when a body was throttled
             await sys.modules["runner.engine.body_stream"].close_streams()
         for closer in (self.context, self.browser):
@@ -618,7 +623,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         # Imported on the first routed request: the interception engine loads only when used.
         from runner.engine.exchange import handle_route
 
-        await handle_route(self._routing, route, request, self.page_url)
+        await handle_route(self._routing, route, request, self.page_url, self._direct_client())
 
     async def route_web_sockets(self) -> None:
         """Send the page's WebSockets that a WebSocket route matches to the routing target
