@@ -271,6 +271,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
 
     async def _new_context(self) -> None:
         assert self.browser is not None
+        self._agent = None  # a new context may have another user agent: asked again when needed
         width, height = self.options.viewport
         kwargs: dict[str, Any] = {
             "viewport": {"width": width, "height": height},

@@ -73,6 +73,8 @@ class PageVerbs:
 
     page: Page | None
     context: BrowserContext | None
+    cdp: Any
+    options: Any
     _direct: Any
     _agent: str | None
 
@@ -248,10 +250,14 @@ class PageVerbs:
         return client
 
     async def _user_agent(self) -> str:
-        """The browser's user agent, as Playwright's client would send it (asked once)."""
+        """The context's user agent (the ``userAgent`` option, else the browser's own), asked of
+        the browser once, not of the page (a page busy in JavaScript must not stop a request)."""
         agent = self._agent
         if agent is None:
-            agent = str(await self._live_page().evaluate("navigator.userAgent"))
+            agent = getattr(self.options, "user_agent", None)
+            if not agent:
+                info = await asyncio.wait_for(self.cdp.send("Browser.getVersion"), 5)
+                agent = str(info.get("userAgent") or "runner")
             self._agent = agent
         return agent
 
