@@ -78,10 +78,10 @@ class PlaywrightExchange:
 
             try:
                 context = self._request.frame.page.context
-            except PlaywrightError as err:
+                return await fetch_in_context(self._client, context, request.method, request.url, request.headers,
+                                              request.body, timeout_ms, max_redirects=20 if follow_redirect else 0)
+            except PlaywrightError as err:  # the context's cookies could not be read: the page went away
                 raise UpstreamError(first_line(err), timed_out=False) from err
-            return await fetch_in_context(self._client, context, request.method, request.url, request.headers,
-                                          request.body, timeout_ms, max_redirects=20 if follow_redirect else 0)
         kwargs = self._overrides(request)
         kwargs["url"] = request.url
         try:
