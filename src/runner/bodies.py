@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any
 
-__all__ = ["KEPT_BODY_BYTES", "NULL_ENCODINGS", "body_record", "decode_body", "encode_body", "is_binary",
-           "is_json_type", "split_spec", "text_in_encoding", "to_json_bytes"]
+__all__ = ["KEPT_BODY_BYTES", "MAX_READ_BODY_BYTES", "NULL_ENCODINGS", "body_record", "body_refusal", "decode_body", "encode_body",
+           "is_binary", "is_json_type", "json_body_problem", "split_spec", "text_in_encoding", "to_json_bytes"]
 
 _JSON_TYPE = re.compile(r"^application/(?:[\w.+-]+\+)?json\b|^text/json\b", re.I)
 
@@ -99,6 +99,61 @@ def to_json_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+_ACCEPTED = ("str, bytes, or JSON data (dict, list or tuple, str, int, finite float, bool, None; "
+             "dict keys str, int, float, bool or None)")
+
+
+def json_body_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be a body (None when it can): what :func:`encode_body` accepts is a
+    str, bytes, or JSON data. The first bad value is named, with where it is (``[1]["a"]``)."""
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        return None
+    return _json_problem(value, "", set())
+
+
+def _json_problem(value: Any, where: str, open_ids: set[int]) -> str | None:
+    at = f" at {where}" if where else ""
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return f"the float {value!r}{at} is not JSON (JSON has no NaN or Infinity)"
+        return None
+    if isinstance(value, (dict, list, tuple)):
+        if id(value) in open_ids:
+            return f"the {type(value).__name__}{at} contains itself (a circular reference)"
+        open_ids.add(id(value))
+        try:
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if not (key is None or isinstance(key, (str, int, float, bool))):
+                        return f"the dict key {key!r}{at} is a {type(key).__name__}"
+                    problem = _json_problem(item, f"{where}[{key!r}]", open_ids)
+                    if problem:
+                        return problem
+            else:
+                for index, item in enumerate(value):
+                    problem = _json_problem(item, f"{where}[{index}]", open_ids)
+                    if problem:
+                        return problem
+        finally:
+            open_ids.discard(id(value))
+        return None
+    shown = repr(value)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"{shown}{at} is of type {type(value).__name__}, which is not JSON"
+
+
+def body_refusal(value: Any, what: str) -> str | None:
+    """The message refusing ``value`` as ``what`` (a body given by the user), or None."""
+    problem = json_body_problem(value)
+    if problem is None:
+        return None
+    return (f"{what} must be {_ACCEPTED}; {problem}. Convert it first (a set to a list, a Decimal to "
+            "a str or float, a generator to a list), or send bytes or a str you encoded yourself.")
+
+
 def encode_body(value: Any) -> tuple[bytes, bool]:
     """Bytes of a user body, and whether it was JSON-encoded (objects, numbers, booleans, None)."""
     if isinstance(value, str):
@@ -106,6 +161,12 @@ def encode_body(value: Any) -> tuple[bytes, bool]:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value), False
     return to_json_bytes(value), True
+
+
+#: The most of one response body runner reads itself, once decompressed (a handler route's
+#: response, ``runner.request()``, a clientCertificates request): past it the body is refused,
+#: so a small compressed "bomb" cannot take the test process to gigabytes (docs/interception.md).
+MAX_READ_BODY_BYTES = 128 * 1024 * 1024
 
 
 #: The most of one body a run's events keep (the rest is cut, its size still told).

@@ -377,6 +377,7 @@ class RunSession:
             # Spies only watch (no interception, HTTP cache kept); anything else routes, and
             # watches only the hops after a redirect, which Playwright does not route.
             browser.set_watching(watch, revalidations=not route)
+            await browser.watching_ready()
             await browser.set_routing(route, preflights=preflights)
 
         if self.loop.in_loop_thread:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from runner.bodies import decode_body
 from runner.commands.context import TestContext
 from runner.commands.records import Record
+from runner.engine.page_verbs import BodyRefusedError
 from runner.errors import CommandError, UsageError
 from runner.tracebacks import first_line
 
@@ -74,6 +75,11 @@ def perform_request(ctx: TestContext, opts: dict[str, Any]) -> Record:
         response, duration = ctx.run(send(), timeout)
     except CommandError:
         raise
+    except BodyRefusedError as err:
+        raise CommandError(
+            f"runner.request() failed: {err}.\nA body this large is not read into the test; fetch it from "
+            "the page, or ask the server for a smaller one."
+        ) from err
     except Exception as err:  # the engine's PageError, or its bound ran out (TimeoutError)
         first = first_line(err)
         if "Timeout" in first or isinstance(err, TimeoutError):

@@ -199,6 +199,8 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
         self.frame_guard: Any = None  # modifyObstructiveCode: framed pages' sources rewritten
         self.preflights: Any = None  # while routed: CORS preflights through the routes (preflights.py)
+        self._direct: Any = None  # runner's own HTTP client (context_fetch.py), made on first use
+        self._agent: str | None = None  # the browser's user agent, once asked
         # Why the page or browser cannot serve the test (the message the test fails with); the
         # next reset replaces what broke.
         self.broken: str | None = None
@@ -269,6 +271,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
 
     async def _new_context(self) -> None:
         assert self.browser is not None
+        self._agent = None  # a new context may have another user agent: asked again when needed
         width, height = self.options.viewport
         kwargs: dict[str, Any] = {
             "viewport": {"width": width, "height": height},
@@ -517,6 +520,9 @@ class BrowserSession(PageVerbs, StudioVerbs):
         guard, self.preflights = self.preflights, None
         if guard is not None:
             await guard.stop()
+        client, self._direct = self._direct, None
+        if client is not None:
+            await quietly(client.close())
         if "runner.engine.body_stream" in sys.modules:  # loaded only when a body was throttled
             await sys.modules["runner.engine.body_stream"].close_streams()
         for closer in (self.context, self.browser):
@@ -590,9 +596,18 @@ class BrowserSession(PageVerbs, StudioVerbs):
             from runner.engine.revalidations import Revalidations
 
             self._revalidations = Revalidations(self.cdp)  # listens once a response can be revalidated
+            if page.url not in ("", "about:blank"):
+                # the page loaded something in this test: a response it cached before the spies
+                # watched can be revalidated by the very next request, so listen at once
+                self._revalidations.begin()
         elif (not on or not revalidations) and self._revalidations is not None:
             stopped, self._revalidations = self._revalidations, None
             asyncio.ensure_future(quietly(stopped.stop()))
+
+    async def watching_ready(self) -> None:
+        """Wait until what :meth:`set_watching` started listens (the next request is seen)."""
+        if self._revalidations is not None:
+            await self._revalidations.ready()
 
     def _on_request(self, request: Request) -> None:
         # While routed, the route handler sees every request but the hops after a redirect
@@ -609,7 +624,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         # Imported on the first routed request: the interception engine loads only when used.
         from runner.engine.exchange import handle_route
 
-        await handle_route(self._routing, route, request, self.page_url)
+        await handle_route(self._routing, route, request, self.page_url, self._direct_client())
 
     async def route_web_sockets(self) -> None:
         """Send the page's WebSockets that a WebSocket route matches to the routing target

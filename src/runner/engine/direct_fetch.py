@@ -3,19 +3,23 @@
 Two kinds of request go this way: those a ``clientCertificates`` entry matches (sent over TLS with
 its certificate, ``client_certs.py``) and the CORS preflights a routed page makes that no route
 answers (``preflights.py``). Both are sent as the page would send them: no cookie jar of runner's
-own, redirects returned as they are unless asked to follow, the body decoded.
+own, redirects returned as they are unless asked to follow, the body decoded. A body is read
+within :data:`~runner.bodies.MAX_READ_BODY_BYTES` once decompressed (:func:`read_capped`): a
+1 MB gzip "bomb" would otherwise be a gigabyte in memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ssl
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
+from runner.bodies import MAX_READ_BODY_BYTES
 from runner.net import UpstreamError, UpstreamResponse
 
-__all__ = ["DirectClient"]
+__all__ = ["BodyTooLarge", "DirectClient", "read_capped", "too_large_message"]
 
 # Hop-by-hop and transport headers: aiohttp sets its own; the body it returns is decoded.
 _NOT_SENT = frozenset({"host", "connection", "content-length", "transfer-encoding", "keep-alive",
@@ -41,14 +45,14 @@ class DirectClient:
         if self._session is None:
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(ssl=self._tls), cookie_jar=aiohttp.DummyCookieJar(),
-                auto_decompress=True)
+                auto_decompress=False)  # read_capped decompresses, within MAX_READ_BODY_BYTES
         sent = {k: v for k, v in headers.items() if k.lower() not in _NOT_SENT}
         try:
             async with self._session.request(
                 method, url, headers=sent, data=body, allow_redirects=follow_redirect, max_redirects=20,
                 timeout=aiohttp.ClientTimeout(total=max(timeout_ms, 1) / 1000),
             ) as response:
-                data = await response.read()
+                data = await read_capped(response, method, url)
                 received: dict[str, str] = {}
                 for key, value in response.headers.items():
                     name = key.lower()
@@ -70,3 +74,71 @@ class DirectClient:
         session, self._session = self._session, None
         if session is not None:
             await asyncio.wait_for(session.close(), 5)
+
+
+class BodyTooLarge(UpstreamError):
+    """A response body past ``MAX_READ_BODY_BYTES`` once decompressed: refused, not read."""
+
+
+def too_large_message(method: str, url: str, encoding: str, limit: int = MAX_READ_BODY_BYTES) -> str:
+    size = f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
+    how = f" once decompressed (content-encoding {encoding})" if encoding else ""
+    return (f"the response body of {method} {url} is larger than {size}{how}: runner reads at "
+            f"most {size} of a body, and refused it")
+
+
+async def read_capped(response: Any, method: str, url: str, limit: int = MAX_READ_BODY_BYTES) -> bytes:
+    """The body of an aiohttp ``response`` (made with ``auto_decompress=False``), decompressed
+    (gzip, deflate) and at most ``limit`` bytes. Raises :class:`UpstreamError` past ``limit``,
+    for an encoding it cannot decode, and for a body that is not what its encoding says."""
+    encoding = str(response.headers.get("content-encoding", "")).strip().lower()
+    decoder: Any = None
+    if encoding in ("gzip", "x-gzip"):
+        decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    elif encoding == "deflate":
+        decoder = _Deflate()
+    elif encoding not in ("", "identity"):
+        raise UpstreamError(f"the response of {method} {url} has content-encoding {encoding!r}, which runner "
+                            "cannot decode (it reads gzip and deflate)", timed_out=False)
+    out = bytearray()
+    try:
+        async for chunk in response.content.iter_chunked(64 * 1024):
+            if decoder is None:
+                out += chunk
+            else:
+                pending = chunk
+                while pending:  # never more than limit + 1 bytes out of one step
+                    out += decoder.decompress(pending, limit + 1 - len(out))
+                    pending = decoder.unconsumed_tail
+                    if len(out) > limit:
+                        break
+            if len(out) > limit:
+                raise BodyTooLarge(too_large_message(method, url, encoding, limit), timed_out=False)
+        if decoder is not None:
+            out += decoder.flush()
+    except zlib.error as err:
+        raise UpstreamError(f"the response of {method} {url} is not valid {encoding}: {err}", timed_out=False) from err
+    if len(out) > limit:
+        raise BodyTooLarge(too_large_message(method, url, encoding, limit), timed_out=False)
+    return bytes(out)
+
+
+class _Deflate:
+    """``deflate`` as servers send it: zlib-wrapped, or (some servers) raw; told by the first bytes."""
+
+    def __init__(self) -> None:
+        self._inner: Any = None
+
+    def decompress(self, data: bytes, max_length: int) -> bytes:
+        if self._inner is None:
+            wrapped = len(data) >= 2 and (data[0] & 0x0F) == 8 and (data[0] * 256 + data[1]) % 31 == 0
+            self._inner = zlib.decompressobj(zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
+        result: bytes = self._inner.decompress(data, max_length)
+        return result
+
+    @property
+    def unconsumed_tail(self) -> bytes:
+        return self._inner.unconsumed_tail if self._inner is not None else b""
+
+    def flush(self) -> bytes:
+        return self._inner.flush() if self._inner is not None else b""

@@ -32,6 +32,7 @@ _STREAM_CONNECT_S = 300.0  # the browser asks runner's stream server for a throt
 
 if TYPE_CHECKING:
     from runner.engine.client_certs import ClientCertificate
+    from runner.engine.direct_fetch import DirectClient
     from runner.engine.revalidations import Revalidations
     from runner.engine.routing import RoutingTarget
 
@@ -46,9 +47,10 @@ class PlaywrightExchange:
 
     holds_request = True  # nothing reaches the page until this exchange answers it
 
-    def __init__(self, route: Route, request: Request) -> None:
+    def __init__(self, route: Route, request: Request, client: DirectClient | None = None) -> None:
         self._route = route
         self._request = request
+        self._client = client
 
     def _overrides(self, request: OutgoingRequest | None) -> dict[str, Any]:
         if request is None:
@@ -68,6 +70,18 @@ class PlaywrightExchange:
         return await _observed(self._request)
 
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+        if self._client is not None:
+            # runner's own client: the body is read within MAX_READ_BODY_BYTES once decompressed
+            # (Playwright's route.fetch inflates a whole gzip bomb in its driver), with the
+            # context's cookies both ways as route.fetch shares them (context_fetch.py)
+            from runner.engine.context_fetch import fetch_in_context
+
+            try:
+                context = self._request.frame.page.context
+                return await fetch_in_context(self._client, context, request.method, request.url, request.headers,
+                                              request.body, timeout_ms, max_redirects=20 if follow_redirect else 0)
+            except PlaywrightError as err:  # the context's cookies could not be read: the page went away
+                raise UpstreamError(first_line(err), timed_out=False) from err
         kwargs = self._overrides(request)
         kwargs["url"] = request.url
         try:
@@ -141,6 +155,8 @@ class PlaywrightExchange:
 class CertificateExchange(PlaywrightExchange):
     """A routed request that a ``clientCertificates`` entry matches: runner sends it to the server
     itself, with the entry's certificate, verifying the server with the entry's ``ca``."""
+
+    sends_itself = True  # pass_through is fetch + fulfill: runner sends it, not the browser
 
     @property
     def streams_body(self) -> bool:
@@ -279,15 +295,17 @@ async def _observed(request: Request) -> ObservedResponse | UpstreamError:
 
 
 
-async def handle_route(target: RoutingTarget, route: Route, request: Request, page_url: str | None) -> None:
-    """The page's route handler: blocked hosts first, then the interception engine."""
+async def handle_route(target: RoutingTarget, route: Route, request: Request, page_url: str | None,
+                       client: DirectClient | None = None) -> None:
+    """The page's route handler: blocked hosts first, then the interception engine. ``client``
+    sends the requests whose response runner reads (see :meth:`PlaywrightExchange.fetch`)."""
     url = request.url
     try:
         if target.blocked(url):
             await route.fulfill(status=503, headers={BLOCKED_HEADER: url}, body="")
             return
         certificate = target.certificate(url)
-        exchange = (PlaywrightExchange(route, request) if certificate is None
+        exchange = (PlaywrightExchange(route, request, client) if certificate is None
                     else CertificateExchange(route, request, certificate, target.response_timeout_ms(), target.warn))
         interceptor = target.interceptor()
         if interceptor is None or not interceptor.wants_requests():

@@ -48,6 +48,10 @@ class PageError(Exception):
     """A verb failed in the browser; ``str()`` is Playwright's message, unchanged."""
 
 
+class BodyRefusedError(PageError):
+    """:meth:`PageVerbs.fetch` got an answer whose body runner refused to read (too large)."""
+
+
 class FetchedResponse(TypedDict):
     """The answer to :meth:`PageVerbs.fetch`."""
 
@@ -58,11 +62,21 @@ class FetchedResponse(TypedDict):
     url: str
 
 
+def _param_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 class PageVerbs:
     """Navigation, cookies, screenshots, keys, elements and HTTP of the session's one page."""
 
     page: Page | None
     context: BrowserContext | None
+    cdp: Any
+    options: Any
+    _direct: Any
+    _agent: str | None
 
     def _live_page(self) -> Page:
         assert self.page is not None
@@ -189,19 +203,63 @@ class PageVerbs:
                     data: str | bytes | None = None) -> FetchedResponse:
         """Send a request with the context's cookies, outside the page (so never routed).
 
-        A 4xx/5xx status is an answer, not an error. Raises :class:`PageError` when no answer
-        came (connection refused, timeout: the message then contains ``Timeout``).
+        Sent by runner's own client (``context_fetch.py``): the body is read within
+        ``MAX_READ_BODY_BYTES`` once decompressed. A 4xx/5xx status is an answer, not an error.
+        Raises :class:`PageError` when no answer came (connection refused, timeout: the message
+        then contains ``Timeout``) or the body was refused.
         """
+        from urllib.parse import urlencode, urlsplit, urlunsplit
+
+        from runner.engine.context_fetch import fetch_in_context
+        from runner.engine.direct_fetch import BodyTooLarge
+        from runner.net import UpstreamError
+
+        sent = dict(headers)
+        have = {k.lower() for k in sent}
+        if "user-agent" not in have:
+            sent["user-agent"] = await self._user_agent()
+        if params:
+            parts = urlsplit(url)
+            extra = urlencode([(k, _param_text(v)) for k, v in params.items()])
+            url = urlunsplit(parts._replace(query=f"{parts.query}&{extra}" if parts.query else extra))
+        body: bytes | None = None
+        if form is not None:
+            body = urlencode([(k, _param_text(v)) for k, v in form.items()]).encode("utf-8")
+            if "content-type" not in have:
+                sent["content-type"] = "application/x-www-form-urlencoded"
+        elif data is not None:
+            body = data.encode("utf-8") if isinstance(data, str) else data
         try:
-            response = await self._live_context().request.fetch(
-                url, method=method, headers=headers, timeout=timeout_ms, max_redirects=max_redirects,
-                fail_on_status_code=False, params=params, form=form, data=data,
-            )
-            body = await response.body()
-        except PlaywrightError as err:
-            raise PageError(str(err)) from err
+            response = await fetch_in_context(self._direct_client(), self._live_context(), method, url, sent, body,
+                                              timeout_ms, max_redirects=max_redirects)
+        except BodyTooLarge as err:
+            raise BodyRefusedError(err.message) from err
+        except UpstreamError as err:
+            raise PageError(f"Timeout: {err.message}" if err.timed_out else err.message) from err
         return FetchedResponse(status=response.status, status_text=response.status_text,
-                               headers=dict(response.headers), body=body, url=response.url)
+                               headers=dict(response.headers), body=response.body, url=response.url)
+
+    def _direct_client(self) -> Any:
+        """runner's own HTTP client (direct_fetch.py), made on first use, closed with the browser."""
+        client = self._direct
+        if client is None:
+            from runner.engine.direct_fetch import DirectClient
+
+            client = DirectClient(False)  # like the browser: a server's certificate is not checked
+            self._direct = client
+        return client
+
+    async def _user_agent(self) -> str:
+        """The context's user agent (the ``userAgent`` option, else the browser's own), asked of
+        the browser once, not of the page (a page busy in JavaScript must not stop a request)."""
+        agent = self._agent
+        if agent is None:
+            agent = getattr(self.options, "user_agent", None)
+            if not agent:
+                info = await asyncio.wait_for(self.cdp.send("Browser.getVersion"), 5)
+                agent = str(info.get("userAgent") or "runner")
+            self._agent = agent
+        return agent
 
     # -- DOM --------------------------------------------------------------------------------
     async def dom(self, arg: dict[str, Any]) -> Any:

@@ -9,16 +9,21 @@ stage, ahead of Playwright's session. A preflight (``OPTIONS`` with
 
 * a route whose method mentions ``OPTIONS`` takes it over (a spy on it records what the server
   said; a stub or a handler answers it, and so may refuse the cross-origin request);
-* a route that matches its URL (ignoring ``method``, ``headers`` and ``auth``) and does not mention
-  ``OPTIONS`` gets the automatic answer (behaviour.md 1a.7);
+* a route that can answer or change a request (a handler or a StaticResponse) and matches its URL
+  (ignoring ``method``, ``headers`` and ``auth``), where no matching route mentions ``OPTIONS``,
+  gets the automatic answer (behaviour.md 1a.7; a spy never changes what the page gets, so a
+  preflight only spies match is the server's business);
 * a preflight no route matches is sent to the server by runner itself (``direct_fetch.py``, or the
   ``clientCertificates`` entry its URL matches) and the server's answer goes to the page, so the
   page is refused exactly when it would be without runner.
 
 Every other request is let through at once, on to Playwright's route. Chromium's Fetch domain
 files fetch() and XHR requests alike as ``XHR`` and cannot pick out preflights, so each fetch or
-XHR of a routed page pauses once more (bench/intercept.py measures it). The guard is armed only
-while the page is routed: an unrouted page's preflights are the browser's own business already.
+XHR of a routed page pauses once more (bench/intercept.py measures it; Chromium 156 refuses a
+``Preflight`` resource type in a Fetch pattern). The guard is armed only while the page is routed
+(or a route mentions ``OPTIONS``): an unrouted page's preflights are the browser's own business
+already, and a preflight that only spies match goes to the server on a routed page too
+(``net/chain.py``), so the answer never depends on an unrelated route.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ class PreflightExchange:
     """One paused preflight, answered through the guard's DevTools session."""
 
     holds_request = True  # the page waits until this exchange answers
+    sends_itself = True  # pass_through is fetch + fulfill: runner sends the preflight itself
 
     def __init__(self, cdp: Any, request_id: str, request: OutgoingRequest, send: Send, timeout_ms: float,
                  warn: Callable[[str], None]) -> None:

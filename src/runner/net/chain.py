@@ -64,6 +64,7 @@ class _Guard:
         self.answered = False
         self.holds_request = bool(getattr(exchange, "holds_request", False))
         self.watch_only = bool(getattr(exchange, "watch_only", False))
+        self.sends_itself = bool(getattr(exchange, "sends_itself", False))
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         result = await self.exchange.pass_through(request)  # if it raises, handle() fails the request
@@ -185,7 +186,13 @@ class Chain:
         if is_preflight:
             preflight = [r for r in routes if not r.disabled and r.matcher.match_preflight(view)]
             if preflight and not any(r.matcher.method_mentions_options for r in preflight):
-                await exchange.fulfill(preflight_response(raw))
+                if any(r.handler is not None or r.static is not None for r in preflight):
+                    await exchange.fulfill(preflight_response(raw))
+                else:
+                    # Only spies match it: a spy never changes what the page gets, and the
+                    # server answers exactly as it does while nothing routes the page (where
+                    # the browser sends its preflights itself, unseen by the routes).
+                    await exchange.pass_through(None)
                 return
         chain = self._routes_for(view, routes)
         if self._registry.probes and not is_preflight:  # the browser's, not the app's
@@ -203,6 +210,7 @@ class Chain:
 
         completion: Completion | None = None
         completed_by: tuple[Route, int] | None = None
+        acted = False  # a handler ran or a stub answered: the request is no longer only spied on
         for order, route in enumerate(chain):
             if gen != self._registry.generation:
                 await exchange.pass_through(None)  # cleared: the old routes no longer exist
@@ -220,6 +228,7 @@ class Chain:
             if exchange.watch_only:
                 continue  # a request in flight (a redirect's next hop): matched and recorded only
             if route.handler is not None:
+                acted = True
                 if ic._queued is None:
                     ic._queued = time.monotonic() - arrival
                 completion = await self._run_request_handler(route, order, data, ic, exchange, gen)
@@ -227,6 +236,7 @@ class Chain:
                     completed_by = (route, order)
                     break
             elif route.static is not None:
+                acted = True
                 if ic._queued is None:
                     ic._queued = time.monotonic() - arrival
                 completion = Completion("reply", static=route.static)
@@ -256,11 +266,15 @@ class Chain:
                 f"\n\nIntercepted request: {raw.method} {raw.url}"
             )
             await self._fail_request(error, ic, exchange, gen)
-        if not data.has_response_listeners() and not exchange.holds_request:
+        if (not acted and not exchange.sends_itself) or (not data.has_response_listeners()
+                                                         and not exchange.holds_request):
+            # A spy never changes what the page gets: the request goes on as the page sent it,
+            # its response streams to the page whole, as late as the server sends it.
             await self._pass_through(outgoing if changed else None, ic, exchange, float(data.response_timeout))
             return
-        # A held request goes to the server through the engine even when nobody listens for the
-        # response: so `responseTimeout` cuts it, and the record has the status the server sent.
+        # A held request that a handler saw goes to the server through the engine even when
+        # nobody listens for the response: so `responseTimeout` cuts it, and the record has the
+        # status the server sent.
         await self._response_phase(raw, data, outgoing, ic, exchange, gen)
 
     async def _pass_through(self, outgoing: OutgoingRequest | None, ic: Interception, exchange: _Guard,
@@ -351,8 +365,10 @@ class Chain:
         error: BaseException
         timeout_ms = float(self._config("defaultCommandTimeout"))
         assert route.handler is not None
+        length_before = header_get(data.headers, "content-length")
         try:
             await self._call_user(route.handler, req, timeout_ms, ic)
+            data.sync_length(length_before)
         except TimeoutError as err:
             req._finish()
             error = InterceptError(

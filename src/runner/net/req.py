@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-from runner.bodies import decode_body, encode_body
+from runner.bodies import body_refusal, decode_body, encode_body
 from runner.errors import InterceptError, UsageError
 
 from ._util import camel_to_snake, header_get, header_has, show
@@ -100,9 +100,32 @@ class RequestData:
         return self.body is not self._body_original and self.body != self._body_original
 
     def body_bytes(self) -> bytes | None:
+        """The bytes to send. Raises UsageError for a body a handler set that is not a str,
+        bytes or JSON data (a set, a Decimal, NaN...)."""
         if not self.body_changed():
             return self.raw.body
+        refusal = body_refusal(self.body, "req.body")
+        if refusal is not None:
+            raise UsageError(refusal)
         return encode_body(self.body)[0]
+
+    def sync_length(self, before: Any) -> None:
+        """After a handler: a body it changed gets the ``content-length`` of its new bytes, so
+        the next handler and the server see it (the original's rule), unless the handler set
+        ``content-length`` itself (``before`` is the value it found). Raises UsageError for a
+        body that cannot be sent, while the handler that set it is still the one to blame."""
+        if not self.body_changed():
+            return
+        size = str(len(self.body_bytes() or b""))
+        current = header_get(self.headers, "content-length")
+        if current is None or current != before:
+            return  # no length to keep true, or the handler chose one
+        if size == str(current):
+            return
+        for key in [k for k in self.headers if k.lower() == "content-length"]:
+            self.headers[key] = size
+        if self._shown_length == current:
+            self._shown_length = size  # still runner's own: dropped on the way out, as before
 
     def final_headers(self, body: bytes | None) -> dict[str, str]:
         headers = {str(k): str(v) for k, v in self.headers.items()}

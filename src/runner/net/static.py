@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.bodies import encode_body, split_spec, text_in_encoding
+from runner.bodies import body_refusal, encode_body, split_spec, text_in_encoding
 from runner.errors import UsageError
 
 from ._util import (
@@ -103,6 +103,9 @@ def parse_static(value: Mapping[str, Any], cmd: str) -> StaticResponse:
     body = canon.get("body", MISSING)
     if body not in (MISSING, None, "", b"") and canon.get("fixture"):
         raise fail("`body` and `fixture` cannot both be set, pick one.")
+    refusal = body_refusal(body, "`body`") if body not in (MISSING, None) else None
+    if refusal is not None:  # refused now, not when a request arrives (json.dumps would fail then)
+        raise UsageError(f"{_prefix(cmd)} {refusal}")  # names the bad value itself (show() would disguise it)
     fixture = canon.get("fixture")
     if fixture is not None and not isinstance(fixture, str):
         raise fail(

@@ -137,6 +137,9 @@ class Exchange(Protocol):
     the engine sends even an unchanged request through ``fetch`` and ``fulfill``: then
     ``responseTimeout`` can cut it (the page sees a network error) and the record sees the
     response the server sent. An exchange that only watches a request in flight lacks it.
+    A request only spies watch goes by ``pass_through`` all the same (a spy never changes what
+    the page gets), unless ``sends_itself`` (optional, default False) says that ``pass_through``
+    sends the request through ``fetch`` and ``fulfill`` anyway (runner sends it, not the browser).
     ``watch_only`` (optional, default False): nothing can change the request (it is already on
     its way, e.g. the hop after a redirect): its routes record it, no handler or stub runs.
     """

@@ -10,10 +10,25 @@ from runner.net import InterceptionState, UpstreamError
 URL = "http://localhost:3000/api/users"
 
 
-def test_a_held_spied_request_goes_through_fetch_with_the_response_timeout(env: Any) -> None:
+def test_a_held_request_only_spies_match_passes_through_unchanged(env: Any) -> None:
+    """A spy never changes what the page gets (issue 23): no fetch + fulfill (which would move
+    the body through runner and let responseTimeout cut the page's request)."""
     env.config["responseTimeout"] = 1234
     env.server(200, "hi", {"content-type": "text/plain", "x-server": "s"})
     env.intercept("/api/users").as_("a")
+    ex = env.send(URL, holds=True, headers={"origin": "http://app.test"})
+    assert ex.calls == ["pass_through"] and ex.passed == [None]  # as the page sent it
+    ic = env.wait("@a")
+    assert ic.state is InterceptionState.COMPLETE and ic.response.status_code == 200
+    # exactly the server's headers: no default CORS headers on a response from the server (1a.8)
+    assert ic.response.headers == {"content-type": "text/plain", "x-server": "s"}
+    assert ic.response.body == "hi"  # read when asked for
+
+
+def test_a_held_request_a_handler_saw_goes_through_fetch_with_the_response_timeout(env: Any) -> None:
+    env.config["responseTimeout"] = 1234
+    env.server(200, "hi", {"content-type": "text/plain", "x-server": "s"})
+    env.intercept("/api/users", lambda req: None).as_("a")
     ex = env.send(URL, holds=True, headers={"origin": "http://app.test"})
     assert ex.calls == ["fetch", "fulfill"]
     assert ex.fetched[0][1:] == (False, 1234.0)  # redirects are the browser's to follow

@@ -1,0 +1,126 @@
+"""Requests runner sends for the page's browser context and whose body it reads itself.
+
+A handler route's response (``route.fetch`` before) and ``runner.request()`` (the context's
+``request.fetch`` before) used Playwright's own client, whose driver decompresses a whole body
+into memory with no bound: a 1 MB gzip "bomb" took the driver to 3 GB. They go through runner's
+own client instead (``direct_fetch.py``, which reads at most ``MAX_READ_BODY_BYTES`` once
+decompressed), and share the context's cookies both ways as Playwright's client does: the
+context's cookies for each URL are sent (unless the request carries a ``Cookie`` of its own) and
+every ``Set-Cookie`` answered is stored in the context. Redirects are followed here, hop by hop,
+so each hop gets the cookies of its own URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from runner.engine.direct_fetch import DirectClient
+from runner.net import UpstreamError, UpstreamResponse
+
+__all__ = ["fetch_in_context", "parse_set_cookie"]
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_BODY_HEADERS = ("content-type", "content-length", "content-encoding", "transfer-encoding")
+
+
+async def fetch_in_context(client: DirectClient, context: Any, method: str, url: str, headers: Mapping[str, str],
+                           body: bytes | None, timeout_ms: float, *, max_redirects: int) -> UpstreamResponse:
+    """Send a request with ``context``'s cookies, following at most ``max_redirects`` redirects
+    (the last redirect is returned when there are more). Raises :class:`UpstreamError`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(timeout_ms, 1) / 1000
+    own_cookie = any(k.lower() == "cookie" for k in headers)
+    sent = dict(headers)
+    for hop in range(max(max_redirects, 0) + 1):
+        if not own_cookie:
+            for key in [k for k in sent if k.lower() == "cookie"]:
+                del sent[key]
+            cookies = await context.cookies(url)
+            if cookies:
+                sent["cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
+        remaining_ms = (deadline - loop.time()) * 1000
+        if remaining_ms <= 0:
+            raise UpstreamError(f"no answer within {timeout_ms:g}ms", timed_out=True)
+        response = await client.fetch(method, url, sent, body, remaining_ms, follow_redirect=False)
+        await _store_cookies(context, url, response.headers.get("set-cookie"))
+        location = response.headers.get("location")
+        if response.status not in _REDIRECTS or not location or hop >= max_redirects:
+            return response
+        url = urljoin(url, location)
+        if response.status == 303 or (response.status in (301, 302) and method.upper() == "POST"):
+            method, body = "GET", None  # as browsers and Playwright's client do
+            sent = {k: v for k, v in sent.items() if k.lower() not in _BODY_HEADERS}
+    raise AssertionError("unreachable")
+
+
+async def _store_cookies(context: Any, url: str, header: str | None) -> None:
+    if not header:
+        return
+    for line in header.split("\n"):
+        cookie = parse_set_cookie(line, url)
+        if cookie is None:
+            continue
+        try:
+            if cookie.pop("_expired", False):
+                await context.clear_cookies(name=cookie["name"], domain=cookie.get("domain") or urlsplit(url).hostname,
+                                            path=cookie.get("path") or "/")
+            else:
+                await context.add_cookies([cookie])
+        except Exception:  # noqa: BLE001 - a cookie the browser refuses is dropped, as it would drop it
+            continue
+
+
+def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
+    """One ``Set-Cookie`` value as a Playwright cookie for ``url`` (None when it is not one). An
+    expired cookie has ``_expired``: it is to be deleted."""
+    parts = [p.strip() for p in line.split(";")]
+    if not parts or "=" not in parts[0]:
+        return None
+    name, value = (s.strip() for s in parts[0].split("=", 1))
+    if not name:
+        return None
+    cookie: dict[str, Any] = {"name": name, "value": value}
+    domain = path = None
+    expires: float | None = None
+    max_age: float | None = None
+    for attribute in parts[1:]:
+        key, _, val = attribute.partition("=")
+        key, val = key.strip().lower(), val.strip()
+        if key == "domain" and val:
+            domain = val
+        elif key == "path" and val.startswith("/"):
+            path = val
+        elif key == "expires":
+            try:
+                expires = parsedate_to_datetime(val).timestamp()
+            except (TypeError, ValueError, IndexError):
+                pass
+        elif key == "max-age":
+            try:
+                max_age = float(int(val))
+            except ValueError:
+                pass
+        elif key == "secure":
+            cookie["secure"] = True
+        elif key == "httponly":
+            cookie["httpOnly"] = True
+        elif key == "samesite" and val.lower() in ("strict", "lax", "none"):
+            cookie["sameSite"] = val.capitalize()
+    parts_url = urlsplit(url)
+    cookie["domain"] = domain or parts_url.hostname or ""
+    if path is None:  # the default path: the request path up to its last "/"
+        request_path = parts_url.path or "/"
+        path = request_path[: request_path.rfind("/")] or "/" if request_path.startswith("/") else "/"
+    cookie["path"] = path
+    when = time.time() + max_age if max_age is not None else expires
+    if when is not None:
+        if when <= time.time():
+            cookie["_expired"] = True
+        else:
+            cookie["expires"] = when
+    return cookie
