@@ -182,6 +182,52 @@ def test_plugins_file_returning_invalid_config_stops_the_run(project):
     assert "Traceback" not in result.text
 
 
+def test_plugins_file_whose_setup_raises_shows_its_own_lines_not_runners(project):
+    root = project(base_project({
+        "runner/plugins/index.py": """
+            import json
+
+            def read_settings(config):
+                return json.loads(config["env"].get("settings", "{"))
+
+            def setup(on, config):
+                read_settings(config)
+        """,
+        "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    plugins = root / "runner" / "plugins" / "index.py"
+    lines = result.err.splitlines()
+    assert lines[0] == f"runner: The plugins file {plugins} raised JSONDecodeError in setup():", result.err
+    assert lines[1:3] == [f'  File "{plugins}", line 7, in setup', "    read_settings(config)"]
+    assert lines[3:5] == [f'  File "{plugins}", line 4, in read_settings',
+                          '    return json.loads(config["env"].get("settings", "{"))']
+    assert sum('json/__init__.py", line' in line for line in lines) == 1  # the call into it, not its inside
+    assert lines[-1].startswith("json.decoder.JSONDecodeError: Expecting property name")
+    assert "runner/pluginsfile.py" not in result.err and "decoder.py" not in result.err
+    assert result.out == ""
+
+
+@pytest.mark.parametrize(("where", "code"), [("import", "0"), ("setup", "3")])
+def test_plugins_file_that_calls_sys_exit_stops_the_run_with_a_message(project, where: str, code: str):
+    """sys.exit(0) while the plugins file loaded ended runner with status 0 and not a word."""
+    body = (f"import sys\nsys.exit({code})\n\ndef setup(on, config):\n    pass\n" if where == "import"
+            else f"import sys\n\ndef setup(on, config):\n    sys.exit({code})\n")
+    root = project(base_project({"runner/plugins/index.py": body,
+                                 "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n"}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    plugins = root / "runner" / "plugins" / "index.py"
+    said = {"import": f"runner: {plugins} called sys.exit(0) while it was loaded:",
+            "setup": f"runner: The plugins file {plugins} called sys.exit(3) in setup():"}[where]
+    assert result.err.startswith(said + "\n"), result.err
+    assert f"line {2 if where == 'import' else 4}" in result.err
+    assert "Code that runs in runner's process must not end it" in result.err
+    assert "runner/pluginsfile.py" not in result.err and "importlib" not in result.err
+    assert result.out == ""
+
+
 def test_plugins_file_cannot_move_the_project(project):
     root = project(base_project({
         "runner/plugins/index.py": "def setup(on, config):\n    return {**config, 'projectRoot': '/'}\n",
