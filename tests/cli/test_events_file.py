@@ -240,3 +240,31 @@ def test_events_file_false_writes_none(project):
     done = run_runner("run", cwd=root)
     assert done.code == 0, done.text
     assert not (root / "runner" / "results").exists()
+
+
+def test_line_separators_in_test_ids_do_not_split_an_events_line(project):
+    """U+2028/U+2029 (and U+0085) are kept raw by JSON, yet Python's splitlines and old JavaScript end
+    a line there: a test id holding one cut its events in two."""
+    root = project(base_project({"runner/integration/a_spec.py": """
+        import pytest
+
+        @pytest.mark.parametrize("name", ["line\\u2028sep", "para\\u2029sep", "next\\u0085line"])
+        def test_named(runner, name):
+            runner.log(name)
+            assert name != "para\\u2029sep", name
+        """,
+        # pytest escapes ids unless told not to: the probe that found this had them raw
+        "pytest.ini": "[pytest]\ndisable_test_id_escaping_and_forfeit_all_rights_to_community_support = true\n",
+    }, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    text = (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8")
+    assert not any(ch in text for ch in "\u2028\u2029\x85")
+    events = [json.loads(line) for line in text.splitlines()]  # every line whole
+    titles = {e["title"][-1] for e in events if e["kind"] == "test.ended"}
+    assert titles == {"test_named[line\u2028sep]", "test_named[para\u2029sep]", "test_named[next\x85line]"}
+    logs = [e for e in events if e["kind"] == "log"]
+    assert sorted(e["message"] for e in logs) == sorted(["line\u2028sep", "para\u2029sep", "next\x85line"])
+    replay = run_runner("report", "--from", "runner/results/events.jsonl", "--reporter", "json",
+                        "--reporter-options", "output=replayed.json", cwd=root)
+    assert replay.code == 1, replay.text
