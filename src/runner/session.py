@@ -130,7 +130,7 @@ class RunSession:
             # A headless run never watches files and keeps no per-test snapshots, as in the original.
             session.config = session.config.merged(
                 {"watchForFileChanges": False, "numTestsKeptInMemory": 0},
-                source="cli", origin="runner run (headless run mode)")
+                source="mode", origin="runner run (headless run mode)")  # not "cli": no flag set them
         return session
 
     def _load_certificates(self) -> None:

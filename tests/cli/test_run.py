@@ -55,6 +55,39 @@ def test_run_reports_each_spec_and_exits_with_the_failure_count(project):
     assert "src/runner/" not in out
 
 
+def test_a_flaky_test_is_told_with_the_attempts_its_retries_allowed(project, tmp_path):
+    """retries=2 is three attempts: a test that passed on its second was "attempt 2 of 2"."""
+    counter = tmp_path / "count.txt"
+    root = project(base_project({"runner/integration/flaky_spec.py": f"""
+        import pytest
+        from pathlib import Path
+
+        COUNTER = Path({str(counter)!r})
+
+        @pytest.mark.runner(retries=2)
+        def test_passes_on_second_attempt(runner):
+            n = int(COUNTER.read_text()) if COUNTER.exists() else 0
+            COUNTER.write_text(str(n + 1))
+            assert n >= 1
+
+        def test_plain(runner):
+            pass
+        """}, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    assert "passed on attempt 2 of 3, flaky" in result.out
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    ended = {e["title"][-1]: e for e in events if e["kind"] == "test.ended"}
+    assert (ended["test_passes_on_second_attempt"]["attempts"],
+            ended["test_passes_on_second_attempt"]["attempts_allowed"]) == (2, 3)
+    assert ended["test_plain"]["attempts_allowed"] == 1
+    # no flag was given: nothing came from the command line ("Run details" said two options did)
+    started = next(e for e in events if e["kind"] == "run.started")
+    assert "cli" not in started["sources"].values(), started["sources"]
+    assert started["sources"]["watchForFileChanges"] == started["sources"]["numTestsKeptInMemory"] == "mode"
+
+
 def test_spec_option_narrows_and_missing_specs_fail_clearly(project):
     root = project(base_project({
         "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",

@@ -53,6 +53,8 @@ def run_spec_and_wait(runner, url: str, spec: str = "a_spec.py") -> None:
 
 def test_a_spec_runs_and_its_command_log_routes_and_requests_show(runner, open_url: str) -> None:
     run_spec_and_wait(runner, open_url)
+    # the run's end in words, not the child's exit status ("done: a_spec.py (exit 1)")
+    runner.get("#run-state").should("have.text", "done: a_spec.py · 1 passed, 1 failed")
     runner.get(".spec[data-spec='a_spec.py'] .test-row").should("have.length", 2)
     runner.get(".test-row .dot.passed").should("have.length", 1)
     runner.get(".test-row .dot.failed").should("have.length", 1)
@@ -116,7 +118,9 @@ def test_a_broken_spec_shows_its_error_in_the_ui(runner, open_url: str, sample: 
         runner.visit(open_url)
         runner.get("#connection").should("have.attr", "data-state", "open")
         runner.get(".spec[data-spec='broken_spec.py'] .run-spec").click()
-        runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
+        # this run's end, in words (data-state "done" alone was the module's earlier run's, at once)
+        runner.get("#run-state").should("have.text", "done: broken_spec.py · 1 spec could not be loaded",
+                                        timeout=RUN_DONE_MS)
         runner.get(".spec[data-spec='broken_spec.py'] .dot").should("have.class", "failed")
         runner.get(".spec[data-spec='broken_spec.py'] .spec-error").should("contain", "SyntaxError")
     finally:

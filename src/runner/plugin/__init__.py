@@ -24,6 +24,7 @@ from runner.errors import BrowserNotFoundError, ConfigError, RunnerError
 from runner.events import RunStarted, ScreenshotTaken
 from runner.plugin.frames import drop_runner_frames
 from runner.plugin.outcomes import (
+    ALLOWED_ATTR,
     ATTEMPTS_ATTR,
     ERROR_ATTR,
     TEST_ATTR,
@@ -495,9 +496,10 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             break
         earlier.append(attempt_from_reports(reports))
     for report in reports:
+        setattr(report, ALLOWED_ATTR, retries + 1)  # "attempt 2 of 3", not "of 2": the retries allowed
         if earlier:
             setattr(report, ATTEMPTS_ATTR, earlier)  # plain data: it crosses to xdist's controller
-            report.sections.append(("runner attempts", f"attempt {len(earlier) + 1} of {len(earlier) + 1}"))
+            report.sections.append(("runner attempts", f"attempt {len(earlier) + 1} of {retries + 1}"))
         item.ihook.pytest_runtest_logreport(report=report)
     item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
     return True

@@ -18,7 +18,7 @@ import pytest
 from runner.events.cut import ERROR_TEXT_LIMIT, cut_line, cut_text
 from runner.tracebacks import error_line, is_internal, split_error_line
 
-__all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
+__all__ = ["ALLOWED_ATTR", "ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
            "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",
            "load_error_summary", "relative_to_first", "title_of"]
 
@@ -26,6 +26,8 @@ __all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDE
 ERROR_ATTR = "runner_error"
 #: The earlier attempts of a retried test, on its final reports (attempt dicts).
 ATTEMPTS_ATTR = "runner_attempts"
+#: On a test's final reports: how many attempts its retries allowed (``retries`` + 1).
+ALLOWED_ATTR = "runner_attempts_allowed"
 #: On an attempt's teardown report: ``{"log", "routes", "requests", "slow_ms", "trace"}``.
 TEST_ATTR = "runner_test"
 #: In pytest-xdist workers: the finer events of the test (commands, routes, requests, ...) as

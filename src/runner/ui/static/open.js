@@ -93,7 +93,7 @@
     rs.dataset.state = S.run.state;
     let what = S.run.test ? S.run.spec + " › " + S.run.test : (S.run.spec || "all specs");
     rs.textContent = S.run.state === "idle" ? "idle" : S.run.state + ": " + what +
-      (S.run.state === "done" || S.run.state === "stopped" ? " (exit " + S.run.code + ")" : "");
+      (S.run.state === "done" || S.run.state === "stopped" ? " · " + (S.run.summary || S.run.state) : "");
     $("stop").disabled = !(S.run.state === "running");
     $("watching").textContent = S.config.watch ? "re-runs on save" : "";
     $("scaffold").hidden = !S.config.scaffold;
