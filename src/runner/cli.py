@@ -34,6 +34,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"runner: {message}\nTry '{self.prog} --help' for help.\n")
 
 
+def _serve_port(text: str) -> int:
+    """``--port`` of the commands that serve on 127.0.0.1: 0 to 65535 (0, like no flag, a free port),
+    checked here so a port the socket cannot take is a usage error, not bind()'s OverflowError."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"expected a port number from 1 to 65535 (or leave --port out for a free one); found {text!r}")
+    return port
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project", "-P", default=None, metavar="DIR",
                    help="the project folder (default: the current folder)")
@@ -174,7 +187,7 @@ def _open_parser(sub: Any) -> None:
     p.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
                    help="chromium, chrome, or the path of a browser executable")
     p.add_argument("--headed", action="store_true", help="show the browser's own window too")
-    p.add_argument("--port", "-p", type=int, default=None, help="the port to serve on (default: a free one)")
+    p.add_argument("--port", "-p", type=_serve_port, default=None, help="the port to serve on (default: a free one)")
     p.add_argument("--no-open", dest="open_browser", action="store_false",
                    help="do not open a browser, only print the URL")
     open_kind = p.add_mutually_exclusive_group()
@@ -200,7 +213,7 @@ def _show_report_parser(sub: Any) -> None:
     show.add_argument("folder", nargs="?", default=None, metavar="FOLDER",
                       help="the report's folder (default: the project's reportFolder)")
     _common(show)
-    show.add_argument("--port", "-p", type=int, default=None, help="the port to serve on (default: a free one)")
+    show.add_argument("--port", "-p", type=_serve_port, default=None, help="the port to serve on (default: a free one)")
     show.add_argument("--no-open", dest="open_browser", action="store_false",
                       help="do not open a browser, only print the URL")
 
@@ -229,7 +242,7 @@ def _show_trace_parser(sub: Any) -> None:
         description="Serve Playwright's trace viewer (the one the installed Playwright ships) and "
                     "one trace on 127.0.0.1, print its URL and open it in the browser, until Ctrl-C.")
     show.add_argument("trace", metavar="PATH", help="the trace file (runner/traces/<spec>/<test>.zip)")
-    show.add_argument("--port", "-p", type=int, default=None, help="the port to serve on (default: a free one)")
+    show.add_argument("--port", "-p", type=_serve_port, default=None, help="the port to serve on (default: a free one)")
     show.add_argument("--no-open", dest="open_browser", action="store_false",
                       help="do not open a browser, only print the URL")
 

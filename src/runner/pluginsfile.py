@@ -23,7 +23,7 @@ from typing import Any
 
 from runner.errors import ConfigError, TaskError, UsageError
 from runner.events import Event, PluginEvent
-from runner.tracebacks import code_tail
+from runner.tracebacks import user_code_tail
 from runner.workers import Workers
 
 __all__ = ["PluginEvents", "load_module", "load_plugins_file", "EVENTS"]
@@ -76,7 +76,7 @@ class PluginEvents:
                 where = _where(listener)
                 message = (
                     f"The {event!r} listener {where} raised {type(err).__name__}: {err}\n"
-                    + code_tail(err, frames=3)
+                    + user_code_tail(err, frames=3)
                 )
                 self.errors.append(message)
                 print(f"runner: {message}", file=sys.stderr)
@@ -99,7 +99,7 @@ class PluginEvents:
         except Exception as err:
             raise ConfigError(
                 f"The 'dev-server:start' handler {where} raised {type(err).__name__}: {err}\n"
-                + code_tail(err, frames=3)
+                + user_code_tail(err, frames=3)
             ) from err
         close = None
         url: Any = returned
@@ -165,11 +165,28 @@ def load_module(path: Path, name: str) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as err:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # noqa: BLE001 - sys.exit() at import ended runner silently, exit 0
         sys.modules.pop(name, None)
-        tb = code_tail(err)
-        raise ConfigError(f"{path} raised {type(err).__name__} while it was loaded:\n{tb}") from err
+        raise ConfigError(f"{path} {_raised(err)} while it was loaded:\n{_failure(err)}") from err
     return module
+
+
+def _raised(err: BaseException) -> str:
+    """"raised KeyError", or what a SystemExit is: a call that would end runner with no word."""
+    if isinstance(err, SystemExit):
+        return f"called sys.exit({err.code!r})"
+    return f"raised {type(err).__name__}"
+
+
+def _failure(err: BaseException) -> str:
+    """The user's frames and the error; for sys.exit(), what to do instead."""
+    tail = user_code_tail(err)
+    if isinstance(err, SystemExit):
+        tail += ("\nCode that runs in runner's process must not end it: raise an exception to stop the run "
+                 "with a message.")
+    return tail
 
 
 #: Keys of the ``config`` given to ``setup`` that say where the project is; not options.
@@ -200,9 +217,10 @@ def load_plugins_file(path: Path, config_dict: dict[str, Any],
         returned = setup(events.on, given)
     except (UsageError, ConfigError) as err:
         raise ConfigError(f"The plugins file {path} failed in setup(): {err}") from err
-    except Exception as err:
-        tb = code_tail(err)
-        raise ConfigError(f"The plugins file {path} raised {type(err).__name__} in setup():\n{tb}") from err
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # noqa: BLE001 - sys.exit() in setup ended the run with its code and no word
+        raise ConfigError(f"The plugins file {path} {_raised(err)} in setup():\n{_failure(err)}") from err
     if returned is None:
         return events, {}
     if not isinstance(returned, Mapping):

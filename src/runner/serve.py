@@ -8,7 +8,12 @@ runner's file server (``fileserver.py``, the app's files when there is no ``base
   rebinding) sends its own name as the Host, and must not read the folder through a browser;
 * only files whose real path (symbolic links followed) is inside the folder, so a link cannot
   lead out of it; ``..`` cannot either, in any encoding (the path is decoded, then normalised);
-* never the ``hidden`` files (by real path) nor files named one of ``hidden_names`` (404);
+* never the ``hidden`` files (by real path), files named one of ``hidden_names``, files inside a
+  ``hidden_folders`` folder (runner's artifacts: a report, traces, screenshots...) nor files whose
+  real path matches one of ``hidden_patterns`` (fnmatch: a junit file per spec, an events file
+  kept aside) (404);
+* a request with more than one ``Host`` header is refused (400): which one a check reads and which
+  one another reader believes must never differ;
 * a folder is answered with its ``index.html`` (or ``index.htm``), never with a listing of its
   files (404 when it has no index);
 * ``extra`` files: single files served at a URL path of their own, wherever they are (the trace
@@ -21,6 +26,7 @@ runner's file server (``fileserver.py``, the app's files when there is no ``base
 from __future__ import annotations
 
 import email.utils
+import fnmatch
 import functools
 import http.server
 import io
@@ -73,6 +79,8 @@ class _Rules:
     documents: dict[str, bytes] = field(default_factory=dict)  # URL path -> an HTML page held in memory
     hosts: frozenset[str] = frozenset()
     what: str = "runner's server"  # names the server in its 403 answer
+    hidden_folders: tuple[str, ...] = ()  # real paths, each ending with the separator
+    hidden_patterns: tuple[str, ...] = ()  # fnmatch patterns over real paths
 
 
 class _Part:
@@ -125,12 +133,19 @@ class _StaticHandler(http.server.SimpleHTTPRequestHandler):
         names = {os.path.basename(path).lower(), os.path.basename(real).lower()}
         if names & self._rules.hidden_names or not self._inside(path):
             return False
+        if real.startswith(self._rules.hidden_folders) or any(
+                fnmatch.fnmatchcase(real, pattern) for pattern in self._rules.hidden_patterns):
+            return False
         return real not in self._rules.hidden
 
     def _not_found(self) -> None:
         self.send_error(HTTPStatus.NOT_FOUND, "File not found")
 
     def send_head(self) -> Any:
+        if len(self.headers.get_all("Host") or []) > 1:
+            self.send_error(HTTPStatus.BAD_REQUEST, "More than one Host header",
+                            f"{self._rules.what} answers requests with one Host header.")
+            return None
         host = (self.headers.get("Host") or "").strip().lower()
         if host not in self._rules.hosts:
             self.send_error(
@@ -287,18 +302,23 @@ class StaticServer:
     """Serve ``folder`` over HTTP on 127.0.0.1 (``port``, else a free one) until :meth:`close`.
 
     ``hidden``: files never served (compared by real path); ``hidden_names``: file names never
-    served wherever they are (compared in lower case); ``extra``: URL path -> a file served there
-    (outside the folder too). ``what`` names the server in its refusals. Raises ``OSError`` when
-    the port cannot be used.
+    served wherever they are (compared in lower case); ``hidden_folders``: folders none of whose
+    files are served (by real path); ``hidden_patterns``: fnmatch patterns of real paths never
+    served (write the folder part with ``glob.escape``); ``extra``: URL path -> a file served
+    there (outside the folder too). ``what`` names the server in its refusals. Raises ``OSError``
+    when the port cannot be used.
     """
 
     def __init__(self, folder: Path, port: int | None = None, *, hidden: Iterable[Path] = (),
-                 hidden_names: Iterable[str] = (), extra: Mapping[str, Path] | None = None,
+                 hidden_names: Iterable[str] = (), hidden_folders: Iterable[Path] = (),
+                 hidden_patterns: Iterable[str] = (), extra: Mapping[str, Path] | None = None,
                  what: str = "runner's server") -> None:
         rules = _Rules(
             os.path.realpath(folder), frozenset(os.path.realpath(path) for path in hidden),
             frozenset(name.lower() for name in hidden_names),
             {url: os.path.realpath(path) for url, path in (extra or {}).items()}, what=what,
+            hidden_folders=tuple(os.path.realpath(path).rstrip(os.sep) + os.sep for path in hidden_folders),
+            hidden_patterns=tuple(hidden_patterns),
         )
         handler = functools.partial(_StaticHandler, rules=rules)
         self._server = _Server(("127.0.0.1", port or 0), handler)

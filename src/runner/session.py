@@ -42,7 +42,7 @@ from runner.events import (
     RouteAdded,
     RouteAliased,
 )
-from runner.fileserver import FileServer
+from runner.fileserver import FileServer, artifact_paths
 from runner.live_view import LiveView
 from runner.match import compile_pattern, pattern_list
 from runner.paths import resolve_path
@@ -139,7 +139,7 @@ class RunSession:
             # A headless run never watches files and keeps no per-test snapshots, as in the original.
             session.config = session.config.merged(
                 {"watchForFileChanges": False, "numTestsKeptInMemory": 0},
-                source="cli", origin="runner run (headless run mode)")
+                source="mode", origin="runner run (headless run mode)")  # not "cli": no flag set them
         return session
 
     def _load_certificates(self) -> None:
@@ -317,7 +317,9 @@ class RunSession:
             if folder is None or not folder.is_dir():
                 return None
             port = self.config.port
-            self._file_server = FileServer(folder, int(port) if port else None, hidden=self._runner_files())
+            artifact_folders, artifact_patterns = artifact_paths(self.config)
+            self._file_server = FileServer(folder, int(port) if port else None, hidden=self._runner_files(),
+                                           hidden_folders=artifact_folders, hidden_patterns=artifact_patterns)
         return self._file_server.url
 
     def _runner_files(self) -> list[Path]:

@@ -3,7 +3,8 @@
 A failure is shown with the user's frames: runner's own code, the standard library and installed
 packages are "internal" (``is_internal``), runner's alone ``is_runner``. ``code_tail`` is the end
 of a traceback that raised in user code loaded by runner (plugins file), ``user_frames`` only the
-user's frames of it (custom reporter), and ``error_line`` an exception in one line that never
+user's frames of it (custom reporter), ``user_code_tail`` those frames and the error as Python
+prints it (the plugins file's setup, listeners and tasks), and ``error_line`` an exception in one line that never
 raises itself.
 """
 
@@ -16,7 +17,7 @@ import traceback
 from pathlib import Path
 
 __all__ = ["RUNNER_PACKAGE", "code_tail", "error_line", "first_line", "is_internal", "is_library", "is_runner",
-           "message_line", "split_error_line", "user_frames"]
+           "message_line", "split_error_line", "user_code_tail", "user_frames"]
 
 #: The folder of the ``runner`` package, with a trailing separator (``runner_x/`` is not in it).
 RUNNER_PACKAGE = str(Path(__file__).resolve().parent) + os.sep
@@ -85,3 +86,20 @@ def user_frames(err: BaseException, *, frames: int = 4) -> str:
     the standard library's or a package's), as Python prints them."""
     kept = [f for f in traceback.extract_tb(err.__traceback__) if not is_internal(f.filename)]
     return "".join(traceback.format_list(kept[-frames:])).rstrip()
+
+
+def user_code_tail(err: BaseException, *, frames: int = 4) -> str:
+    """The last ``frames`` frames of ``err``'s traceback that are not runner's, then the error as
+    Python prints it (a SyntaxError with its file, line and caret).
+
+    Of the standard library's or a package's frames, only the one the user's last frame called
+    is kept (``json/__init__.py, in loads``): runner's own frames, which only show how runner
+    called the user's function, and importlib's, never are.
+    """
+    stack = traceback.extract_tb(err.__traceback__)
+    users = [i for i, f in enumerate(stack) if not is_internal(f.filename)]
+    kept = [stack[i] for i in users]
+    if users and users[-1] + 1 < len(stack) and is_library(stack[users[-1] + 1].filename):
+        kept.append(stack[users[-1] + 1])
+    shown = "".join(traceback.format_list(kept[-frames:]))
+    return (shown + "".join(traceback.format_exception_only(type(err), err))).rstrip()

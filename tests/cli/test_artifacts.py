@@ -224,3 +224,44 @@ def test_after_spec_sees_a_finished_video(project):
     seconds = probe(root / "copies" / "pass_spec.py.mp4")[1]
     spec_seconds = int((root / "copies" / "pass_spec.py.ms").read_text()) / 1000
     assert abs(seconds - spec_seconds) <= 0.15 + 0.2 * spec_seconds, (seconds, spec_seconds)
+
+
+PROBE_PAGE = """<html><body><h1>app</h1><script>
+const paths = %s;
+Promise.all(paths.map(p => fetch(p).then(r => r.status, () => 0)))
+  .then(s => { document.body.dataset.statuses = s.join(","); });
+</script></body></html>"""
+
+
+@pytest.mark.slow
+def test_the_file_server_never_gives_the_page_what_runner_wrote(project):
+    """The file server serves the project root by default: the page could read the events file
+    (being written), the last report's data, screenshots, traces and the junit file of the run."""
+    secret_spec = """
+        def test_leaves_artifacts(runner):
+            runner.visit("/")
+            runner.screenshot("here")
+            assert False, "fails to keep its trace"
+        """
+    probed = ["/runner/results/events.jsonl", "/runner/results/junit.xml", "/runner/report/index.html",
+              "/runner/report/data/index.js", "/runner/screenshots/first_spec.py/here.png", "/runner/report/",
+              "/runner/traces/first_spec.py/test_leaves_artifacts.zip", "/app.txt"]
+    root = project({
+        "runner.json": json.dumps({"trashAssetsBeforeRuns": False, "video": False, "reporter": "junit"}),
+        "index.html": "<h1>first</h1>",
+        "probe.html": PROBE_PAGE % json.dumps(probed),
+        "app.txt": "the app's own file",
+        "runner/integration/first_spec.py": secret_spec,
+        "runner/integration/probe_spec.py": f"""
+            def test_probe(runner):
+                runner.visit("/probe.html")
+                runner.get("body").should("have.attr", "data-statuses", {",".join(["404"] * 7 + ["200"])!r})
+            """,
+    })
+    first = run_runner("run", "--spec", "runner/integration/first_spec.py", cwd=root)
+    assert first.code == 1, first.text
+    for path in probed[:-1]:
+        written = root / path.lstrip("/")
+        assert written.exists(), path  # each artifact is there to be refused
+    probe = run_runner("run", "--spec", "runner/integration/probe_spec.py", cwd=root)
+    assert probe.code == 0, probe.text

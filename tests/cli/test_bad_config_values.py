@@ -67,3 +67,43 @@ def test_the_largest_timeouts_are_kept_not_turned_into_one_millisecond(project) 
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
     assert "1 passing" in result.out
+
+
+@pytest.mark.parametrize("name", ["runner.json", "runner.env.json"])
+@pytest.mark.parametrize("command", ["config", "run"])
+def test_a_configuration_file_that_is_a_folder_stops_the_run(project, name: str, command: str) -> None:
+    """A folder named runner.json used to read as "no file": the run went on defaults and exited 0."""
+    files = base_project(SPEC)
+    if name == "runner.json":
+        del files["runner.json"]
+    root = project(files)
+    (root / name).mkdir()
+    result = run_runner(command, cwd=root, timeout=60)
+    assert result.code == 1, result.text
+    assert "Traceback" not in result.text
+    assert f"{root / name} is a folder, not a file" in result.err
+    assert result.out == "" and not (root / "runner" / "report").exists()  # nothing ran
+
+
+@pytest.mark.parametrize("option", ["--config", "--env", "--reporter-options"])
+@pytest.mark.parametrize(("text", "why"), [("viewportWidth=1,", "It ends with a comma"),
+                                           ("viewportWidth=1,,viewportHeight=2", "Two commas have nothing between them")])
+def test_an_empty_pair_on_the_command_line_is_refused(project, option: str, text: str, why: str) -> None:
+    root = project(base_project(SPEC))
+    result = run_runner("run", option, text, cwd=root, timeout=60)
+    assert result.code == 1, result.text
+    assert "Traceback" not in result.text
+    assert f"Could not parse the value of {option}: `{text}`. {why} (a pair is missing)." in result.err
+    assert result.out == ""
+
+
+def test_a_reporter_that_names_a_class_with_no_hooks_is_refused(project) -> None:
+    root = project(base_project(SPEC))
+    result = run_runner("run", "--reporter", "collections:OrderedDict", cwd=root, timeout=60)
+    assert result.code == 1, result.text
+    assert "Traceback" not in result.text
+    assert ("reporter 'collections:OrderedDict': collections.OrderedDict in the module collections is not a "
+            "reporter: it has none of the hooks on_run_start") in result.err
+    missing = run_runner("run", "--reporter", "reporting.nowhere:Mine", cwd=root, timeout=60)
+    assert missing.code == 1 and "Traceback" not in missing.text
+    assert "reporter 'reporting.nowhere:Mine' is not a built-in reporter and could not be imported" in missing.err

@@ -240,3 +240,61 @@ def test_events_file_false_writes_none(project):
     done = run_runner("run", cwd=root)
     assert done.code == 0, done.text
     assert not (root / "runner" / "results").exists()
+
+
+def test_line_separators_in_test_ids_do_not_split_an_events_line(project):
+    """U+2028/U+2029 (and U+0085) are kept raw by JSON, yet Python's splitlines and old JavaScript end
+    a line there: a test id holding one cut its events in two."""
+    root = project(base_project({"runner/integration/a_spec.py": """
+        import pytest
+
+        @pytest.mark.parametrize("name", ["line\\u2028sep", "para\\u2029sep", "next\\u0085line"])
+        def test_named(runner, name):
+            runner.log(name)
+            assert name != "para\\u2029sep", name
+        """,
+        # pytest escapes ids unless told not to: the probe that found this had them raw
+        "pytest.ini": "[pytest]\ndisable_test_id_escaping_and_forfeit_all_rights_to_community_support = true\n",
+    }, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    text = (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8")
+    assert not any(ch in text for ch in "\u2028\u2029\x85")
+    events = [json.loads(line) for line in text.splitlines()]  # every line whole
+    titles = {e["title"][-1] for e in events if e["kind"] == "test.ended"}
+    assert titles == {"test_named[line\u2028sep]", "test_named[para\u2029sep]", "test_named[next\x85line]"}
+    logs = [e for e in events if e["kind"] == "log"]
+    assert sorted(e["message"] for e in logs) == sorted(["line\u2028sep", "para\u2029sep", "next\x85line"])
+    replay = run_runner("report", "--from", "runner/results/events.jsonl", "--reporter", "json",
+                        "--reporter-options", "output=replayed.json", cwd=root)
+    assert replay.code == 1, replay.text
+
+
+@pytest.mark.slow
+def test_a_failure_with_megabytes_of_text_is_cut_where_it_says(project):
+    """A failure whose assertion held 20 MB made a 40 MB JSON report and a 20 MB events file."""
+    root = project(base_project({"runner/integration/a_spec.py": """
+        def test_big(runner):
+            page = "<p>" + "x" * 20_000_000 + "</p>"
+            runner.log("y" * 1_000_000)
+            assert False, page
+        """}, {"video": False, "reporter": "json", "reporterOptions": {"output": "results/report.json"}}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    events_file = root / "runner" / "results" / "events.jsonl"
+    assert events_file.stat().st_size < 1_000_000
+    assert (root / "results" / "report.json").stat().st_size < 1_000_000
+    report_data = root / "runner" / "report" / "data"
+    assert sum(p.stat().st_size for p in report_data.rglob("*") if p.is_file()) < 1_000_000
+    events = [json.loads(line) for line in events_file.read_text(encoding="utf-8").splitlines()]
+    attempt = next(e for e in events if e["kind"] == "attempt.ended")
+    error = attempt["error"]
+    assert error.startswith("runner = <runner for test_big>")  # the code frame stays
+    assert error.endswith("runner/integration/a_spec.py:4: AssertionError")  # and the end
+    assert "[... runner cut 19,934," in error and "characters of the failure's report here: it keeps 65,536 of" in error
+    assert len(error) < 66_000
+    assert attempt["message"].endswith(" more characters cut by runner]") and len(attempt["message"]) < 4_200
+    log = next(e for e in events if e["kind"] == "log")["message"]
+    assert "runner cut 934,464 characters of the runner.log() message here" in log and len(log) < 66_000
+    report = json.loads((root / "results" / "report.json").read_text(encoding="utf-8"))
+    assert report["specs"][0]["tests"][0]["error"] == error

@@ -55,6 +55,39 @@ def test_run_reports_each_spec_and_exits_with_the_failure_count(project):
     assert "src/runner/" not in out
 
 
+def test_a_flaky_test_is_told_with_the_attempts_its_retries_allowed(project, tmp_path):
+    """retries=2 is three attempts: a test that passed on its second was "attempt 2 of 2"."""
+    counter = tmp_path / "count.txt"
+    root = project(base_project({"runner/integration/flaky_spec.py": f"""
+        import pytest
+        from pathlib import Path
+
+        COUNTER = Path({str(counter)!r})
+
+        @pytest.mark.runner(retries=2)
+        def test_passes_on_second_attempt(runner):
+            n = int(COUNTER.read_text()) if COUNTER.exists() else 0
+            COUNTER.write_text(str(n + 1))
+            assert n >= 1
+
+        def test_plain(runner):
+            pass
+        """}, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    assert "passed on attempt 2 of 3, flaky" in result.out
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    ended = {e["title"][-1]: e for e in events if e["kind"] == "test.ended"}
+    assert (ended["test_passes_on_second_attempt"]["attempts"],
+            ended["test_passes_on_second_attempt"]["attempts_allowed"]) == (2, 3)
+    assert ended["test_plain"]["attempts_allowed"] == 1
+    # no flag was given: nothing came from the command line ("Run details" said two options did)
+    started = next(e for e in events if e["kind"] == "run.started")
+    assert "cli" not in started["sources"].values(), started["sources"]
+    assert started["sources"]["watchForFileChanges"] == started["sources"]["numTestsKeptInMemory"] == "mode"
+
+
 def test_spec_option_narrows_and_missing_specs_fail_clearly(project):
     root = project(base_project({
         "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
@@ -180,6 +213,52 @@ def test_plugins_file_returning_invalid_config_stops_the_run(project):
     assert result.code == 1
     assert "viewportWidth" in result.err and "plugins file" in result.err
     assert "Traceback" not in result.text
+
+
+def test_plugins_file_whose_setup_raises_shows_its_own_lines_not_runners(project):
+    root = project(base_project({
+        "runner/plugins/index.py": """
+            import json
+
+            def read_settings(config):
+                return json.loads(config["env"].get("settings", "{"))
+
+            def setup(on, config):
+                read_settings(config)
+        """,
+        "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    plugins = root / "runner" / "plugins" / "index.py"
+    lines = result.err.splitlines()
+    assert lines[0] == f"runner: The plugins file {plugins} raised JSONDecodeError in setup():", result.err
+    assert lines[1:3] == [f'  File "{plugins}", line 7, in setup', "    read_settings(config)"]
+    assert lines[3:5] == [f'  File "{plugins}", line 4, in read_settings',
+                          '    return json.loads(config["env"].get("settings", "{"))']
+    assert sum('json/__init__.py", line' in line for line in lines) == 1  # the call into it, not its inside
+    assert lines[-1].startswith("json.decoder.JSONDecodeError: Expecting property name")
+    assert "runner/pluginsfile.py" not in result.err and "decoder.py" not in result.err
+    assert result.out == ""
+
+
+@pytest.mark.parametrize(("where", "code"), [("import", "0"), ("setup", "3")])
+def test_plugins_file_that_calls_sys_exit_stops_the_run_with_a_message(project, where: str, code: str):
+    """sys.exit(0) while the plugins file loaded ended runner with status 0 and not a word."""
+    body = (f"import sys\nsys.exit({code})\n\ndef setup(on, config):\n    pass\n" if where == "import"
+            else f"import sys\n\ndef setup(on, config):\n    sys.exit({code})\n")
+    root = project(base_project({"runner/plugins/index.py": body,
+                                 "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n"}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    plugins = root / "runner" / "plugins" / "index.py"
+    said = {"import": f"runner: {plugins} called sys.exit(0) while it was loaded:",
+            "setup": f"runner: The plugins file {plugins} called sys.exit(3) in setup():"}[where]
+    assert result.err.startswith(said + "\n"), result.err
+    assert f"line {2 if where == 'import' else 4}" in result.err
+    assert "Code that runs in runner's process must not end it" in result.err
+    assert "runner/pluginsfile.py" not in result.err and "importlib" not in result.err
+    assert result.out == ""
 
 
 def test_plugins_file_cannot_move_the_project(project):

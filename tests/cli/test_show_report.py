@@ -53,6 +53,16 @@ def test_a_busy_port(tmp_path: Path) -> None:
                 f"port {port} could not be used to serve the report", "--port")
 
 
+@pytest.mark.parametrize("command", [["show-report"], ["show-trace", "t.zip"], ["open"]])
+@pytest.mark.parametrize("port", ["70000", "-1", "http"])
+def test_a_port_that_is_no_port_is_a_usage_error(tmp_path: Path, command: list[str], port: str) -> None:
+    """--port 70000 reached bind(): OverflowError and its traceback."""
+    a_report(tmp_path / "runner" / "report")
+    refused(run_runner(*command, "--port", port, "--no-open", cwd=tmp_path, timeout=60),
+            f"argument --port/-p: expected a port number from 1 to 65535 (or leave --port out for a free one); "
+            f"found {port!r}", f"Try 'runner {command[0]} --help'")
+
+
 def _get(port: int, path: str, host: str | None = None) -> int:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=BOUND)
     try:

@@ -26,10 +26,19 @@ def test_save(runner):
 """
 
 
+ASSERT_SPEC = """
+def test_totals(runner):
+    runner.visit("/")
+    totals = [1, 2, 3]
+    assert totals == [1, 2, 4]
+"""
+
+
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = write_sample(tmp_path_factory.mktemp("open-sample"), {"watchForFileChanges": False})
     (root / "runner" / "integration" / "travel_spec.py").write_text(TRAVEL_SPEC, encoding="utf-8")
+    (root / "runner" / "integration" / "assert_spec.py").write_text(ASSERT_SPEC, encoding="utf-8")
     return root
 
 
@@ -53,6 +62,8 @@ def run_spec_and_wait(runner, url: str, spec: str = "a_spec.py") -> None:
 
 def test_a_spec_runs_and_its_command_log_routes_and_requests_show(runner, open_url: str) -> None:
     run_spec_and_wait(runner, open_url)
+    # the run's end in words, not the child's exit status ("done: a_spec.py (exit 1)")
+    runner.get("#run-state").should("have.text", "done: a_spec.py · 1 passed, 1 failed")
     runner.get(".spec[data-spec='a_spec.py'] .test-row").should("have.length", 2)
     runner.get(".test-row .dot.passed").should("have.length", 1)
     runner.get(".test-row .dot.failed").should("have.length", 1)
@@ -88,6 +99,27 @@ def test_the_live_view_shows_the_app_and_a_failure_its_error(runner, open_url: s
     runner.contains("test_fails", ".test-tab").click()
     runner.get("#commands .command.failed").should("have.length", 1).and_("contain", "#missing")
     runner.get("#commands .test-error").should("contain", "never found it")
+    # as the report shows it: the code frame with the failing line marked, and the error lines
+    runner.get("#commands .test-error pre.error .line.hl").should("contain", 'runner.get("#missing", timeout=200)')
+    runner.get("#commands .test-error pre.error .line.err").should("contain", "never found it")
+
+
+def test_a_plain_assert_fails_the_last_line_and_shows_pytests_explanation(runner, open_url: str) -> None:
+    """Every line read green and the failure was one line: now the assert is the last line, red,
+    with the diff, and the error shows its code frame as the report does."""
+    run_spec_and_wait(runner, open_url, "assert_spec.py")
+    runner.get("#run-state").should("have.text", "done: assert_spec.py · 1 failed")
+    commands = "#commands .command"
+    runner.get(commands).should("have.length", 2)
+    runner.get(commands).first().should("have.attr", "data-state", "passed").and_("contain", "visit")
+    runner.get(commands).last().should("have.attr", "data-state", "failed").and_("contain", "assert").and_(
+        "contain", "totals == [1, 2, 4]").and_("contain", "assert_spec.py:5")
+    runner.get(f"{commands} .cmd-error").should("contain", "AssertionError: assert [1, 2, 3] == [1, 2, 4]").and_(
+        "contain", "At index 2 diff: 3 != 4")
+    runner.get("#commands .test-error .message").should("contain", "assert [1, 2, 3] == [1, 2, 4]")
+    runner.get("#commands .test-error pre.error .line.hl").should("contain", "assert totals == [1, 2, 4]")
+    runner.get("#commands .test-error pre.error .line.err").should("have.length.greaterThan", 1).and_(
+        "contain", "At index 2 diff: 3 != 4")
 
 
 def test_a_finished_command_opens_the_trace_at_its_step_before_and_after(runner, open_url: str) -> None:
@@ -116,7 +148,9 @@ def test_a_broken_spec_shows_its_error_in_the_ui(runner, open_url: str, sample: 
         runner.visit(open_url)
         runner.get("#connection").should("have.attr", "data-state", "open")
         runner.get(".spec[data-spec='broken_spec.py'] .run-spec").click()
-        runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
+        # this run's end, in words (data-state "done" alone was the module's earlier run's, at once)
+        runner.get("#run-state").should("have.text", "done: broken_spec.py · 1 spec could not be loaded",
+                                        timeout=RUN_DONE_MS)
         runner.get(".spec[data-spec='broken_spec.py'] .dot").should("have.class", "failed")
         runner.get(".spec[data-spec='broken_spec.py'] .spec-error").should("contain", "SyntaxError")
     finally:

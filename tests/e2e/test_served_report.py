@@ -21,6 +21,11 @@ SPEC = """
         runner.get("#b").click()
         runner.wait("@total")
         runner.get("h1").should("have.text", "42", timeout=300)
+
+    def test_asserts(runner):
+        runner.visit("/")
+        totals = [1, 2, 3]
+        assert totals == [1, 2, 4]
 """
 PAGE = ("<html><body><h1>Hi</h1><button id='b' onclick=\"fetch('/api/total').then(r => r.json())"
         ".then(d => document.querySelector('h1').textContent = d.total)\">go</button></body></html>")
@@ -30,7 +35,7 @@ PAGE = ("<html><body><h1>Hi</h1><button id='b' onclick=\"fetch('/api/total').the
 def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("reported")
     done = run_project(root, SPEC, PAGE)
-    assert done.returncode == 1 and (root / "runner" / "report" / "index.html").is_file(), done.stdout + done.stderr
+    assert done.returncode == 2 and (root / "runner" / "report" / "index.html").is_file(), done.stdout + done.stderr
     proc, url = start_serving(["show-report", "--no-open"], root)  # the project's reportFolder
     try:
         yield url
@@ -43,7 +48,7 @@ def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_a_failed_test_of_a_real_run_reads_from_the_served_report(runner, report_url: str) -> None:
     assert report_url.endswith("/index.html")
     runner.visit(report_url)
-    runner.get("#list .row:not([hidden])").should("have.length", 2)
+    runner.get("#list .row:not([hidden])").should("have.length", 3)
     runner.contains("test_fails", "#list .row").click()
     runner.get("#detail pre.error").should("contain", "expected <h1> to have text '42'")
     rows = "#detail table.commands tbody tr"
@@ -56,3 +61,18 @@ def test_a_failed_test_of_a_real_run_reads_from_the_served_report(runner, report
     runner.visit(report_url.rsplit("/", 1)[0] + "/" + href)  # the viewer copied into the report
     for step in ("intercept GET /api/total (stubbed) as total", "get('#b').click()", "wait @total"):
         runner.contains(step, ".action-title").should("be.visible")
+
+
+@pytest.mark.slow
+def test_a_plain_assert_is_the_last_line_of_the_command_log_with_its_explanation(runner, report_url: str) -> None:
+    """Every line of the log read green: the failure was in no command."""
+    runner.visit(report_url)
+    runner.contains("test_asserts", "#list .row").click()
+    rows = "#detail table.commands tbody tr"
+    runner.get(rows).should("have.length", 2)
+    runner.get(rows).eq(0).should("not.have.class", "s-failed").and_("contain", "visit")
+    last = runner.get(rows).eq(1)
+    last.should("have.class", "s-failed").and_("contain", "assert").and_("contain", "totals == [1, 2, 4]")
+    runner.get(rows).eq(1).should("contain", "a_spec.py:15")
+    runner.get(f"{rows} .cmd-error").should("contain", "AssertionError: assert [1, 2, 3] == [1, 2, 4]").and_(
+        "contain", "At index 2 diff: 3 != 4")

@@ -227,3 +227,41 @@ def test_the_run_hides_its_own_files(tmp_path: Path) -> None:
         assert request(server, "/page.txt") == (200, b"a page")
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("hosts", [("{ok}", "evil.example"), ("evil.example", "{ok}"), ("{ok}", "{ok}")])
+def test_a_request_with_two_host_headers_is_refused(serve: FileServer, hosts: tuple[str, str]) -> None:
+    """The check read the first Host; a proxy or cache in front may believe the other one."""
+    ok = f"127.0.0.1:{serve.port}"
+    lines = ["GET /page.txt HTTP/1.1", *(f"Host: {h.format(ok=ok)}" for h in hosts), "Connection: close", "", ""]
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=BOUND) as sock:
+        sock.sendall("\r\n".join(lines).encode("latin-1"))
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    assert data.startswith(b"HTTP/1.1 400 "), data[:200]
+    assert b"a page" not in data and b"one Host header" in data
+    assert request(serve, "/page.txt") == (200, b"a page")  # one Host: served as before
+
+
+def test_the_artifact_folders_and_files_given_are_never_served(site: Path) -> None:
+    app = site / "app"
+    for name in ("report/index.html", "report/data/t1.js", "shots/a.png", ".report.building-7/index.html",
+                 "results/events.jsonl", "results/events.2026-01-01T00-00-00.jsonl", "results/junit-ab12cd34.xml",
+                 "results/notes.txt"):
+        (app / name).parent.mkdir(parents=True, exist_ok=True)
+        (app / name).write_text("TOP-SECRET-ARTIFACT" if name != "results/notes.txt" else "notes")
+    server = FileServer(app, hidden_folders=[app / "report", app / "shots", site],  # site holds the app: ignored
+                        hidden_patterns=[f"{app}/.report.*", f"{app}/results/events.jsonl",
+                                         f"{app}/results/events.*.jsonl", f"{app}/results/junit-*.xml"])
+    try:
+        for target in ("/report/", "/report/index.html", "/report/data/t1.js", "/shots/a.png",
+                       "/.report.building-7/index.html", "/results/events.jsonl",
+                       "/results/events.2026-01-01T00-00-00.jsonl", "/results/junit-ab12cd34.xml",
+                       "/report/../report/index.html", "/%72eport/index.html"):
+            status, body = request(server, target)
+            assert (status, b"TOP-SECRET" in body) == (404, False), target
+        assert request(server, "/results/notes.txt") == (200, b"notes")
+        assert request(server, "/page.txt") == (200, b"a page")
+    finally:
+        server.close()

@@ -27,6 +27,7 @@ from runner.commands.steps import command
 from runner.commands.subject import Subject, Value, _contains_step, _show
 from runner.errors import CommandError, UsageError
 from runner.events import LogLine, ScreenshotTaken
+from runner.events.cut import LOG_LIMIT, cut_text
 
 if TYPE_CHECKING:
     from runner.pluginsfile import PluginEvents
@@ -116,8 +117,9 @@ class RunnerCommands:
 
     def log(self, message: Any) -> None:
         """Add a line to the command log (shown with a failing test's error)."""
-        self._ctx.add_log("log", str(message))
-        self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=str(message), attempt=self._ctx.attempt))
+        text = cut_text(str(message), LOG_LIMIT, "the runner.log() message")  # kept in every report: capped
+        self._ctx.add_log("log", text)
+        self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=text, attempt=self._ctx.attempt))
 
     # -- navigation ---------------------------------------------------------------------------
     @command("visit")

@@ -34,7 +34,8 @@ from runner.events import CommandEnded, CommandStarted
 from runner.redaction import REDACTED
 from runner.tracebacks import error_line, is_runner, message_line
 
-__all__ = ["command", "show_args", "step_name", "flush_step", "step_error", "failure_step", "PAGELESS"]
+__all__ = ["command", "show_args", "step_name", "flush_step", "step_error", "failure_step", "tell_failure",
+           "PAGELESS"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -232,6 +233,7 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                 return result
             except BaseException as err:
                 state, error = "failed", error_line(type(err).__name__, err)
+                ctx.command_error = err
                 if traced:
                     failure = step_error(err, file, line)
                 raise
@@ -262,3 +264,30 @@ def _tell_later(ctx: Any, step_after: Callable[[Any, Any], Callable[[], str]], o
         except Exception:  # noqa: BLE001 - told as a plain call below
             pass
     _send_step(ctx, step_name(*call), file, line, closed=True, error=failure, snapshot=True)
+
+
+def tell_failure(ctx: Any, error: BaseException, explanation: str, where: tuple[str, int, str] | None) -> bool:
+    """Tell a test's failure that no command raised (a plain ``assert``, the user's own code) as
+    the last line of its command log: ``assert total == 42`` failed with pytest's explanation
+    (the diff), at the user's ``where`` (file, line, the statement). A command's own failure is
+    already its line (False: nothing told). Its trace step, when traced, is opened and closed at
+    once, failed with the error (so the trace's end adds no second step for it), after a
+    snapshot of the page at the moment of the failure."""
+    if ctx.publish is None or error is ctx.command_error:
+        return False
+    file, line, statement = where if where is not None else (None, None, "")
+    name = "assert" if isinstance(error, AssertionError) else "error"
+    args = statement.removeprefix("assert ").strip() if name == "assert" else statement.strip()
+    args = args if len(args) <= MAX_SHOWN else args[: MAX_SHOWN - 1] + "…"
+    ctx.commands_told += 1
+    number = ctx.commands_told
+    ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=args, file=file, line=line,
+                               attempt=ctx.attempt))
+    if ctx.traced:
+        flush_step(ctx)
+        _send_step(ctx, f"{name} {args}".strip(), file, line, closed=True,
+                   error=step_error(error, file, line), snapshot=True)
+    ctx.publish(CommandEnded(nodeid=ctx.nodeid, id=number, name=name, state="failed", duration_ms=0.0,
+                             error=explanation, attempt=ctx.attempt))
+    ctx.add_log(name, explanation.splitlines()[0] if explanation.strip() else name)
+    return True

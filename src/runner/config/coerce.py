@@ -176,9 +176,12 @@ def parse_cli_text(text: str, *, option: str, convert: Callable[[str, str], Any]
     except ValueError as exc:
         raise _parse_error(option, text, str(exc)) from None
     values: dict[str, Any] = {}
-    for pair in pairs:
+    for index, pair in enumerate(pairs):
         if not pair.strip():
-            continue
+            # `viewportWidth=1,` reads as a value cut short (`1,000`? a second pair lost?): refused, not guessed
+            where = ("it ends with a comma" if index == len(pairs) - 1 else
+                     "it starts with a comma" if index == 0 else "two commas have nothing between them")
+            raise _parse_error(option, text, f"{where} (a pair is missing)")
         name, sep, raw = pair.partition("=")
         name = name.strip()
         if not sep:

@@ -97,7 +97,16 @@ def _find_config_file(root: Path, config_file: str | Path | None | Literal[False
         return None
     if config_file is None:
         default = root / CONFIG_FILE_NAME
-        return default if default.is_file() else None
+        if default.is_file():
+            return default
+        if default.exists() or default.is_symlink():  # a folder, a FIFO, a dangling link: not "no file"
+            message = (
+                f"The configuration file {default} is {_not_a_file(default)}. Expected a JSON file "
+                f"({CONFIG_FILE_NAME}), or none: rename or remove what is there, or pass "
+                "`--config-file false` to run on defaults."
+            )
+            raise ConfigError(message, [message])
+        return None
     path = Path(os.path.expanduser(os.fspath(config_file)))  # `--config-file=~/x`: no shell expands it
     path = path if path.is_absolute() else root / path
     if not path.exists():
@@ -107,9 +116,18 @@ def _find_config_file(root: Path, config_file: str | Path | None | Literal[False
         )
         raise ConfigError(message, [message])
     if not path.is_file():
-        message = f"The configuration file {path} is not a file."
+        message = f"The configuration file {path} is {_not_a_file(path)}. Expected a JSON file."
         raise ConfigError(message, [message])
     return path
+
+
+def _not_a_file(path: Path) -> str:
+    """What stands at ``path`` instead of a file, for messages."""
+    if path.is_dir():
+        return "a folder, not a file"
+    if not path.exists():
+        return "a link to nothing, not a file"
+    return "not a regular file"
 
 
 class _Layers:
@@ -264,6 +282,10 @@ def load_config(
             layers.set(key, value, testing_type, f"{file_label} {testing_type} block")
 
     env_file = project_root / ENV_FILE_NAME
+    if not env_file.is_file() and (env_file.exists() or env_file.is_symlink()):
+        message = (f"The environment file {env_file} is {_not_a_file(env_file)}. Expected a JSON file "
+                   f"({ENV_FILE_NAME}), or none: rename or remove what is there.")
+        raise ConfigError(message, [message])
     if env_file.is_file():
         layers.merge_env(_read_object(env_file, what="environment file"), "envFile", ENV_FILE_NAME)
 

@@ -25,6 +25,7 @@ SOURCE_LABELS: tuple[str, ...] = (
     "env",
     "cli",
     "plugin",
+    "mode",  # set by the kind of run: `runner run` never watches files and keeps no tests in memory
     "suite",
     "test",
 )

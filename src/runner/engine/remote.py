@@ -60,10 +60,7 @@ def remote_endpoint(url: str | None, headers: Sequence[str] | None = None,
         url, where = env.get("RUNNER_BROWSER_ENDPOINT", "").strip() or None, "RUNNER_BROWSER_ENDPOINT"
     if not url:
         return None
-    parts = urlsplit(url)
-    if parts.scheme not in ("ws", "wss") or not parts.hostname:
-        raise UsageError(f"{where} {url!r}: expected the WebSocket URL of a Playwright server "
-                         "(ws://host:port/ or wss://...), as `playwright run-server` prints it.")
+    _check_url(url, where)
     found: dict[str, str] = {}
     text = env.get("RUNNER_BROWSER_ENDPOINT_HEADERS", "").strip()
     if text:
@@ -83,6 +80,22 @@ def remote_endpoint(url: str | None, headers: Sequence[str] | None = None,
                              "(e.g. 'Authorization: Bearer ...').")
         found[name.strip()] = value.strip()
     return RemoteEndpoint(url, found)
+
+
+def _check_url(url: str, where: str) -> None:
+    """Refuse what is not a ws(s)://host[:port] URL, naming the part that is wrong (urlsplit and
+    .port raise ValueError for a bad port or IPv6 host: a traceback otherwise, later)."""
+    expected = ("expected the WebSocket URL of a Playwright server (ws://host:port/ or wss://...), "
+                "as `playwright run-server` prints it.")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - read for its check: 'ws://h:notaport/' raises here, not in a label later
+    except ValueError as err:
+        raise UsageError(f"{where} {url!r}: {err}; {expected}") from None
+    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+        raise UsageError(f"{where} {url!r}: {expected}")
+    if any(char.isspace() or ord(char) < 0x20 for char in url):
+        raise UsageError(f"{where} {url!r}: it holds a space or a control character; {expected}")
 
 
 async def connect_remote(chromium: Any, endpoint: RemoteEndpoint, *, headless: bool, args: list[str],

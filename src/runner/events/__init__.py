@@ -9,7 +9,7 @@ file to any reporter. See docs/architecture.md for the list of events.
 from __future__ import annotations
 
 from .bus import EventBus, Subscriber
-from .jsonl import EventsFileError, EventsFileWriter, dumps_event, read_events
+from .jsonl import EventsFileError, EventsFileWriter, dumps_event, json_line, read_events
 from .model import (
     EVENT_TYPES,
     SCHEMA_VERSION,
@@ -36,7 +36,7 @@ from .model import (
 )
 
 __all__ = [
-    "EventBus", "Subscriber", "EventsFileWriter", "EventsFileError", "read_events", "dumps_event",
+    "EventBus", "Subscriber", "EventsFileWriter", "EventsFileError", "read_events", "dumps_event", "json_line",
     "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
     "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",

@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from .model import Event, EventFormatError, from_json
 
-__all__ = ["EventsFileWriter", "EventsFileError", "read_events", "dumps_event"]
+__all__ = ["EventsFileWriter", "EventsFileError", "read_events", "dumps_event", "json_line"]
 
 
 def _plain(value: Any) -> Any:
@@ -26,10 +26,22 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+#: What JSON leaves raw in a string but a line-splitting reader ends a line at: Python's
+#: str.splitlines (U+0085, U+2028, U+2029) and JavaScript before ES2019 (U+2028, U+2029).
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def json_line(value: Any) -> str:
+    """``value`` as one line of JSON that no line-splitting reader cuts: newlines are escaped by
+    JSON, and the other characters some readers end a line at are written as ``\\uXXXX`` (they
+    only occur inside strings, where the escape means the same character)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_plain, allow_nan=True)
+    return text.translate(_LINE_BREAKS)
+
+
 def dumps_event(event: Event) -> str:
-    """One event as one line of JSON (no newline inside: JSON escapes them)."""
-    return json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":"), default=_plain,
-                      allow_nan=True)
+    """One event as one line of JSON (see :func:`json_line`)."""
+    return json_line(event.to_json())
 
 
 class EventsFileWriter:

@@ -286,6 +286,9 @@ class TestEnded(Event):
     attempts: int
     slow: bool = False
     flaky: bool = False
+    # how many attempts the test's retries allowed (retries + 1), so a report says "attempt 2 of
+    # 3"; None: not a runner test (no retries apply) or an events file written before this field
+    attempts_allowed: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

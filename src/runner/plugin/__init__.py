@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 from _pytest.runner import runtestprotocol
 
+from runner.commands.steps import tell_failure
 from runner.engine.loop import EngineTimeout
 from runner.errors import BrowserNotFoundError, ConfigError, RunnerError
 from runner.events import RunStarted, ScreenshotTaken
+from runner.events.cut import ERROR_TEXT_LIMIT, cut_text
 from runner.plugin.frames import drop_runner_frames
 from runner.plugin.outcomes import (
+    ALLOWED_ATTR,
     ATTEMPTS_ATTR,
     ERROR_ATTR,
     TEST_ATTR,
@@ -34,6 +37,7 @@ from runner.plugin.outcomes import (
     relative_to_first,
 )
 from runner.plugin.run import RunPlugin
+from runner.tracebacks import is_internal
 
 if TYPE_CHECKING:  # the plugin loads in every pytest run: the config layer only when used
     from runner.config import Config
@@ -443,6 +447,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         # runner.screenshot() files of this phase, then the failure screenshot: each listed once
         report.user_properties.extend(("screenshot", str(p)) for p in ctx.screenshots)
         ctx.screenshots.clear()
+    if report.failed and call.when == "call" and ctx is not None and excinfo is not None:
+        _tell_failure(ctx, excinfo)
     if report.failed:  # in the test, or in a fixture it uses (set up or torn down)
         if ctx is not None:
             shot = _failure_screenshot(item, ctx)
@@ -453,6 +459,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 report.sections.append(
                     ("runner command log", "\n".join(f"{e.name}: {e.message}" for e in ctx.log[-30:])))
     return report
+
+
+def _tell_failure(ctx: Any, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+    """A failure no command raised (a plain ``assert``) as the command log's last line, with
+    pytest's explanation (``assert [1, 2] == [1, 3]`` and its diff): else the log reads green."""
+    error = excinfo.value
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001 - a user's exception may have a broken __str__
+        text = "<its message could not be read>"
+    explanation = cut_text(f"{excinfo.typename}: {text}".rstrip(), ERROR_TEXT_LIMIT, "the failure's explanation")
+    where = None
+    for entry in reversed(excinfo.traceback):  # the user's line: the innermost frame of theirs
+        if not is_internal(str(entry.path)):
+            try:
+                statement = str(entry.statement).strip()
+            except Exception:  # noqa: BLE001 - a source that cannot be read: the line alone
+                statement = ""
+            where = (str(entry.path), entry.lineno + 1, " ".join(statement.split()))
+            break
+    tell_failure(ctx, error, explanation, where)
 
 
 def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
@@ -510,9 +537,10 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             break
         earlier.append(attempt_from_reports(reports))
     for report in reports:
+        setattr(report, ALLOWED_ATTR, retries + 1)  # "attempt 2 of 3", not "of 2": the retries allowed
         if earlier:
             setattr(report, ATTEMPTS_ATTR, earlier)  # plain data: it crosses to xdist's controller
-            report.sections.append(("runner attempts", f"attempt {len(earlier) + 1} of {len(earlier) + 1}"))
+            report.sections.append(("runner attempts", f"attempt {len(earlier) + 1} of {retries + 1}"))
         item.ihook.pytest_runtest_logreport(report=report)
     item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
     return True

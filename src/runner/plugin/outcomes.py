@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
+from runner.events.cut import ERROR_TEXT_LIMIT, cut_line, cut_text
 from runner.tracebacks import error_line, is_internal, split_error_line
 
-__all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
+__all__ = ["ALLOWED_ATTR", "ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
            "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",
            "load_error_summary", "relative_to_first", "title_of"]
 
@@ -25,6 +26,8 @@ __all__ = ["ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDE
 ERROR_ATTR = "runner_error"
 #: The earlier attempts of a retried test, on its final reports (attempt dicts).
 ATTEMPTS_ATTR = "runner_attempts"
+#: On a test's final reports: how many attempts its retries allowed (``retries`` + 1).
+ALLOWED_ATTR = "runner_attempts_allowed"
 #: On an attempt's teardown report: ``{"log", "routes", "requests", "slow_ms", "trace"}``.
 TEST_ATTR = "runner_test"
 #: In pytest-xdist workers: the finer events of the test (commands, routes, requests, ...) as
@@ -100,6 +103,11 @@ def attempt_from_reports(reports: list[pytest.TestReport]) -> dict[str, Any]:
             else:
                 state = "pending" if report.when == "setup" else "skipped"
                 message = _skip_reason(report)
+    # a failure's text is whatever the test's assertion or exception held: capped (events/cut.py)
+    if error is not None:
+        error = cut_text(error, ERROR_TEXT_LIMIT, "the failure's report")
+    if message is not None:
+        message = cut_line(message)
     return {"state": state, "duration_ms": duration, "error": error, "error_type": error_type,
             "message": message, "screenshots": screenshots, "log": list(extras.get("log", [])),
             "routes": list(extras.get("routes", [])), "requests": list(extras.get("requests", [])),
@@ -131,7 +139,7 @@ def load_error_text(text: str) -> str:
             skipping = False
         if not skipping:
             kept.append(line)
-    return "\n".join(kept).strip("\n") or text
+    return cut_text("\n".join(kept).strip("\n") or text, ERROR_TEXT_LIMIT, "the spec's load error")
 
 
 def load_error_summary(text: str) -> tuple[str | None, str | None]:

@@ -30,6 +30,7 @@ from runner.events import (
     from_json,
 )
 from runner.plugin.outcomes import (
+    ALLOWED_ATTR,
     ATTEMPTS_ATTR,
     EVENTS_ATTR,
     SPEC_VIDEO_ATTR,
@@ -230,8 +231,10 @@ class RunRecorder:
         if spec.started is None:  # a test whose start was not told (a plugin skipped logstart)
             self._start(spec)
         earlier: list[dict[str, Any]] = []
+        allowed: int | None = None
         for report in reports:
             earlier = getattr(report, ATTEMPTS_ATTR, None) or earlier
+            allowed = getattr(report, ALLOWED_ATTR, None) or allowed
             # a pytest-xdist worker's events of the test, in their place (worker_relay.py)
             for data in getattr(report, EVENTS_ATTR, None) or ():
                 self._publish(from_json(data))
@@ -257,7 +260,7 @@ class RunRecorder:
         self._publish(TestEnded(
             spec=spec.relative, nodeid=nodeid, title=title_of(nodeid), state=state, duration_ms=duration,
             attempts=len(attempts), slow=duration > float(threshold),
-            flaky=state == "passed" and len(attempts) > 1,
+            flaky=state == "passed" and len(attempts) > 1, attempts_allowed=allowed,
         ))
         self._running.pop(nodeid, None)
         spec.remaining -= 1

@@ -87,7 +87,18 @@ def _load_custom(name: str, project_root: Path) -> type[Reporter]:
             f"reporter {name!r}: {where} has no reporter class {attr or 'Reporter'!r} (found {found}).\n"
             "Expected a class with on_run_start/on_spec_start/on_test_end/... methods (see docs/reporters.md)."
         )
+    if not any(callable(getattr(cls, hook, None)) for hook in _HOOKS):
+        # a class that would be fed the run and print nothing (collections:OrderedDict): a wrong name
+        raise ConfigError(
+            f"reporter {name!r}: {cls.__module__}.{cls.__qualname__} in {where} is not a reporter: it has none of "
+            f"the hooks {', '.join(_HOOKS)}.\nExpected a subclass of runner.reporters.Reporter "
+            "(see docs/reporters.md), or check the name after the colon."
+        )
     return cls
+
+
+#: The hooks a reporter is fed (runner.reporters.base.Reporter); a class with none of them is no reporter.
+_HOOKS = ("on_run_start", "on_spec_start", "on_test_start", "on_test_end", "on_spec_end", "on_run_end")
 
 
 def check_options(name: str, cls: type, options: dict[str, Any], project_root: Path) -> list[str]:

@@ -41,6 +41,7 @@ class TestResult:
     log: list[str] = field(default_factory=list)
     routes: list[dict[str, Any]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    attempts_allowed: int | None = None  # retries + 1; None when not known
 
     @property
     def full_title(self) -> str:

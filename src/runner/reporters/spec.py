@@ -102,7 +102,8 @@ class SpecReporter(Reporter):
         time_text = format_ms(test.duration_ms)
         time_text = c.yellow(f"({time_text})") if test.slow else c.gray(f"({time_text})")
         if test.state == "passed":
-            flaky = c.yellow(f" [passed on attempt {len(test.attempts)} of {len(test.attempts)}, flaky]") if test.flaky else ""
+            allowed = test.attempts_allowed or len(test.attempts)
+            flaky = c.yellow(f" [passed on attempt {len(test.attempts)} of {allowed}, flaky]") if test.flaky else ""
             self._print(f"{indent}{c.green('✓')} {c.gray(name)} {time_text}{flaky}")
             for line in flaky_screenshot_lines(test, c, indent + "    "):
                 self._print(line)

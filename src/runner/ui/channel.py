@@ -24,7 +24,7 @@ import threading
 from collections import deque
 from typing import Any
 
-from runner.events import Event, dumps_event
+from runner.events import Event, dumps_event, json_line
 
 __all__ = ["ChannelWriter", "parse_line", "MAX_LINE"]
 
@@ -51,7 +51,7 @@ class ChannelWriter:
 
     def send(self, message: dict[str, Any]) -> None:
         """Any other message (studio's)."""
-        self._put((json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode())
+        self._put((json_line(message) + "\n").encode())
 
     def frame(self, frame: dict[str, Any]) -> None:
         line = (json.dumps({"t": "frame", **frame}, separators=(",", ":")) + "\n").encode("ascii")

@@ -380,7 +380,7 @@ class OpenServer:
             return
         stopped = run.stopping
         self.run_info = {**self.run_info, "state": "stopped" if stopped else "done", "code": code,
-                         "ended": time.time()}
+                         "summary": self.state.tally.words(code, stopped=stopped), "ended": time.time()}
         self.broadcast({"t": "run", "run": self.run_info})
         if self.studio is not None and self.studio.get("state") not in ("saved", "cancelled"):
             if self.studio.get("state") in ("starting", "recording"):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["UiState", "KeptTest", "OUTPUT_LINES"]
+__all__ = ["UiState", "KeptTest", "OUTPUT_LINES", "RunTally"]
 
 OUTPUT_LINES = 500
 
@@ -28,6 +28,51 @@ OUTPUT_LINES = 500
 _TEST_EVENTS = {"test.started", "command.started", "command.ended", "log", "route.added",
                 "route.aliased", "request.intercepted", "screenshot.taken", "attempt.ended",
                 "test.ended"}
+
+
+#: A child's exit status when a signal (Ctrl-C, SIGTERM) ended its run: 128 + the signal.
+_SIGNALLED = {130, 143}
+
+
+@dataclass
+class RunTally:
+    """One run's tests by outcome (a flaky test is flaky, not also passed), its specs that could
+    not be loaded, and whether its run.ended said it was interrupted: the words the status bar
+    shows when the run ends, instead of the child's exit status."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    spec_errors: int = 0
+    interrupted: bool = False
+
+    def take(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "test.ended":
+            state = "flaky" if event.get("flaky") else str(event.get("state") or "failed")
+            self.counts[state] = self.counts.get(state, 0) + 1
+        elif kind == "spec.ended" and event.get("error"):
+            self.spec_errors += 1
+        elif kind == "run.ended" and event.get("interrupted"):
+            self.interrupted = True
+
+    def words(self, code: int, *, stopped: bool) -> str:
+        """``"3 passed, 1 failed"``; ``"interrupted"`` (a signal the person did not send through
+        the page) before the counts; what went wrong when no test could say it. A run the person
+        stopped (the status bar already says "stopped") is told by its counts alone."""
+        order = ("passed", "failed", "flaky", "pending", "skipped", "unfinished")
+        parts = [f"{self.counts[name]} {name}" for name in (*order, *sorted(set(self.counts) - set(order)))
+                 if self.counts.get(name)]
+        if self.spec_errors:
+            parts.append(f"{self.spec_errors} spec{'s' if self.spec_errors > 1 else ''} could not be loaded")
+        counted = ", ".join(parts)
+        if stopped:
+            return counted or "no test ended"
+        if self.interrupted or code in _SIGNALLED or code < 0:
+            return f"interrupted: {counted}" if counted else "interrupted"
+        if not counted:
+            return "no tests ran" if code == 0 else "the run ended before any test (see the Output tab)"
+        if code != 0 and not self.counts.get("failed") and not self.spec_errors:
+            return f"{counted}; the run then failed (see the Output tab)"
+        return counted
 
 
 @dataclass
@@ -58,13 +103,25 @@ class UiState:
         self.test_status: dict[str, dict[str, Any]] = {}
         self.output: deque[str] = deque(maxlen=OUTPUT_LINES)
         self._keys = itertools.count(1)
-        self.run = 0  # the number of the run whose events come in
+        self._run = 0  # the number of the run whose events come in
+        self.tally = RunTally()  # that run's tests, counted for its words when it ends
+
+    @property
+    def run(self) -> int:
+        return self._run
+
+    @run.setter
+    def run(self, number: int) -> None:
+        """A new run starts: its tally starts from nothing."""
+        self._run = number
+        self.tally = RunTally()
 
     def apply(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """Take in one event (its JSON form); returns the messages for the page (the event with
         the key of its test, and ``drop`` messages for tests no longer kept)."""
         kind = event.get("kind")
         out: list[dict[str, Any]] = []
+        self.tally.take(event)
         if kind == "spec.started":
             self.spec_status[str(event.get("spec"))] = {"state": "running"}
         elif kind == "spec.ended":

@@ -64,7 +64,6 @@ def test_coerce_value(text: str, value: Any) -> None:
         ('env={"a":[1,2],"b":{"c":3}}', {"env": {"a": [1, 2], "b": {"c": 3}}}),
         ('msg="hello, world",n=1', {"msg": "hello, world", "n": 1}),
         (" a = 1 , b = two ", {"a": 1, "b": "two"}),
-        ("a=1,,b=2,", {"a": 1, "b": 2}),
         ("a=", {"a": ""}),
         ("a=b=c", {"a": "b=c"}),
         ("a=1,a=2", {"a": 2}),
@@ -92,6 +91,9 @@ def test_parse_cli_values(text: str, values: dict[str, Any]) -> None:
         ('{"a": 1', "it is not valid JSON"),
         ("[1, 2]", "the part `[1, 2]` has no `=`"),
         ("5", "the part `5` has no `=`"),
+        ("viewportWidth=1,", "it ends with a comma (a pair is missing)"),
+        ("a=1,,b=2", "two commas have nothing between them"),
+        (",a=1", "it starts with a comma"),
     ],
 )
 def test_parse_errors_name_the_text(text: str, why: str) -> None:

@@ -410,7 +410,7 @@ def test_missing_config_file(load: Callable[..., Config], project: Path) -> None
 
 def test_config_file_that_is_a_folder(load: Callable[..., Config], project: Path) -> None:
     (project / "dir.json").mkdir()
-    with pytest.raises(ConfigError, match="is not a file"):
+    with pytest.raises(ConfigError, match="is a folder, not a file"):
         load(config_file="dir.json")
 
 

@@ -92,7 +92,8 @@ def test_a_missing_class_names_the_file_and_what_was_found(tmp_path):
 
 def test_a_reporter_that_raises_when_built_is_a_clear_error(tmp_path):
     (tmp_path / "mine.py").write_text(
-        "class Reporter:\n    def __init__(self, options):\n        raise KeyError('file')\n")
+        "class Reporter:\n    def __init__(self, options):\n        raise KeyError('file')\n\n"
+        "    def on_run_end(self, run):\n        pass\n")
     with pytest.raises(ConfigError) as caught:
         make_reporter("mine.py", {}, tmp_path)
     assert "reporter 'mine.py' raised KeyError when it was created" in str(caught.value)
@@ -148,7 +149,8 @@ def test_reporter_names_that_cannot_work_say_why(tmp_path, name, fragment):
 
 def test_a_failing_reporter_shows_its_own_lines_only(tmp_path):
     (tmp_path / "boom.py").write_text(
-        "class Init:\n    def __init__(self, options):\n        raise KeyError('file')\n")
+        "class Init:\n    def __init__(self, options):\n        raise KeyError('file')\n\n"
+        "    def on_run_end(self, run):\n        pass\n")
     with pytest.raises(ConfigError) as caught:
         make_reporter("./boom.py:Init", {}, tmp_path)
     message = str(caught.value)

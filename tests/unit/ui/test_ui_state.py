@@ -91,3 +91,31 @@ def test_output_is_bounded(tmp_path: Path) -> None:
     for n in range(2000):
         state.add_output(f"line {n}")
     assert len(state.output) == 500 and state.output[-1] == "line 1999"
+
+
+def _ended(n: int, state: str, *, flaky: bool = False) -> dict:
+    return {"kind": "test.ended", "spec": "a_spec.py", "nodeid": f"a_spec.py::test_{n}", "title": [f"test_{n}"],
+            "state": state, "duration_ms": 1.0, "attempts": 2 if flaky else 1, "flaky": flaky}
+
+
+def test_a_run_ends_in_words_not_an_exit_status(tmp_path: Path) -> None:
+    """The status bar showed "exit 2" and "exit 130"."""
+    state = UiState(5, tmp_path)
+    state.run = 1
+    _feed(state, [_ended(1, "passed"), _ended(2, "passed"), _ended(3, "passed", flaky=True), _ended(4, "failed"),
+                  _ended(5, "skipped")])
+    assert state.tally.words(1, stopped=False) == "2 passed, 1 failed, 1 flaky, 1 skipped"
+    assert state.tally.words(130, stopped=False) == "interrupted: 2 passed, 1 failed, 1 flaky, 1 skipped"
+    assert state.tally.words(143, stopped=True) == "2 passed, 1 failed, 1 flaky, 1 skipped"  # the bar says stopped
+    _feed(state, [{"kind": "spec.ended", "spec": "b_spec.py", "error": "SyntaxError: ..."}])
+    assert state.tally.words(2, stopped=False).endswith("1 skipped, 1 spec could not be loaded")
+    state.run = 2  # a new run counts from nothing
+    assert state.tally.words(0, stopped=False) == "no tests ran"
+    assert state.tally.words(3, stopped=False) == "the run ended before any test (see the Output tab)"
+    assert state.tally.words(-15, stopped=False) == "interrupted"
+    assert state.tally.words(143, stopped=True) == "no test ended"
+    _feed(state, [_ended(1, "passed"), {"kind": "run.ended", "interrupted": True}])
+    assert state.tally.words(0, stopped=False) == "interrupted: 1 passed"
+    state.run = 3
+    _feed(state, [_ended(1, "passed")])
+    assert state.tally.words(1, stopped=False) == "1 passed; the run then failed (see the Output tab)"

@@ -60,13 +60,23 @@
     S.order = S.order.filter((k) => k !== key);
     if (S.selected === key) S.selected = S.order[S.order.length - 1] || null;
   }
+  // pytest's report of a failure, each line a span: the failing line (">") marked, its "E" lines
+  // (the error and the explanation) and the file:line it points at styled as the HTML report does
+  function errorBlock(text) {
+    const pre = el("pre", { className: "error" });
+    for (const line of String(text).split("\n")) {
+      const cls = /^>/.test(line) ? "hl" : /^E\s/.test(line) ? "err" : /^\S.*:\d+: \w/.test(line) ? "where" : "";
+      pre.append(el("span", { className: "line " + cls, text: line + "\n" }));
+    }
+    return pre;
+  }
   function testView(t) {
     // commands of the last attempt (or the one running), routes with their match counts, requests
     const v = { attempt: 1, commands: new Map(), logs: [], routes: new Map(), requests: [], state: "running", error: null, duration: null };
     for (const ev of t.events) {
       const attempt = ev.attempt || 1;
       if (attempt > v.attempt && ev.kind !== "test.ended") {
-        v.attempt = attempt; v.commands = new Map(); v.routes = new Map(); v.requests = []; v.logs = []; v.error = null;
+        v.attempt = attempt; v.commands = new Map(); v.routes = new Map(); v.requests = []; v.logs = []; v.error = null; v.errorText = null;
       }
       switch (ev.kind) {
         case "command.started": v.commands.set(ev.id, { id: ev.id, name: ev.name, args: ev.args, subject: ev.subject, file: ev.file, line: ev.line, state: "running", kind: "command" }); break;
@@ -79,7 +89,7 @@
           if (ev.log !== false) v.commands.set("request" + ev.id, { kind: "request", ev: ev });
           for (const id of ev.route_ids || []) { const r = v.routes.get(id); if (r) r.count += 1; }
           break;
-        case "attempt.ended": v.error = ev.error ? (ev.message || ev.error) : null; v.attemptState = ev.state; break;
+        case "attempt.ended": v.error = ev.error ? (ev.message || ev.error) : null; v.errorText = ev.error || null; v.attemptState = ev.state; break;
         case "test.ended": v.state = ev.state; v.duration = ev.duration_ms; break;
       }
     }
@@ -93,7 +103,7 @@
     rs.dataset.state = S.run.state;
     let what = S.run.test ? S.run.spec + " › " + S.run.test : (S.run.spec || "all specs");
     rs.textContent = S.run.state === "idle" ? "idle" : S.run.state + ": " + what +
-      (S.run.state === "done" || S.run.state === "stopped" ? " (exit " + S.run.code + ")" : "");
+      (S.run.state === "done" || S.run.state === "stopped" ? " · " + (S.run.summary || S.run.state) : "");
     $("stop").disabled = !(S.run.state === "running");
     $("watching").textContent = S.config.watch ? "re-runs on save" : "";
     $("scaffold").hidden = !S.config.scaffold;
@@ -200,7 +210,11 @@
       if (S.travel && S.travel.key === t.key && S.travel.id === c.id) li.classList.add("travelled");
       list.append(li);
     }
-    if (v.error) list.append(el("li", { className: "test-error", text: v.error }));
+    // the failure as the report shows it: its line, then the code frame and pytest's explanation
+    if (v.error) {
+      list.append(el("li", { className: "test-error" }, el("p", { className: "message", text: v.error }),
+        v.errorText && v.errorText !== v.error ? errorBlock(v.errorText) : null));
+    }
     for (const r of v.routes.values()) {
       routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher }),
         el("td", { text: r.stubbed ? "yes" : "no" }), el("td", { text: r.alias || "-" }), el("td", { className: "count", text: r.count })));

@@ -230,7 +230,8 @@
 
   function matches(row) {
     var s = state.status;
-    if (s === "flaky" ? !row.flaky : s !== "all" && row.state !== s) { return false; }
+    // a flaky row is in "Flaky" only, as it is counted (not in "Passed" too)
+    if (s !== "all" && (row.flaky ? "flaky" : row.state) !== s) { return false; }
     return !state.text || row.hay.indexOf(state.text) >= 0;
   }
 
