@@ -347,7 +347,8 @@ def test_a_failure_that_is_no_commands_is_the_last_step_of_the_trace_with_its_er
     assert result.code == 1, result.text
     events = trace_events(root / "runner/traces/a_spec.py/test_plain.zip")
     steps = [e for e in events if e["type"] == "before" and e.get("method") == "tracingGroup"]
-    assert [s["title"] for s in steps] == ["visit('/')", "AssertionError: the total"]
+    # the failure's step is the command log's last line: the statement that failed, with its error
+    assert [s["title"] for s in steps] == ["visit('/')", 'assert total == 3, "the total"']
     spec = root / "runner/integration/a_spec.py"
     assert steps[1]["stack"][0]["file"] == str(spec) and steps[1]["stack"][0]["line"] == 4
     errors = [e["error"] for e in events if e["type"] == "after" and e.get("error")]
