@@ -40,6 +40,19 @@ def test_a_typed_secret_is_learned() -> None:
     assert redactor.text("typed hunter22, abc") == "typed [redacted], abc"
 
 
+def test_a_secret_is_hidden_as_a_form_url_or_json_encodes_it() -> None:
+    # a login form posts a typed password URL-encoded ("!" is %21, "#" %23, " " + or %20); a
+    # JSON body written by the page escapes '"' and '\\': each is the secret, as the page sent it
+    redactor = Redactor(values=['S3cret!pw#42', 'pass "word" 1'])
+    assert redactor.text("username=root&password=S3cret%21pw%2342&csrf=x") == "username=root&password=[redacted]&csrf=x"
+    assert redactor.text("/login?p=S3cret!pw%2342") == "/login?p=S3cret!pw%2342"  # half-encoded: another text
+    assert redactor.text("a=pass+%22word%22+1 b=pass%20%22word%22%201") == "a=[redacted] b=[redacted]"
+    assert redactor.text('{"pw": "pass \\"word\\" 1"}') == '{"pw": "[redacted]"}'
+    body = _body("username=root&password=S3cret%21pw%2342")
+    assert redactor.body(body)["data"] == "username=root&password=[redacted]"
+    assert redactor.values == {'S3cret!pw#42', 'pass "word" 1'}  # what was given, not its encodings
+
+
 def test_redacting_twice_changes_nothing() -> None:
     redactor = Redactor(values=[SECRET, "redacted"], query_params=["sig"])
     once = redactor.text(f"{SECRET} /x?sig=1")

@@ -22,6 +22,7 @@ import binascii
 import json
 import re
 import threading
+import urllib.parse
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -55,6 +56,13 @@ def _rules(config: Config) -> dict[str, Any]:
     return rules if isinstance(rules, dict) else {}
 
 
+def _spellings(text: str) -> set[str]:
+    """``text`` and the ways a page sends it on: URL-encoded (a login form's body posts
+    ``S3cret!`` as ``S3cret%21``; a space as ``+`` or ``%20``) and JSON-escaped (``"`` as ``\\"``)."""
+    return {text, urllib.parse.quote_plus(text, safe=""), urllib.parse.quote(text, safe=""),
+            json.dumps(text, ensure_ascii=False)[1:-1], json.dumps(text)[1:-1]}
+
+
 def _texts(value: Any) -> Iterable[str]:
     """The texts a secret value may appear as: a string, a number's digits, the strings inside
     an object or array (booleans and null are never secrets worth searching for)."""
@@ -80,7 +88,8 @@ class Redactor:
                  headers: Iterable[str] = (), query_params: Iterable[str] = (),
                  body_keys: Iterable[str] = ()) -> None:
         self._lock = threading.Lock()
-        self._values: set[str] = set()
+        self._values: set[str] = set()  # the secrets as given
+        self._searched: set[str] = set()  # and as a page sends them (see _spellings)
         self.env_names = frozenset(env_names)
         self.headers = frozenset(h.lower() for h in (*DEFAULT_HEADERS, *headers))
         self.query_params = frozenset(q.lower() for q in query_params)
@@ -126,8 +135,9 @@ class Redactor:
             if texts <= self._values:
                 return
             self._values |= texts
+            self._searched |= {s for t in texts for s in _spellings(t)}
             # longest first: a secret that contains another is hidden whole
-            ordered = sorted(self._values, key=lambda t: (-len(t), t))
+            ordered = sorted(self._searched, key=lambda t: (-len(t), t))
             self._pattern = re.compile("|".join(re.escape(t) for t in ordered))
             self._bytes = [t.encode("utf-8") for t in ordered]
 
