@@ -11,7 +11,16 @@ from typing import Any
 import pytest
 
 from runner.config import load_config
-from runner.events import CommandStarted, EventBus, LogLine, RequestIntercepted, RunStarted
+from runner.events import (
+    AttemptEnded,
+    CommandStarted,
+    EventBus,
+    LogLine,
+    RequestIntercepted,
+    RunStarted,
+    ScreenshotTaken,
+    SpecStarted,
+)
 from runner.redaction import REDACTED, Redactor, redact_config, redact_event
 from runner.redaction.traces import scrub_trace
 
@@ -131,6 +140,26 @@ def test_events_are_redacted_whole_and_left_alone_without_secrets() -> None:
     assert hidden_request.response_body["data"] == '"[redacted]"'
     plain = CommandStarted(nodeid="n", id=1, name="visit", args="'/'")
     assert redact_event(redactor, plain) is plain
+
+
+def test_paths_of_files_are_left_as_they_are() -> None:
+    # "public" kept in runner.env.json and a spec public_spec.py: the trace and screenshot paths
+    # must still name the files runner wrote (the report copies them; the terminal prints them)
+    redactor = Redactor(values=["public"])
+    spec = "/p/runner/integration/public_spec.py"
+    started = redact_event(redactor, SpecStarted(spec="public_spec.py", absolute=spec))
+    assert isinstance(started, SpecStarted) and started.absolute == spec
+    shot = "/p/runner/screenshots/public_spec.py/test_public (failed).png"
+    taken = redact_event(redactor, ScreenshotTaken(nodeid="n", path=shot, failure=True))
+    assert isinstance(taken, ScreenshotTaken) and taken.path == shot
+    trace = "/p/runner/traces/public_spec.py/test_public.zip"
+    ended = redact_event(redactor, AttemptEnded(spec="public_spec.py", nodeid="n", attempt=1, state="failed",
+                                                duration_ms=1, screenshots=[shot], trace=trace,
+                                                message="the public key"))
+    assert isinstance(ended, AttemptEnded) and (ended.screenshots, ended.trace) == ([shot], trace)
+    assert ended.message == "the [redacted] key"  # texts are still searched
+    command = redact_event(redactor, CommandStarted(nodeid="n", id=1, name="log", args="'public'", file=spec))
+    assert isinstance(command, CommandStarted) and (command.file, command.args) == (spec, "'[redacted]'")
 
 
 def test_the_bus_hands_every_subscriber_the_redacted_event() -> None:
