@@ -83,6 +83,16 @@ def test_headers() -> None:
                      "x-echo": "v [redacted]"}
 
 
+def test_request_auth_is_an_authorization_header() -> None:
+    # runner.request(url, auth=...) sends these as the Authorization header: its command's
+    # arguments hide them as they hide that header
+    redactor = Redactor()
+    assert redactor.value({"username": "ann", "password": "pw"}, "auth") == {"username": "ann", "password": REDACTED}
+    assert redactor.value({"user": "ann", "pass": "pw"}, "auth") == {"user": "ann", "pass": REDACTED}
+    assert redactor.value({"bearer": "tok"}, "auth") == {"bearer": REDACTED}
+    assert redactor.value({"password": "pw"}, "other") == {"password": "pw"}
+
+
 def _body(data: str, encoding: str = "utf-8", cut: bool = False) -> dict[str, Any]:
     return {"size": len(data), "content_type": "", "encoding": encoding, "data": data, "cut": cut}
 

@@ -39,6 +39,9 @@ MIN_SECRET_CHARS = 6
 #: The headers whose values are always hidden (names compared without case).
 DEFAULT_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
 
+#: The entries of ``runner.request(auth=...)`` that make its Authorization header.
+AUTH_SECRETS = frozenset({"password", "pass", "bearer"})
+
 #: The sources (``Config.env_sources``) of the env entries whose values are secret.
 SECRET_ENV_SOURCES = frozenset({"envFile", "env"})
 
@@ -231,6 +234,9 @@ class Redactor:
         if isinstance(value, Mapping):
             if key.lower().endswith("headers"):
                 return self.header_map(value)
+            if key.lower() == "auth":  # request(auth=...): the Authorization header, given as parts
+                return {k: REDACTED if str(k).lower() in AUTH_SECRETS else self.value(v, str(k))
+                        for k, v in value.items()}
             if "encoding" in value and "data" in value:
                 body = self.body(value)  # then its other fields, searched as texts
                 return {k: v if k == "data" else self.value(v, str(k)) for k, v in body.items()}
