@@ -93,6 +93,13 @@ def test_request_auth_is_an_authorization_header() -> None:
     assert redactor.value({"password": "pw"}, "other") == {"password": "pw"}
 
 
+def test_request_qs_hides_the_query_parameters_named() -> None:
+    # runner.request(url, qs={...}) puts them in the URL, where redact.queryParams hides them
+    redactor = Redactor(query_params=["sig"])
+    assert redactor.value({"SIG": "abc", "page": 2}, "qs") == {"SIG": REDACTED, "page": 2}
+    assert redactor.value({"sig": "abc"}, "other") == {"sig": "abc"}
+
+
 def _body(data: str, encoding: str = "utf-8", cut: bool = False) -> dict[str, Any]:
     return {"size": len(data), "content_type": "", "encoding": encoding, "data": data, "cut": cut}
 

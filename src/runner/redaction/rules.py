@@ -234,8 +234,9 @@ class Redactor:
         if isinstance(value, Mapping):
             if key.lower().endswith("headers"):
                 return self.header_map(value)
-            if key.lower() == "auth":  # request(auth=...): the Authorization header, given as parts
-                return {k: REDACTED if str(k).lower() in AUTH_SECRETS else self.value(v, str(k))
+            secret_keys = {"auth": AUTH_SECRETS, "qs": self.query_params}.get(key.lower())
+            if secret_keys is not None:  # request(auth=...) makes the Authorization header, qs= the query
+                return {k: REDACTED if str(k).lower() in secret_keys else self.value(v, str(k))
                         for k, v in value.items()}
             if "encoding" in value and "data" in value:
                 body = self.body(value)  # then its other fields, searched as texts
