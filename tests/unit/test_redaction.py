@@ -11,7 +11,16 @@ from typing import Any
 import pytest
 
 from runner.config import load_config
-from runner.events import CommandStarted, EventBus, LogLine, RequestIntercepted, RunStarted
+from runner.events import (
+    AttemptEnded,
+    CommandStarted,
+    EventBus,
+    LogLine,
+    RequestIntercepted,
+    RunStarted,
+    ScreenshotTaken,
+    SpecStarted,
+)
 from runner.redaction import REDACTED, Redactor, redact_config, redact_event
 from runner.redaction.traces import scrub_trace
 
@@ -40,6 +49,19 @@ def test_a_typed_secret_is_learned() -> None:
     assert redactor.text("typed hunter22, abc") == "typed [redacted], abc"
 
 
+def test_a_secret_is_hidden_as_a_form_url_or_json_encodes_it() -> None:
+    # a login form posts a typed password URL-encoded ("!" is %21, "#" %23, " " + or %20); a
+    # JSON body written by the page escapes '"' and '\\': each is the secret, as the page sent it
+    redactor = Redactor(values=['S3cret!pw#42', 'pass "word" 1'])
+    assert redactor.text("username=root&password=S3cret%21pw%2342&csrf=x") == "username=root&password=[redacted]&csrf=x"
+    assert redactor.text("/login?p=S3cret!pw%2342") == "/login?p=S3cret!pw%2342"  # half-encoded: another text
+    assert redactor.text("a=pass+%22word%22+1 b=pass%20%22word%22%201") == "a=[redacted] b=[redacted]"
+    assert redactor.text('{"pw": "pass \\"word\\" 1"}') == '{"pw": "[redacted]"}'
+    body = _body("username=root&password=S3cret%21pw%2342")
+    assert redactor.body(body)["data"] == "username=root&password=[redacted]"
+    assert redactor.values == {'S3cret!pw#42', 'pass "word" 1'}  # what was given, not its encodings
+
+
 def test_redacting_twice_changes_nothing() -> None:
     redactor = Redactor(values=[SECRET, "redacted"], query_params=["sig"])
     once = redactor.text(f"{SECRET} /x?sig=1")
@@ -59,6 +81,23 @@ def test_headers() -> None:
     assert shown == {"Authorization": REDACTED, "cookie": REDACTED, "Set-Cookie": REDACTED,
                      "proxy-authorization": REDACTED, "x-api-key": REDACTED, "accept": "*/*",
                      "x-echo": "v [redacted]"}
+
+
+def test_request_auth_is_an_authorization_header() -> None:
+    # runner.request(url, auth=...) sends these as the Authorization header: its command's
+    # arguments hide them as they hide that header
+    redactor = Redactor()
+    assert redactor.value({"username": "ann", "password": "pw"}, "auth") == {"username": "ann", "password": REDACTED}
+    assert redactor.value({"user": "ann", "pass": "pw"}, "auth") == {"user": "ann", "pass": REDACTED}
+    assert redactor.value({"bearer": "tok"}, "auth") == {"bearer": REDACTED}
+    assert redactor.value({"password": "pw"}, "other") == {"password": "pw"}
+
+
+def test_request_qs_hides_the_query_parameters_named() -> None:
+    # runner.request(url, qs={...}) puts them in the URL, where redact.queryParams hides them
+    redactor = Redactor(query_params=["sig"])
+    assert redactor.value({"SIG": "abc", "page": 2}, "qs") == {"SIG": REDACTED, "page": 2}
+    assert redactor.value({"sig": "abc"}, "other") == {"sig": "abc"}
 
 
 def _body(data: str, encoding: str = "utf-8", cut: bool = False) -> dict[str, Any]:
@@ -118,6 +157,26 @@ def test_events_are_redacted_whole_and_left_alone_without_secrets() -> None:
     assert hidden_request.response_body["data"] == '"[redacted]"'
     plain = CommandStarted(nodeid="n", id=1, name="visit", args="'/'")
     assert redact_event(redactor, plain) is plain
+
+
+def test_paths_of_files_are_left_as_they_are() -> None:
+    # "public" kept in runner.env.json and a spec public_spec.py: the trace and screenshot paths
+    # must still name the files runner wrote (the report copies them; the terminal prints them)
+    redactor = Redactor(values=["public"])
+    spec = "/p/runner/integration/public_spec.py"
+    started = redact_event(redactor, SpecStarted(spec="public_spec.py", absolute=spec))
+    assert isinstance(started, SpecStarted) and started.absolute == spec
+    shot = "/p/runner/screenshots/public_spec.py/test_public (failed).png"
+    taken = redact_event(redactor, ScreenshotTaken(nodeid="n", path=shot, failure=True))
+    assert isinstance(taken, ScreenshotTaken) and taken.path == shot
+    trace = "/p/runner/traces/public_spec.py/test_public.zip"
+    ended = redact_event(redactor, AttemptEnded(spec="public_spec.py", nodeid="n", attempt=1, state="failed",
+                                                duration_ms=1, screenshots=[shot], trace=trace,
+                                                message="the public key"))
+    assert isinstance(ended, AttemptEnded) and (ended.screenshots, ended.trace) == ([shot], trace)
+    assert ended.message == "the [redacted] key"  # texts are still searched
+    command = redact_event(redactor, CommandStarted(nodeid="n", id=1, name="log", args="'public'", file=spec))
+    assert isinstance(command, CommandStarted) and (command.file, command.args) == (spec, "'[redacted]'")
 
 
 def test_the_bus_hands_every_subscriber_the_redacted_event() -> None:

@@ -13,7 +13,7 @@ from runner.errors import UsageError
 if TYPE_CHECKING:
     from runner.engine.browser import BrowserSession
 
-__all__ = ["SPECIAL_KEYS", "parse_sequence", "type_sequence"]
+__all__ = ["SPECIAL_KEYS", "parse_sequence", "type_sequence", "typed_texts"]
 
 SPECIAL_KEYS: dict[str, str] = {
     "enter": "Enter",
@@ -64,6 +64,18 @@ def parse_sequence(text: str, parse_special: bool = True) -> list[tuple[str, str
     if pos < len(text):
         parts.append(("text", text[pos:]))
     return parts
+
+
+def typed_texts(text: str, parse_special: bool = True) -> list[str]:
+    """What typing ``text`` gives the page: each run of plain text (Playwright types each on its
+    own) and all of them together (the field's value around ``{selectall}`` or ``{enter}``).
+    Empty for an unknown sequence (``type`` then fails before any key is sent)."""
+    try:
+        parts = parse_sequence(text, parse_special)
+    except UsageError:
+        return []
+    texts = [value for kind, value in parts if kind == "text"]
+    return [*texts, "".join(texts)]
 
 
 async def type_sequence(browser: BrowserSession, text: str, delay: float, parse_special: bool) -> None:

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from runner import assertions
 from runner.commands.context import Attempt, TestContext, retry
-from runner.commands.keys import type_sequence
+from runner.commands.keys import type_sequence, typed_texts
 from runner.commands.steps import command
 from runner.errors import CommandError, UsageError
 from runner.redaction import REDACTED
@@ -352,6 +352,9 @@ class Subject:
                 f"{self._label}.type() needs a non-empty string; found {text!r}.\n"
                 "To clear a field use .clear()."
             )
+        if log is False and self._ctx.redactor is not None:
+            # the text as the page gets it is the secret: "pw{enter}" sends "pw"
+            self._ctx.redactor.learn(*typed_texts(text, parse_special_char_sequences))
         self._prepare("type", force=force, timeout=timeout)
         focused = self._ctx.run(self._eval_first(
             "el => { const r = el.getRootNode(); return (r.activeElement || document.activeElement) === el; }"))

@@ -23,6 +23,8 @@ __all__ = ["Registry"]
 
 _S = InterceptionState
 _ENDED = (_S.COMPLETE, _S.ERRORED)
+# The longest the test's end waits for the observer to hear of requests that just ended.
+_TELLING_WAIT_S = 2.0
 
 
 class Registry:
@@ -53,6 +55,7 @@ class Registry:
         # longer recorded; sealed, the observer has heard of every record and hears no more.
         self.closed = False
         self.sealed: list[dict[str, Any]] | None = None  # the requests table when sealed
+        self._telling = 0  # requests that ended and whose observer call is under way
         self._ids = itertools.count(1)
         self._observer = observer
 
@@ -115,9 +118,12 @@ class Registry:
             self.closed = True
 
     def settle(self, timeout_s: float) -> None:
-        """Wait, at most ``timeout_s``, until every record of this generation has ended."""
+        """Wait, at most ``timeout_s``, until every record of this generation has ended; not at
+        all once sealed (the test's end waited already: its table is what it recorded)."""
         deadline = time.monotonic() + max(timeout_s, 0.0)
         with self.cond:
+            if self.sealed is not None:
+                return
             while any(ic.state not in _ENDED for ic in self.records):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -132,6 +138,11 @@ class Registry:
         with self.cond:
             if self.sealed is not None:
                 return
+            # a request that ended as the test ended is being told on the loop thread: its event
+            # is of this test too (bounded: an observer only publishes)
+            deadline = time.monotonic() + _TELLING_WAIT_S
+            while self._telling and (remaining := deadline - time.monotonic()) > 0:
+                self.cond.wait(remaining)
             by_id = {r.id: r for r in self.routes}
             self.sealed = [self._request_row(ic, by_id) for ic in self.records]
             if self._observer is not None:
@@ -191,9 +202,14 @@ class Registry:
                     row = self._request_row(ic, {r.id: r for r in self.routes})
                     row["request_body"] = ic.request_body_bytes  # bytes: for the observer only
                     row["response_body"] = ic.response_body_bytes
-            self.cond.notify_all()
+                    self._telling += 1
         if row is not None:
-            self._tell("request_ended", row)
+            try:
+                self._tell("request_ended", row)
+            finally:
+                with self.cond:
+                    self._telling -= 1
+                    self.cond.notify_all()
 
     def error(self, ic: Interception, message: str, cause: BaseException | None = None) -> None:
         with self.cond:

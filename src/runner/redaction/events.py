@@ -15,6 +15,12 @@ from runner.redaction.rules import REDACTED, Redactor
 
 __all__ = ["redact_event", "redact_config"]
 
+# The fields that are where a file is on disk (the spec, a screenshot, a trace, a video, the
+# browser): left as they are. A secret value that is part of a path ("public" in runner.env.json
+# and a spec public_spec.py) is no secret there, and a rewritten path names no file: the report
+# could not copy that test's trace and screenshot, and the terminal printed paths that did not exist.
+_PATHS = frozenset({"project_root", "absolute", "file", "path", "screenshots", "trace", "video"})
+
 
 def redact_config(redactor: Redactor, config: dict[str, Any]) -> dict[str, Any]:
     """A configuration (``Config.as_dict()``) with the secret env entries hidden and secrets
@@ -33,7 +39,7 @@ def redact_event(redactor: Redactor, event: Event) -> Event:
     field that cannot be searched is hidden whole."""
     changes: dict[str, Any] = {}
     for field in dataclasses.fields(event):
-        if field.name == "at":
+        if field.name == "at" or field.name in _PATHS:
             continue
         value = getattr(event, field.name)
         hidden: Any

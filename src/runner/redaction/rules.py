@@ -22,6 +22,7 @@ import binascii
 import json
 import re
 import threading
+import urllib.parse
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -38,6 +39,9 @@ MIN_SECRET_CHARS = 6
 #: The headers whose values are always hidden (names compared without case).
 DEFAULT_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
 
+#: The entries of ``runner.request(auth=...)`` that make its Authorization header.
+AUTH_SECRETS = frozenset({"password", "pass", "bearer"})
+
 #: The sources (``Config.env_sources``) of the env entries whose values are secret.
 SECRET_ENV_SOURCES = frozenset({"envFile", "env"})
 
@@ -53,6 +57,13 @@ def secret_env_names(config: Config) -> list[str]:
 def _rules(config: Config) -> dict[str, Any]:
     rules = config.get("redact")
     return rules if isinstance(rules, dict) else {}
+
+
+def _spellings(text: str) -> set[str]:
+    """``text`` and the ways a page sends it on: URL-encoded (a login form's body posts
+    ``S3cret!`` as ``S3cret%21``; a space as ``+`` or ``%20``) and JSON-escaped (``"`` as ``\\"``)."""
+    return {text, urllib.parse.quote_plus(text, safe=""), urllib.parse.quote(text, safe=""),
+            json.dumps(text, ensure_ascii=False)[1:-1], json.dumps(text)[1:-1]}
 
 
 def _texts(value: Any) -> Iterable[str]:
@@ -80,7 +91,8 @@ class Redactor:
                  headers: Iterable[str] = (), query_params: Iterable[str] = (),
                  body_keys: Iterable[str] = ()) -> None:
         self._lock = threading.Lock()
-        self._values: set[str] = set()
+        self._values: set[str] = set()  # the secrets as given
+        self._searched: set[str] = set()  # and as a page sends them (see _spellings)
         self.env_names = frozenset(env_names)
         self.headers = frozenset(h.lower() for h in (*DEFAULT_HEADERS, *headers))
         self.query_params = frozenset(q.lower() for q in query_params)
@@ -126,8 +138,9 @@ class Redactor:
             if texts <= self._values:
                 return
             self._values |= texts
+            self._searched |= {s for t in texts for s in _spellings(t)}
             # longest first: a secret that contains another is hidden whole
-            ordered = sorted(self._values, key=lambda t: (-len(t), t))
+            ordered = sorted(self._searched, key=lambda t: (-len(t), t))
             self._pattern = re.compile("|".join(re.escape(t) for t in ordered))
             self._bytes = [t.encode("utf-8") for t in ordered]
 
@@ -221,6 +234,10 @@ class Redactor:
         if isinstance(value, Mapping):
             if key.lower().endswith("headers"):
                 return self.header_map(value)
+            secret_keys = {"auth": AUTH_SECRETS, "qs": self.query_params}.get(key.lower())
+            if secret_keys is not None:  # request(auth=...) makes the Authorization header, qs= the query
+                return {k: REDACTED if str(k).lower() in secret_keys else self.value(v, str(k))
+                        for k, v in value.items()}
             if "encoding" in value and "data" in value:
                 body = self.body(value)  # then its other fields, searched as texts
                 return {k: v if k == "data" else self.value(v, str(k)) for k, v in body.items()}
