@@ -422,7 +422,7 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     from runner.artifacts.run_lock import lock_artifacts
 
     # Before anything is trashed or written: another run of these folders is refused, not trashed.
-    lock = lock_artifacts(config)
+    lock = lock_artifacts(config, pid=args.journal.command_pid if args.journal is not None else None)
     try:
         return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
     finally:

@@ -58,8 +58,10 @@ class Journal:
     A journal that cannot be written (its disk is full) stops quietly: it only matters when the
     child dies, and the run must not fail for it."""
 
-    def __init__(self, file: IO[bytes]) -> None:
+    def __init__(self, file: IO[bytes], command_pid: int | None = None) -> None:
         self._fd: int | None = file.fileno()
+        #: The pid of the ``runner`` command (the watching parent): the one a person would stop.
+        self.command_pid = command_pid
 
     def _write(self, data: dict[str, Any] | str) -> None:
         fd = self._fd
@@ -125,7 +127,7 @@ def _child(run: Callable[[Journal | None], int], journal_file: IO[bytes], parent
         _die_with(parent)
         with contextlib.suppress(Exception):  # a reporter's last lines reach the terminal before a death
             sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-        journal = Journal(journal_file)
+        journal = Journal(journal_file, command_pid=parent)
         code = run(journal)
         journal.done(code)
     except SystemExit as exc:
