@@ -263,7 +263,11 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:  # Ctrl-C as runner starts: one message, no traceback
+        print("\nrunner: interrupted", file=sys.stderr)
+        return 130
     if args.command is None:
         parser.print_help()
         return 1
@@ -330,8 +334,22 @@ def _config_command(args: argparse.Namespace) -> int:
 
 
 def _run_command(args: argparse.Namespace) -> int:
+    from runner.run_guard import guarded
+
+    def run(journal: Any) -> int:
+        try:
+            return _run_watched(args, journal)
+        except RunnerError as err:
+            return _fail(str(err))
+
+    # The tests run in a watched child process: one that dies never reads as passed (run_guard.py).
+    return guarded(run)
+
+
+def _run_watched(args: argparse.Namespace, journal: Any) -> int:
     from runner.interrupts import RunInterrupts, kill_descendants
 
+    args.journal = journal
     interrupts = RunInterrupts()
     with interrupts:
         try:
@@ -415,10 +433,15 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     reporter = make_reporter(reporter_name, config.reporter_options, config.project_root,
                              flags=args.reporter_options)
     events_path = check_events_file(config)
+    from runner.plugin.selection import expression_problem
+
+    problem = expression_problem(_pytest_extra(args))
+    if problem is not None:
+        return _fail(f"{problem} Nothing was run; the last run's reports and artifacts stay as they were.")
     from runner.artifacts.run_lock import lock_artifacts
 
     # Before anything is trashed or written: another run of these folders is refused, not trashed.
-    lock = lock_artifacts(config)
+    lock = lock_artifacts(config, pid=args.journal.command_pid if args.journal is not None else None)
     try:
         return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
     finally:
@@ -452,29 +475,32 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         find_ffmpeg()  # says what to install (or to set video: false) before anything runs
     from runner.artifacts.events_file import keep_aside
 
+    plan = kept = None
     if config.trash_assets_before_runs and not args.headed:
-        from runner.artifacts.trash import plan_trash, trash_assets
+        from runner.artifacts.trash import plan_trash
 
         plan = plan_trash(config)  # refuses (ConfigError) to touch anything it must not
         if events_path is not None:
             plan.files.append(("eventsFile", events_path))
-        trash_assets(plan)
-        for problem in plan.problems:
-            print(f"runner: warning: trashAssetsBeforeRuns: {problem}", file=sys.stderr)
     elif events_path is not None:
         try:
-            keep_aside(events_path)
+            moved = keep_aside(events_path)
         except OSError as err:
             return _fail(f"eventsFile: the older events file {str(events_path)!r} could not be kept "
                          f"aside ({err}), so it was not overwritten. Move it, or set eventsFile to false.")
+        kept = (moved, events_path) if moved is not None else None
     from runner.artifacts.folders import artifact_folder_warnings
 
     # A folder that cannot be written to costs its artifacts, not the run.
     for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
         print(f"runner: warning: {warning}", file=sys.stderr)
+    from runner.run_start import RunStart
     from runner.run_workers import xdist_args
 
-    writer = _events_writer(session, events_path)
+    # The folders are emptied and the events file written when the run starts: a run pytest
+    # cannot start leaves the last run's artifacts as they were (run_start.py).
+    writer = RunStart(events_path, plan, kept)
+    session.bus.subscribe(writer)
     durations = None
     if args.record_durations:
         from runner.run_shards import DurationsRecorder, durations_path
@@ -486,29 +512,37 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
 
         tell_empty_shard(session)
         session.close()
-        if writer is not None:
-            writer.close()
+        writer.close()
         return 0
     report = _html_report(session)
+    if args.journal is not None:  # what the watching process needs to finish the reports of a death
+        args.journal.attach(session, reporter=reporter_name, options=config.reporter_options,
+                            flags=args.reporter_options, report=report.target if report is not None else None,
+                            events=events_path)
     pytest_args = [str(s) for s in specs] + pytest_ini_args(config.project_root) + [
         "--rootdir", str(config.project_root), "--confcutdir", str(config.project_root),
         "-p", "no:cacheprovider", "-p", "no:terminal",
         "--import-mode=importlib", "--continue-on-collection-errors",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
     ] + _worker_args(args, config.project_root) + xdist_args(args.worker_count)
-    extra = list(args.pytest_args or [])
-    if extra and extra[0] == "--":
-        extra = extra[1:]
+    extra = _pytest_extra(args)
     from runner.plugin import RunPlugin
 
     run = RunPlugin(session, [reporter], specs, interrupted_by=lambda: interrupts.name)
+    from runner.events import RunEnded
+
+    session.bus.subscribe(interrupts.run_ended, (RunEnded,))  # a signal after it: the reports are finished
     try:
         code = pytest.main(pytest_args + extra, plugins=[run])
     finally:
         session.close()
-        if writer is not None:
-            writer.close()
-        _write_html_report(report, session)
+        writer.close()
+        if writer.started:
+            _write_html_report(report, session)
+        else:  # pytest never started the run: the last run's report and events file stay
+            writer.undo()
+            if report is not None:
+                report.discard()
         if durations is not None:
             print(durations.write(), file=sys.stderr)
     if interrupts.signum is not None or code == pytest.ExitCode.INTERRUPTED:
@@ -519,7 +553,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     if session.launch_error is not None:  # the run stopped before its first test (or then)
         return _fail(str(session.launch_error))
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
-        return _fail("pytest could not run the specs (see the message above).")
+        kept_note = "" if writer.started else " The last run's reports and artifacts were left as they were."
+        return _fail(f"pytest could not run the specs (see the message above).{kept_note}")
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:
         why = (f"no test of the selected specs matched the pytest arguments {' '.join(extra)!r}" if extra
                else "the selected specs hold no tests")
@@ -531,22 +566,6 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
               "exit status 1.", file=sys.stderr)
         failures = 1
     return min(failures, 255)
-
-
-def _events_writer(session: Any, path: Path | None) -> Any:
-    """Subscribe the events file's writer to the run's bus (None when there is no file)."""
-    if path is None:
-        return None
-    from runner.events import EventsFileWriter
-
-    try:
-        writer = EventsFileWriter(path)
-    except OSError as err:
-        print(f"runner: warning: eventsFile {str(path)!r} cannot be written ({err.strerror or err}); "
-              "this run writes no events file.", file=sys.stderr)
-        return None
-    session.bus.subscribe(writer)
-    return writer
 
 
 _HTML_IS_NOT_A_RUN_REPORTER = (
@@ -615,6 +634,12 @@ def _html_report_command(args: argparse.Namespace) -> int:
 
     return html_report_command(args.events_from, args.reporter_options,
                                Path(args.project) if args.project else Path.cwd(), viewer=viewer_folder())
+
+
+def _pytest_extra(args: argparse.Namespace) -> list[str]:
+    """The arguments given to pytest after ``--``."""
+    extra = list(args.pytest_args or [])
+    return extra[1:] if extra and extra[0] == "--" else extra
 
 
 def _asks_for_workers(args: argparse.Namespace) -> bool:

@@ -113,6 +113,15 @@ def test_exec_past_its_timeout_kills_what_the_command_started(runner, tmp_path):
     assert "every process it started were killed" in str(caught.value)
 
 
+def test_exec_kills_what_the_command_left_in_the_background(runner):
+    # one holds the output pipes (runner must not wait for it), one does not (it must not outlive)
+    started = time.monotonic()
+    held = int(runner.exec("sleep 301 & echo $!", timeout=20000).stdout.split()[-1])
+    assert time.monotonic() - started < 5, "exec waited for a background process holding its output"
+    quiet = int(runner.exec("sleep 302 >/dev/null 2>&1 & echo $!", timeout=20000).stdout.split()[-1])
+    assert not left_after({held, quiet}, 5), "a command's background process outlived the command"
+
+
 def test_env_and_config_through_fixture_and_global(runner):
     assert runner.env("site") == "e2e"
     assert runner.env("missing") is None

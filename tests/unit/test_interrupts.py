@@ -107,3 +107,29 @@ def test_the_handlers_are_taken_back_afterwards():
     with RunInterrupts():
         assert signal.getsignal(signal.SIGTERM) is not before[0]
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
+def test_a_signal_inside_the_import_machinery_is_acted_on_a_moment_later(tmp_path):
+    from runner.interrupts import RunInterrupts
+
+    # a real frame of Python's import machinery: the one that runs a module's body
+    (tmp_path / "grab_import_frame.py").write_text("import sys\nFRAME = sys._getframe(1)\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import grab_import_frame  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("grab_import_frame", None)
+    frame = grab_import_frame.FRAME
+    assert frame.f_code.co_filename.startswith("<frozen importlib")
+    with RunInterrupts() as interrupts:
+        try:
+            interrupts._handle(signal.SIGINT, frame)
+        except KeyboardInterrupt:
+            pytest.fail("KeyboardInterrupt raised inside the import machinery (it can leave the import lock held)")
+        assert interrupts.signum is None
+        with pytest.raises(KeyboardInterrupt):  # the signal again, a moment later, at a safe point
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert interrupts.signum == signal.SIGINT

@@ -108,9 +108,10 @@ def _refusal(name: str, path: Path, holder: dict[str, Any]) -> UsageError:
     )
 
 
-def lock_artifacts(config: Any, *, folder: Path | None = None) -> ArtifactsLock:
+def lock_artifacts(config: Any, *, folder: Path | None = None, pid: int | None = None) -> ArtifactsLock:
     """Lock every artifact path of ``config`` (``folder``: where the lock files are; the user's
-    lock folder by default).
+    lock folder by default; ``pid``: the process the refusal names, this one by default: the
+    ``runner`` command whose child holds the locks).
 
     Raises ``UsageError`` naming the other run when one of them is locked (none is then kept).
     When the lock folder cannot be used at all, warns on stderr and returns no locks: a run is
@@ -125,7 +126,7 @@ def lock_artifacts(config: Any, *, folder: Path | None = None) -> ArtifactsLock:
               "artifact folders.", file=sys.stderr)
         return ArtifactsLock()
     lock = ArtifactsLock()
-    stamp = {"pid": os.getpid(),
+    stamp = {"pid": pid or os.getpid(),
              "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
              "command": " ".join(["runner", *sys.argv[1:]])}
     try:

@@ -6,6 +6,10 @@ timeout, or when the run is interrupted while it runs, the whole group is killed
 shell: ``subprocess.run`` kills the shell alone, and a ``sleep`` or server it started would keep
 running after the run (and keep the output pipes open).
 
+When the shell ends, what it left in the group is killed too (``sleep 300 &``): a command's
+background processes do not outlive it, and one that keeps the output pipes open does not make
+runner wait for it until the timeout.
+
 A terminal's Ctrl-C does not reach the group (it is not the terminal's foreground group): the
 interruption reaches runner, which kills the group here.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -42,25 +47,54 @@ def run_shell(command: str, *, cwd: Path, env: Mapping[str, str], timeout: float
     """
     proc = subprocess.Popen(command, shell=True, cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, process_group=0)
+    deadline = time.monotonic() + timeout
     try:
-        out, err = proc.communicate(timeout=timeout)
+        while True:
+            try:
+                out, err = proc.communicate(timeout=max(0.0, min(POLL_S, deadline - time.monotonic())))
+                break
+            except subprocess.TimeoutExpired:
+                if proc.poll() is not None:
+                    # the shell is done; a process it left in the background holds the pipes open
+                    out, err = kill_group(proc)
+                    break
+                if time.monotonic() >= deadline:
+                    raise subprocess.TimeoutExpired(command, timeout) from None
     except BaseException:
         kill_group(proc)
         raise
+    _kill_leftovers(proc.pid)
     return ShellResult(proc.returncode, out, err)
 
 
-def kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill ``proc``'s process group (it leads it), reap ``proc`` and close its pipes."""
+#: Seconds between looks at whether the shell ended while its output pipes are still open.
+POLL_S = 0.1
+
+
+def _kill_leftovers(group: int) -> None:
+    """Kill what the finished shell left in its group. The group's id stays reserved while a
+    member lives (the kernel does not give the number to a new process), so this reaches only them."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # nothing was left
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
+    """Kill ``proc``'s process group (it leads it), reap ``proc`` and close its pipes; returns the
+    output read until then (empty when the pipes had to be closed unread)."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         pass  # the group is empty already: every member exited
+    out: tuple[bytes, bytes] = (b"", b"")
     try:
-        proc.communicate(timeout=DRAIN_TIMEOUT)
+        got = proc.communicate(timeout=DRAIN_TIMEOUT)
+        out = (got[0] or b"", got[1] or b"")
     except subprocess.TimeoutExpired:
         # a process outside the group holds the pipes: stop reading, the shell is reaped below
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 pipe.close()
     proc.wait(DRAIN_TIMEOUT)
+    return out

@@ -170,6 +170,31 @@ def _split_specs_notice(config: pytest.Config, session: Any) -> str | None:
             "`runner run --workers N` (or add `--dist loadfile`) to record each spec's video.")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
+    """A spec that calls ``sys.exit()`` as it is imported fails alone, as a spec that raises does:
+    pytest lets ``SystemExit`` out of collection, which stops the whole run (INTERNALERROR)."""
+    try:
+        return (yield)
+    except SystemExit as exc:
+        if not isinstance(collector, pytest.Module) or collector.config.stash.get(_SESSION_KEY, None) is None:
+            raise
+        from runner.plugin.outcomes import spec_exit_report
+
+        return spec_exit_report(collector, exc)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's controller of a runner run that hands out whole specs: a test whose worker
+    died is not run again (crashed_workers.py)."""
+    if config.stash.get(_SESSION_KEY, None) is None or getattr(config.option, "dist", None) != "loadfile":
+        return None
+    from runner.plugin.crashed_workers import make_scheduler
+
+    return make_scheduler(config, log)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """pytest-xdist's controller, as it starts a worker: tell it how the tests are given out."""

@@ -18,7 +18,7 @@ import pytest
 from runner.events.cut import ERROR_TEXT_LIMIT, cut_line, cut_text
 from runner.tracebacks import error_line, is_internal, split_error_line
 
-__all__ = ["ALLOWED_ATTR", "ERROR_ATTR", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
+__all__ = ["ALLOWED_ATTR", "DIED_TYPE", "ERROR_ATTR", "died_report", "spec_exit_report", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
            "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",
            "load_error_summary", "relative_to_first", "title_of"]
 
@@ -159,6 +159,32 @@ def load_error_summary(text: str) -> tuple[str | None, str | None]:
 
 #: The error type an interrupted attempt is reported with.
 INTERRUPTED_TYPE = "Interrupted"
+
+
+def spec_exit_report(module: pytest.Module, exc: SystemExit) -> pytest.CollectReport:
+    """The failed collection of a spec that called ``sys.exit()`` as it was imported: the user's
+    frames, and a last line saying what happened and what to do."""
+    excinfo = pytest.ExceptionInfo.from_exception(exc)
+    frames = str(module._repr_failure_py(excinfo, style="short"))  # noqa: SLF001 - pytest's own rendering
+    line = (f"E   SystemExit: the spec called sys.exit({exc.code!r}) while it was imported, which would end "
+            "the whole run; its tests did not run. Raise an exception (or pytest.skip(..., "
+            "allow_module_level=True)) instead, or move the call into a test.")
+    return pytest.CollectReport(module.nodeid, "failed", longrepr=f"{frames}\n{line}", result=[])
+
+
+#: The error type of an attempt whose process died under it (os._exit, a crash, SIGKILL).
+DIED_TYPE = "TestProcessDied"
+
+
+def died_report(nodeid: str, location: tuple[str, int | None, str], how: str,
+                duration_s: float) -> pytest.TestReport:
+    """The report of an attempt that ended because the process running it died (``how``: what
+    is known of the death), failed with that as its error."""
+    line = f"{DIED_TYPE}: the process running the tests died while this test was running: {how}."
+    report = pytest.TestReport(nodeid=nodeid, location=location, keywords={}, outcome="failed",
+                               longrepr=line, when="call", duration=duration_s)
+    setattr(report, ERROR_ATTR, [DIED_TYPE, line])
+    return report
 
 
 def interruption_reason(signal_name: str | None, error: BaseException | None) -> str:

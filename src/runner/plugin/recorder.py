@@ -35,6 +35,7 @@ from runner.plugin.outcomes import (
     EVENTS_ATTR,
     SPEC_VIDEO_ATTR,
     attempt_from_reports,
+    died_report,
     interrupted_report,
     interruption_reason,
     load_error_summary,
@@ -182,6 +183,14 @@ class RunRecorder:
         files = [str(self._spec_of(nodeid).absolute) for nodeid in ids]
         self._collected_files.update(files)
         self._count(ids, paths=files)
+        self._announce()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:
+        """The run begins once collection succeeded (a bad ``-k`` fails after collection_finish,
+        which pytest calls whatever happened): a run pytest refused never has a run.started."""
+        if self._counted:
+            self._announce()
 
     def _count(self, nodeids: list[str], paths: list[str]) -> None:
         if self._counted:
@@ -198,7 +207,6 @@ class RunRecorder:
                     self._spec(key).empty = True
                     ordered.append(key)
             self._order = ordered + [k for k in self._order if k not in ordered]
-        self._announce()
 
     def _announce(self) -> None:
         if self._announced:
@@ -223,7 +231,19 @@ class RunRecorder:
         self._publish(TestStarted(spec=spec.relative, nodeid=nodeid, title=title_of(nodeid)))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when not in ("setup", "call", "teardown") and report.nodeid in self._running:
+            # pytest-xdist's report of a worker that died running this test (its `when` is "???"):
+            # no other report of it comes, so it ends here, failed by the death
+            said = (report.longreprtext.strip().splitlines() or ["it ended"])[-1]  # "worker 'gw0' crashed ..."
+            self._end_dead_test(report.nodeid, f"a worker process of the run died ({said})")
+            return
         self._reports.setdefault(report.nodeid, []).append(report)
+
+    def _end_dead_test(self, nodeid: str, how: str) -> None:
+        started, location = self._running[nodeid]
+        where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
+        self._reports[nodeid] = [died_report(nodeid, where, how, time.monotonic() - started)]
+        self.pytest_runtest_logfinish(nodeid, location)
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         reports = self._reports.pop(nodeid, [])
@@ -285,10 +305,14 @@ class RunRecorder:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if exitstatus in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) and not self._announced:
+            return  # pytest stopped before the run began (a bad -k): no run.started, runner run says why
         self._announce()
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
         if interrupted:
             self._end_interrupted_tests()
+        for nodeid in list(self._running):  # started, never ended, not interrupted: its process died
+            self._end_dead_test(nodeid, "the run ended before it did (its process stopped answering)")
         for key in self._order:  # specs cut short (-x, maxfail, interrupted) end first
             spec = self._specs[key]
             if spec.started is not None:
