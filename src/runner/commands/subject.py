@@ -16,6 +16,7 @@ from runner import assertions
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.keys import type_sequence
 from runner.commands.steps import command
+from runner.engine.actionability import why_not_actionable
 from runner.errors import CommandError, UsageError
 
 
@@ -279,7 +280,7 @@ class Subject:
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
                 if spot.get("ok"):
                     return Attempt(True, value=spot)
-                return Attempt(False, _not_actionable(spot))
+                return Attempt(False, why_not_actionable(spot))
 
             if force:
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
@@ -579,17 +580,3 @@ def _alias_name(alias: str) -> str:
     if alias.startswith("@"):
         raise UsageError(f"as_({alias!r}): an alias cannot start with '@'. Try renaming it to {alias.lstrip('@')!r}.")
     return alias
-
-
-def _not_actionable(spot: Mapping[str, Any]) -> str:
-    reason = spot.get("reason")
-    what = spot.get("description", "the element")
-    if reason == "hidden":
-        return f"{what} is not visible (it or an ancestor is hidden, or it has no size)"
-    if reason == "disabled":
-        return f"{what} is disabled"
-    if reason == "covered":
-        return f"{what} is being covered by another element: {spot.get('by')}"
-    if reason == "animating":
-        return f"{what} is still animating (waitForAnimations)"
-    return "the element left the page"

@@ -205,6 +205,16 @@ async (arg) => {
   if (el.disabled || (el.matches && el.matches(":disabled"))) return { ok: false, reason: "disabled", description: describe(el) };
   const x = rect.x + rect.width / 2;
   const y = rect.y + rect.height / 2;
+  // A centre outside the viewport cannot take a real click (the mouse lands nowhere, and
+  // elementFromPoint answers null there, which must not read as "not covered").
+  // (visualViewport leaves out the scrollbars, and unlike the root's clientHeight it is the
+  // viewport in quirks mode too.)
+  const view = window.visualViewport;
+  const viewWidth = view ? view.width : window.innerWidth;
+  const viewHeight = view ? view.height : window.innerHeight;
+  if (arg.checkCovered && (x < 0 || y < 0 || x >= viewWidth || y >= viewHeight)) {
+    return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
+  }
   if (arg.checkCovered) {
     let hit = document.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {
@@ -216,7 +226,8 @@ async (arg) => {
       for (let n = b; n; n = n.parentNode || (n.host ? n.host : null)) if (n === a) return true;
       return false;
     };
-    if (hit && !holds(el, hit) && !(el.tagName === "LABEL" || el.tagName === "OPTION")) {
+    if (!hit) return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
+    if (!holds(el, hit) && !(el.tagName === "LABEL" || el.tagName === "OPTION")) {
       const isControlOfLabel = hit.tagName === "LABEL" && hit.control === el;
       if (!isControlOfLabel) return { ok: false, reason: "covered", description: describe(el), by: describe(hit) };
     }

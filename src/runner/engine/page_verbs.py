@@ -23,6 +23,8 @@ from typing import Any, TypedDict
 from playwright.async_api import BrowserContext, ElementHandle, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
+from runner.engine.actionability import why_not_actionable
+
 __all__ = ["PageVerbs", "PageError", "FetchedResponse", "DOM_SCRIPT"]
 
 DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
@@ -271,10 +273,7 @@ class PageVerbs:
             if spot.get("reason") == "gone":
                 return "the element left the page"
             if loop.time() >= deadline:
-                what = spot.get("description", "the element")
-                if spot.get("reason") == "covered":
-                    return f"{what} is being covered by another element: {spot.get('by')}"
-                return f"{what} is {spot.get('reason')}"
+                return why_not_actionable(spot)
             await asyncio.sleep(0.02)  # about a frame: the page moves on meanwhile
         page = self._live_page()
         for key in modifiers:
