@@ -63,6 +63,19 @@ def test_an_element_whose_animation_ends_below_the_fold_is_scrolled_to_and_click
     runner.get("#log").should("contain", "click:sinker")
 
 
+def test_an_element_taller_than_the_viewport_is_scrolled_until_its_centre_shows(runner):
+    runner.visit("/below-fold.html")
+    runner.get("#tower").click()
+    runner.get("#log").should("contain", "click:tower")
+
+
+@pytest.mark.runner(scrollBehavior=False)
+def test_the_page_body_is_always_in_view(runner):
+    runner.visit("/below-fold.html")
+    runner.get("body").type("k")
+    runner.get("#log").should("contain", "keydown:page")
+
+
 @pytest.mark.runner(scrollBehavior=False)
 def test_without_scrolling_an_element_in_view_is_still_clicked(runner):
     runner.visit("/below-fold.html")

@@ -203,8 +203,6 @@ async (arg) => {
   }
   if (!isVisible(el)) return { ok: false, reason: "hidden", description: describe(el) };
   if (el.disabled || (el.matches && el.matches(":disabled"))) return { ok: false, reason: "disabled", description: describe(el) };
-  const x = rect.x + rect.width / 2;
-  const y = rect.y + rect.height / 2;
   // A centre outside the viewport cannot take a real click (the mouse lands nowhere, and
   // elementFromPoint answers null there, which must not read as "not covered").
   // (visualViewport leaves out the scrollbars, and unlike the root's clientHeight it is the
@@ -212,7 +210,23 @@ async (arg) => {
   const view = window.visualViewport;
   const viewWidth = view ? view.width : window.innerWidth;
   const viewHeight = view ? view.height : window.innerHeight;
-  if (arg.checkCovered && (x < 0 || y < 0 || x >= viewWidth || y >= viewHeight)) {
+  const root = el === document.body || el === document.documentElement;
+  const centre = (r) => {
+    if (!root) return [r.x + r.width / 2, r.y + r.height / 2];
+    // The page's root is always in view: its centre is that of the part the viewport shows.
+    const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+    const right = Math.min(r.right, viewWidth), bottom = Math.min(r.bottom, viewHeight);
+    return [(left + Math.max(right, left)) / 2, (top + Math.max(bottom, top)) / 2];
+  };
+  const outside = ([cx, cy]) => cx < 0 || cy < 0 || cx >= viewWidth || cy >= viewHeight;
+  let [x, y] = centre(rect);
+  if (arg.checkCovered && outside([x, y]) && arg.scroll) {
+    // Scrolled as scrollBehavior says, an element taller (or wider) than the viewport can
+    // still have its centre outside it: scrolling may bring the centre itself into view.
+    el.scrollIntoView({ block: "center", inline: "center" });
+    [x, y] = centre(el.getBoundingClientRect());
+  }
+  if (arg.checkCovered && outside([x, y])) {
     return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
   }
   if (arg.checkCovered) {
