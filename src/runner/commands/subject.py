@@ -197,9 +197,52 @@ class Subject:
 
         return Value(self._commands, getter, f"{self._label}.its({path!r})")
 
-    def invoke(self, method: str, *args: Any) -> Value:
+    @command("invoke")
+    def invoke(self, method: str, *args: Any, timeout: float | None = None) -> Value:
         """Call a jQuery-like method (``text``, ``val``, ``attr``, ``prop``, ``html``, ``css``)
-        or a DOM method of the first element, and yield what it returns."""
+        or a DOM method of the first element, now, and yield what it returns.
+
+        Like every command it runs when called: it waits (up to the timeout) for the subject
+        to exist and fails when it never does. A DOM method (``setAttribute``, ``focus``...) is
+        called once, there and then; a jQuery-like read is read again by a ``should()`` on
+        its value, until the assertion holds.
+        """
+        __tracebackhide__ = True
+        if not isinstance(method, str) or not method:
+            raise UsageError(f"{self._label}.invoke() needs a method name; found {method!r}.")
+        label = f"{self._label}.invoke({method!r})"
+        read = self._reader(method, args)
+        if read is not None:
+            self._existing(timeout, f"to invoke {method!r}")
+            return Value(self._commands, read, label)
+        query = self._query_arg()
+
+        def attempt() -> Attempt:
+            try:
+                answer = self._ctx.run(self._ctx.browser.call_method(query, method, list(args)))
+            except CommandError:
+                raise  # the page stopped responding, or broke
+            except Exception as err:  # the method threw in the page: said once, not retried
+                raise CommandError(f"{label} threw in the page: {str(err).splitlines()[0]}") from err
+            if answer.get("gone"):
+                return Attempt(False, f"expected to find element {self._label}, but never found it")
+            if "missing" in answer:
+                raise CommandError(
+                    f"{label}: the element has no method {method!r} (it is {answer['missing']}).\n"
+                    "Pass the name of a function of the DOM element (setAttribute, focus, ...) or one "
+                    "of text, val, attr, prop, html, css."
+                )
+            return Attempt(True, value=answer.get("value"))
+
+        result = retry(self._ctx, attempt, self._timeout_ms(timeout), f"{label} (to exist)")
+        self._ctx.add_log("invoke", label)
+        return Value(self._commands, lambda: result, label)
+
+    def _reader(self, method: str, args: tuple[Any, ...]) -> Callable[[], Any] | None:
+        """The getter of a jQuery-like read (reads the page again at each call), else None."""
+        if method not in ("text", "val", "value", "html", "attr", "prop", "css"):
+            return None
+
         def getter() -> Any:
             snap = self._existing()
             first = snap.elements[0]
@@ -213,11 +256,9 @@ class Subject:
                 return first.attrs.get(args[0]) if args else dict(first.attrs)
             if method == "prop":
                 return self._snap(props=[args[0]]).elements[0].props.get(args[0])
-            if method == "css":
-                return self._snap(css=[args[0]]).elements[0].css.get(args[0])
-            return self._ctx.run(self._ctx.browser.call_method(self._query_arg(), method, list(args)))
+            return self._snap(css=[args[0]]).elements[0].css.get(args[0])
 
-        return Value(self._commands, getter, f"{self._label}.invoke({method!r})")
+        return getter
 
     def as_(self, alias: str) -> Subject:
         self._commands._dom_aliases[_alias_name(alias)] = self
@@ -515,17 +556,27 @@ class Value:
         return Value(self._commands, lambda: lookup_path(self._getter(), str(path)),
                      f"{self._label}.its({path!r})")
 
+    @command("invoke")
     def invoke(self, method: str, *args: Any, **kwargs: Any) -> Value:
-        def getter() -> Any:
-            target = self._getter()
+        """Call ``method(*args, **kwargs)`` of the value, now (once it can be read, up to
+        defaultCommandTimeout), and yield what it returned."""
+        __tracebackhide__ = True
+        label = f"{self._label}.invoke({method!r})"
+
+        def attempt() -> Attempt:
+            ok, target, message = self._read()
+            if not ok:
+                return Attempt(False, message)
             func = getattr(target, method, None)
             if func is None and isinstance(target, Mapping):
                 func = target.get(method)
             if not callable(func):
-                raise CommandError(f"{self._label}.invoke({method!r}): {target!r} has no method {method!r}.")
-            return func(*args, **kwargs)
+                raise CommandError(f"{label}: {_short(target)} has no method {method!r}.")
+            return Attempt(True, value=func)
 
-        return Value(self._commands, getter, f"{self._label}.invoke({method!r})")
+        func = retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout), label)
+        result = func(*args, **kwargs)  # once: what it raises is the test's error, as in a plain call
+        return Value(self._commands, lambda: result, label)
 
     def then(self, func: Callable[[Any], Any]) -> Any:
         result = func(self.value())

@@ -35,9 +35,11 @@ _LOCATION_SCRIPT = (
     " search: l.search}; }"
 )
 _CALL_METHOD_SCRIPT = (
-    "(els, [m, a]) => { const el = els[0]; const r = el[m](...a);"
-    " try { return JSON.parse(JSON.stringify(r === undefined ? null : r)); }"
-    " catch (e) { return String(r); } }"
+    "(els, [m, a]) => { const el = els[0]; if (!el) return {gone: true};"
+    " if (typeof el[m] !== 'function') return {missing: typeof el[m]};"
+    " const r = el[m](...a);"
+    " try { return {value: JSON.parse(JSON.stringify(r === undefined ? null : r))}; }"
+    " catch (e) { return {value: String(r)}; } }"
 )
 _HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
 
@@ -294,14 +296,23 @@ class PageVerbs:
         finally:
             await handle.dispose()
 
-    async def call_method(self, query: dict[str, Any], method: str, args: list[Any]) -> Any:
-        """Call the DOM method ``method(*args)`` of the first element of ``query``; returns its
-        result as JSON data (``String(result)`` when it is not JSON, None for undefined)."""
-        handle = await self._elements(query)
+    async def call_method(self, query: dict[str, Any], method: str, args: list[Any]) -> dict[str, Any]:
+        """Call the DOM method ``method(*args)`` of the first element of ``query``, once.
+
+        Returns ``{"value": result}`` (JSON data; ``String(result)`` when it is not JSON, None
+        for undefined), ``{"gone": True}`` when no element matches, or ``{"missing": type}``
+        when the element's ``method`` is not a function (``"undefined"``, ``"string"``...).
+        Raises :class:`PageError` when the method throws (or the page failed).
+        """
         try:
-            return await handle.evaluate(_CALL_METHOD_SCRIPT, [method, args])
-        finally:
-            await handle.dispose()
+            handle = await self._elements(query)
+            try:
+                answer: dict[str, Any] = await handle.evaluate(_CALL_METHOD_SCRIPT, [method, args])
+                return answer
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            raise PageError(str(err)) from err
 
     async def select_options(self, query: dict[str, Any], values: list[str]) -> list[str]:
         """Select the options of the first ``<select>`` of ``query`` whose values are
