@@ -22,6 +22,7 @@ from typing import Any, TypedDict
 
 from playwright.async_api import BrowserContext, ElementHandle, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from runner.engine.actionability import why_not_actionable
 
@@ -42,6 +43,9 @@ _CALL_METHOD_SCRIPT = (
     " catch (e) { return {value: String(r)}; } }"
 )
 _HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
+
+# How much later than its own timeout a navigation's wait is cut (see goto).
+_GOTO_GRACE_S = 0.5
 
 # Playwright's messages while a navigation replaces the document under an evaluation.
 _NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
@@ -97,7 +101,13 @@ class PageVerbs:
             await page.set_extra_http_headers(headers)
         await self._arm_frame_guard()
         try:
-            response = await page.goto(url, wait_until=wait_until, timeout=timeout_ms)  # type: ignore[arg-type]
+            # Playwright's own timeout can end its wait seconds late when the page is stuck in
+            # JavaScript (it tidies up in the page first): the wait is cut here as well
+            response = await asyncio.wait_for(
+                page.goto(url, wait_until=wait_until, timeout=timeout_ms),  # type: ignore[arg-type]
+                timeout_ms / 1000 + _GOTO_GRACE_S)
+        except TimeoutError:
+            return None, "", f"Timeout {timeout_ms:g}ms exceeded."
         except Exception as err:  # Playwright's Error/TimeoutError: the caller words the failure
             return None, "", str(err).splitlines()[0]
         finally:
@@ -177,6 +187,36 @@ class PageVerbs:
     async def screenshot(self, path: Path | str, *, full_page: bool) -> None:
         """Save a PNG of the page (the whole page with ``full_page``) at ``path``."""
         await self._live_page().screenshot(path=str(path), full_page=full_page)
+
+    async def failure_screenshot(self, path: Path | str, *, timeout_ms: float) -> bool:
+        """Save a full-page PNG at ``path`` for a failed test, within about ``timeout_ms``.
+
+        A page still loading a document that never comes cannot be captured (the screenshot
+        waits for the navigation): after half the time its load is stopped, as the browser's
+        stop button does, and the page as it stands is captured. Returns False when the page
+        did not answer at all (its JavaScript stuck: Playwright's own screenshot timeout does
+        not end that wait, so each step is cut here); raises Playwright's ``Error`` otherwise.
+        """
+        page = self._live_page()
+        half = max(timeout_ms / 2, 1.0) / 1000
+
+        async def shot() -> bool:
+            try:
+                await asyncio.wait_for(page.screenshot(path=str(path), full_page=True, timeout=half * 1000), half)
+            except (PlaywrightTimeoutError, TimeoutError):
+                return False
+            return True
+
+        if await shot():
+            return True
+        cdp = getattr(self, "cdp", None)
+        if cdp is None:
+            return False
+        try:
+            await asyncio.wait_for(cdp.send("Page.stopLoading"), half)
+        except (PlaywrightError, TimeoutError):
+            return False
+        return await shot()
 
     async def type_text(self, text: str, delay: float) -> None:
         """Type ``text`` into the focused element, ``delay`` ms between keys."""
