@@ -88,12 +88,18 @@ class Subject:
             return self._shadow
         return bool(self._ctx.config.include_shadow_dom)
 
-    def _snap(self, css: Sequence[str] = (), props: Sequence[str] = ()) -> assertions.DomSubject:
+    def _snap(self, css: Sequence[str] = (), props: Sequence[str] = (),
+              limit: int | None = None) -> assertions.DomSubject:
+        """The elements as they are now; with ``limit``, only the first ``limit`` are read (and
+        all are counted: ``DomSubject.count``)."""
         raw = self._ctx.run(self._ctx.browser.dom({
             "mode": "snapshot", "steps": self._steps, "shadow": self._shadow_on(),
-            "css": list(css), "props": list(props),
+            "css": list(css), "props": list(props), "limit": limit,
         }))
-        return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
+        if limit is None:
+            return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
+        return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw["elements"]),
+                                     total=int(raw["total"]))
 
     def _existing(self, timeout: float | None = None, what: str = "to exist") -> assertions.DomSubject:
         """Retry until at least one element matches; returns the snapshot."""
@@ -132,9 +138,10 @@ class Subject:
         assertions.validate_chainer(chainer, *args)
         css = assertions.css_properties_needed(chainer, *args)
         props = assertions.props_needed(chainer, *args)
+        limit = assertions.LISTED if assertions.counts_only(chainer) else None
 
         def attempt() -> Attempt:
-            snap = self._snap(css, props)
+            snap = self._snap(css, props, limit)
             outcome = assertions.check(snap, chainer, *args)
             return Attempt(outcome.ok, outcome.message)
 
@@ -186,7 +193,7 @@ class Subject:
 
         def getter() -> Any:
             if head == "length":
-                value: Any = len(self._snap().elements)
+                value: Any = self._snap(limit=0).count
             else:
                 snap = self._existing()
                 full = self._snap(props=[head]) if snap.elements else snap
@@ -280,7 +287,7 @@ class Subject:
 
     def count(self) -> int:
         """How many elements match now (no waiting)."""
-        return len(self._snap().elements)
+        return self._snap(limit=0).count
 
     @command("value")
     def value(self, timeout: float | None = None) -> str | None:

@@ -1,5 +1,5 @@
 // The in-page half of runner's queries. Evaluated by Playwright as a function of one argument:
-//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, index, scroll, threshold}
+//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, scroll, threshold}
 // "snapshot" returns plain data about the matched elements (one round trip per retry),
 // "elements" returns the matched elements themselves (for actions),
 // "prepare" scrolls one element into view, waits for it to stop moving and reports where to act.
@@ -161,7 +161,20 @@ async (arg) => {
     };
   }
 
-  if (arg.mode === "snapshot") return current.map(snapshot);
+  function named(el) {
+    return {
+      tag: el.tagName.toLowerCase(), text: "", inner_text: "", html: "", value: null, visible: false,
+      attrs: {}, classes: Array.from(el.classList || []), checked: false, selected: false, disabled: false,
+      focused: false, css: {}, props: {}, description: describe(el),
+    };
+  }
+  if (arg.mode === "snapshot") {
+    // With a limit (an assertion that only counts), the first few are read and all counted.
+    // Their names are enough: nothing that makes the page lay itself out (a first layout of
+    // 200,000 elements takes seconds) is read.
+    if (typeof arg.limit === "number") return { total: current.length, elements: current.slice(0, arg.limit).map(named) };
+    return current.map(snapshot);
+  }
   if (arg.mode === "elements") return current;
 
   // mode "prepare": make one element ready for a user action and say where to act.
