@@ -25,6 +25,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from runner.engine.actionability import why_not_actionable
+from runner.engine.document_heads import DocumentHeads
+from runner.engine.raw_http import INVALID_HTTP
 
 __all__ = ["PageVerbs", "PageError", "FetchedResponse", "DOM_SCRIPT"]
 
@@ -93,13 +95,24 @@ class PageVerbs:
 
         Returns ``(status, status text, None)`` (``(200, "", None)`` when the browser had no
         response to show, e.g. a same-document navigation), or ``(None, "", first line of the
-        error)`` when the load failed or timed out. Raises Playwright's ``Error`` when the headers
-        cannot be set.
+        error)`` when the load failed or timed out, or ``(status, status text, INVALID_HTTP +
+        why)`` when the document's response was not valid HTTP (see ``raw_http``). Raises
+        Playwright's ``Error`` when the headers cannot be set.
         """
         page = self._live_page()
         if headers:
             await page.set_extra_http_headers(headers)
         await self._arm_frame_guard()
+        heads = await DocumentHeads.open(self._live_context(), page)
+        try:
+            return await self._goto(page, url, wait_until, timeout_ms, headers, heads)
+        finally:
+            if heads is not None:
+                heads.close()
+
+    async def _goto(self, page: Page, url: str, wait_until: str, timeout_ms: float,
+                    headers: dict[str, str] | None,
+                    heads: DocumentHeads | None) -> tuple[int | None, str, str | None]:
         try:
             # Playwright's own timeout can end its wait seconds late when the page is stuck in
             # JavaScript (it tidies up in the page first): the wait is cut here as well
@@ -116,6 +129,9 @@ class PageVerbs:
                 await page.set_extra_http_headers({})
         if response is None:
             return 200, "", None
+        invalid = heads.problem() if heads is not None else None
+        if invalid is not None:
+            return response.status, response.status_text, INVALID_HTTP + invalid
         return response.status, response.status_text, None
 
     async def history_go(self, steps: int, timeout_ms: float) -> None:
