@@ -143,8 +143,8 @@ class TestContext:
         The wait is bounded: by ``timeout_ms`` with a margin (the coroutine's own timeout, whose
         error says more, comes first), else by what is left of the retrying command's timeout
         (``defaultCommandTimeout`` outside one) and ``_ALIVE_S`` more; and by
-        ``defaultCommandTimeout`` (and a little slack) of the engine's loop running nothing. Raises ``CommandError`` when
-        the page, the browser or the loop did not answer, or broke.
+        ``defaultCommandTimeout`` (and a little slack) of the engine's loop running nothing.
+        Raises ``CommandError`` when the page, the browser or the loop did not answer, or broke.
         """
         __tracebackhide__ = True
         browser = self.browser
