@@ -77,6 +77,8 @@ __all__ = [
     "DomSubject",
     "Outcome",
     "check",
+    "counts_only",
+    "LISTED",
     "css_properties_needed",
     "props_needed",
     "validate_chainer",
@@ -128,10 +130,18 @@ class DomSubject:
 
     selector: str
     elements: tuple[ElementSnapshot, ...] = ()
+    # How many elements matched, when only the first ``elements`` were read: an assertion that
+    # only counts (:func:`counts_only`) does not read 200,000 elements to count them.
+    total: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.elements, tuple):
             object.__setattr__(self, "elements", tuple(self.elements))
+
+    @property
+    def count(self) -> int:
+        """How many elements matched."""
+        return len(self.elements) if self.total is None else self.total
 
 
 class Outcome(NamedTuple):
@@ -181,20 +191,22 @@ def _short(value: Any) -> str:
     return text
 
 
-def _describe_elements(elements: tuple[ElementSnapshot, ...] | list[ElementSnapshot]) -> str:
-    if len(elements) == 1:
+def _describe_elements(elements: tuple[ElementSnapshot, ...] | list[ElementSnapshot],
+                       count: int | None = None) -> str:
+    count = len(elements) if count is None else count
+    if count == 1:
         return elements[0].description
     shown = ", ".join(e.description for e in elements[:_MAX_LISTED])
-    more = len(elements) - _MAX_LISTED
+    more = count - min(len(elements), _MAX_LISTED)
     if more > 0:
         shown += f", ... {more} more"
     return f"[ {shown} ]"
 
 
 def _describe_dom(subject: DomSubject) -> str:
-    if not subject.elements:
+    if not subject.count:
         return f"[] matching {subject.selector!r}"
-    return _describe_elements(subject.elements)
+    return _describe_elements(subject.elements, subject.count)
 
 
 def _describe(subject: Any) -> str:
@@ -247,7 +259,7 @@ _SIZED_KINDS = "a string, list, tuple, dict or set"
 
 def _size(value: Any) -> int:
     if isinstance(value, DomSubject):
-        return len(value.elements)
+        return value.count
     if isinstance(value, Sized) and not isinstance(value, ElementSnapshot):
         return len(value)
     raise _Mismatch(f"it has no length: it is {_a_type(value)}, not {_SIZED_KINDS}")
@@ -493,7 +505,7 @@ def _it(subject: DomSubject) -> str:
 
 
 def _dom_exist(subject: DomSubject, args: tuple[Any, ...], neg: bool) -> _Verdict:
-    n = len(subject.elements)
+    n = subject.count
     if neg:
         return _Verdict(
             n == 0, f", but found {_plural(n, 'element')} matching {subject.selector!r}"
@@ -1339,6 +1351,17 @@ def check(subject: DomSubject | Any, chainer: str, *args: Any) -> Outcome:
     if verdict.passed:
         return Outcome(True, head)
     return Outcome(False, verdict.message or head + verdict.but)
+
+
+def counts_only(chainer: str) -> bool:
+    """Whether the assertion only counts the elements (``exist``, ``have.length`` and its
+    comparisons): a snapshot of the first few, for the message, and their number will do."""
+    spec, _neg = _lookup(chainer)
+    return not spec.dom_needs_elements
+
+
+#: How many elements a count-only snapshot reads (the failure message lists as many).
+LISTED = _MAX_LISTED
 
 
 def css_properties_needed(chainer: str, *args: Any) -> list[str]:

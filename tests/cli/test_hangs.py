@@ -107,8 +107,12 @@ def test_stuck(runner):
     result = run_runner("run", cwd=root, timeout=120)
     assert result.code == 1, result.text
     assert "1) test_stuck" in result.out
-    assert ("CommandError: The page stopped responding: runner.get('h1').should() got no answer "
-            "from the browser in 3000ms (defaultCommandTimeout: 2000ms).") in result.out
+    # the command's 2 s, then 30 s more in which a slow page could still have answered
+    said = re.search(r"CommandError: The page stopped responding: runner\.get\('h1'\)\.should\(\) got no "
+                     r"answer from the browser in (\d+)ms \(defaultCommandTimeout: 2000ms, and 30 s more\)\.",
+                     result.out)
+    assert said is not None, result.out
+    assert 30000 <= int(said.group(1)) <= 32500
     assert "✓ test_next_gets_a_working_page" in result.out
     _ended_whole(result, root)
 
@@ -250,3 +254,67 @@ def test_freezes_the_browser_last(runner):
     assert result.code == 0, result.text
     _ended_whole(result, root)
     assert not [pid for pid in json.loads(frozen.read_text()) if alive(pid)], "frozen processes were left"
+
+
+SILENT_SERVER = '''
+import socket
+import threading
+
+import pytest
+
+
+@pytest.fixture
+def silent_url():
+    """A server on 127.0.0.1 that takes connections and never answers (closed after the test)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    held = []
+
+    def accept():
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    listener.close()
+    for connection in held:
+        connection.close()
+'''
+
+
+def test_a_failed_test_ends_within_seconds_of_its_failing_command(project):
+    """The failure screenshot of a page loading forever, or stuck in JavaScript, used to wait
+    30 s (then was not kept); now the test ends seconds after its command failed, and the page
+    that was only loading is captured."""
+    stuck = "<html><body><h1>Hi</h1><script>while (true) {}</script></body></html>"
+    root = project(base_project({
+        "site/stuck.html": stuck,
+        "runner/integration/a_spec.py": SILENT_SERVER + '''
+
+def test_never_answers(runner, silent_url):
+    runner.visit(silent_url)
+
+
+def test_stuck_in_javascript(runner):
+    runner.visit("/stuck.html")
+''' + NEXT_TEST,
+    }, {"pageLoadTimeout": 3000, "video": False}))
+    result = run_runner("run", cwd=root, timeout=120)
+    assert result.code == 2, result.text  # the number of failed tests
+    assert "runner.visit() timed out after 3000ms" in result.out
+    assert "✓ test_next_gets_a_working_page" in result.out
+    events = _ended_whole(result, root)
+    for title in ("test_never_answers", "test_stuck_in_javascript"):
+        nodeid = f"runner/integration/a_spec.py::{title}"
+        (failed,) = [e for e in events if e["kind"] == "command.ended" and e["nodeid"] == nodeid
+                     and e["state"] == "failed"]
+        (ended,) = [e for e in events if e["kind"] == "attempt.ended" and e["nodeid"] == nodeid]
+        assert failed["duration_ms"] < 3000 + 1500, (title, failed["duration_ms"])  # pageLoadTimeout
+        assert ended["at"] - failed["at"] < 8, (title, ended["at"] - failed["at"])
+    shots = [e for e in events if e["kind"] == "screenshot.taken" and e["failure"]]
+    assert [e["nodeid"].rsplit("::", 1)[1] for e in shots] == ["test_never_answers"]
+    assert Path(shots[0]["path"]).stat().st_size > 0

@@ -25,6 +25,7 @@ from runner.commands.records import Record
 from runner.commands.shell import run_shell
 from runner.commands.steps import command
 from runner.commands.subject import Subject, Value, _contains_step, _show
+from runner.engine.raw_http import INVALID_HTTP
 from runner.errors import CommandError, UsageError
 from runner.events import LogLine, ScreenshotTaken
 from runner.events.cut import LOG_LIMIT, cut_text
@@ -151,6 +152,13 @@ class RunnerCommands:
         __tracebackhide__ = True
         status, status_text, error = self._ctx.run(self._ctx.browser.goto(
             full, wait_until=wait_until, timeout_ms=timeout, headers=headers), timeout)
+        if error is not None and error.startswith(INVALID_HTTP):
+            raise CommandError(
+                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"The response was not valid HTTP: {error[len(INVALID_HTTP):]}.\n"
+                "The browser forgave it, but a stricter client (and the original runner) does "
+                "not: fix what the web server sends."
+            )
         if error is not None:
             if "Timeout" in error:
                 raise CommandError(

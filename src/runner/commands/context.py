@@ -24,9 +24,21 @@ T = TypeVar("T")
 
 # A call with a timeout of its own is given this much longer: its own timeout error says more.
 _MARGIN_S = 5.0
-# Any other call (and the loop running nothing) is given defaultCommandTimeout and this much
-# more: a busy machine can be slow to answer a call that is itself quick.
+# The loop running nothing is given defaultCommandTimeout and this much more: a busy machine can
+# be slow to run a callback that is itself quick.
 _SLACK_S = 1.0
+# Any other call is given what is left of its command's timeout (defaultCommandTimeout outside a
+# retrying command) and this much more before the page counts as not responding. A page can be
+# slow to answer and alive: a query on 200,000 elements, a first layout (on 2 oversubscribed
+# cores a 200,000-element page took 20 s to answer `() => 1`), a driver busy moving a large
+# body. Its late answer still decides the command (the length it found, not "dead"). 30 s is
+# Playwright's own default timeout for an action.
+_ALIVE_S = 30.0
+# When a call got no answer: how long runner looks at the driver's and its loop's CPU use, and
+# the share of that time they must work for the engine to count as busy moving data (idle, a
+# waiting driver uses next to nothing).
+_LOOK_S = 0.5
+_BUSY_SHARE = 0.25
 
 __all__ = ["TestContext", "LogEntry", "retry", "Attempt"]
 
@@ -80,6 +92,9 @@ class TestContext:
     command: str = ""  # the command told last, as ``runner.get('h1').should()``
     traced: bool = False  # the attempt is recorded in a trace: each command is a step of it
     pending_step: Any = None  # (name function, file, line) of a step told later (steps.py)
+    # while a retrying command runs: its timeout (ms) and when it ends (time.monotonic()); a
+    # call it makes may take that long before the page counts as not responding
+    command_timeout: tuple[float, float] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -131,9 +146,10 @@ class TestContext:
         """Run an engine coroutine for this test and return its result.
 
         The wait is bounded: by ``timeout_ms`` with a margin (the coroutine's own timeout, whose
-        error says more, comes first), else by ``defaultCommandTimeout`` (and a little slack);
-        and by as much of the engine's loop running nothing at all. Raises ``CommandError`` when
-        the page, the browser or the loop did not answer, or broke.
+        error says more, comes first), else by what is left of the retrying command's timeout
+        (``defaultCommandTimeout`` outside one) and ``_ALIVE_S`` more; and by
+        ``defaultCommandTimeout`` (and a little slack) of the engine's loop running nothing.
+        Raises ``CommandError`` when the page, the browser or the loop did not answer, or broke.
         """
         __tracebackhide__ = True
         browser = self.browser
@@ -141,10 +157,19 @@ class TestContext:
             coro.close()
             raise CommandError(browser.broken)
         default_ms = float(self.config.default_command_timeout)
-        if timeout_ms is None:
-            bound, which = default_ms / 1000 + _SLACK_S, f"defaultCommandTimeout: {default_ms:g}ms"
+        own = self.command_timeout
+        if timeout_ms is None and own is not None:
+            # a retrying command's calls wait as long as the command may (should(...,
+            # timeout=20000) on a page busy for 8 s is busy, not dead), and a little longer
+            left_s = max(own[1] - time.monotonic(), 0.0)
+            named = "defaultCommandTimeout" if own[0] == default_ms else "its timeout"
+            bound, which = left_s + _ALIVE_S, f"{named}: {own[0]:g}ms, and {_ALIVE_S:g} s more"
+        elif timeout_ms is None:
+            bound = default_ms / 1000 + _ALIVE_S
+            which = f"defaultCommandTimeout: {default_ms:g}ms, and {_ALIVE_S:g} s more"
         else:
             bound, which = float(timeout_ms) / 1000 + _MARGIN_S, f"its timeout: {float(timeout_ms):g}ms"
+        asked = time.monotonic()
         try:
             return self.loop.run(coro, bound, stall=default_ms / 1000 + _SLACK_S)
         except EngineBlocked as err:
@@ -155,7 +180,10 @@ class TestContext:
             blocker = self.loop.blocker()
             if blocker is not None:
                 raise CommandError(self._blocked(browser, blocker)) from err
-            raise CommandError(self._no_answer(browser, bound, which)) from err
+            waited = time.monotonic() - asked
+            if self._moving_data(browser):
+                raise CommandError(self._busy(waited, which)) from err
+            raise CommandError(self._no_answer(browser, waited, which)) from err
         except Exception as err:
             broken = browser.broken
             if broken:
@@ -177,6 +205,33 @@ class TestContext:
             "\nAn `async def` route handler runs on that loop and must not block (time.sleep, a "
             "synchronous HTTP call): await instead (asyncio.sleep), or write it as a plain def, "
             "which runs in a thread of its own."
+        )
+
+    def _moving_data(self, browser: BrowserSession) -> bool:
+        """Whether runner's engine is busy moving data to or from the browser (a large stub,
+        fixture or response a handler read crosses Playwright's driver as one message, which
+        can take minutes): the driver, or runner's loop, works through this short look."""
+        def used() -> float | None:
+            driver, loop = browser.driver_cpu(), self.loop.thread_cpu()
+            if driver is None and loop is None:
+                return None
+            return (driver or 0.0) + (loop or 0.0)
+
+        before = used()
+        if before is None:
+            return False
+        time.sleep(_LOOK_S)
+        after = used()
+        return after is not None and after - before >= _LOOK_S * _BUSY_SHARE
+
+    def _busy(self, waited_s: float, which: str) -> str:
+        """A call that got no answer because the engine was still moving data: not a dead page."""
+        return (
+            f"{self.command or 'A command'} got no answer from the browser in {waited_s * 1000:.0f}ms "
+            f"({which}): Playwright's driver was still busy moving data between runner and the "
+            "browser (a large body: a stub, a fixture, a response a handler read), so the page "
+            "could not be asked.\nThe page itself is not stuck: give the command a longer timeout "
+            "(timeout=), or make the bodies runner sends or reads smaller."
         )
 
     def _no_answer(self, browser: BrowserSession, waited_s: float, which: str) -> str:
@@ -223,18 +278,22 @@ def retry(
     start = time.monotonic()
     deadline = start + timeout_ms / 1000
     pause = 0.005
-    while True:
-        ctx.checkpoint()
-        result = attempt()
-        if result.ok:
-            # what the background said while the attempt read the page fails this command: the
-            # page's state it passed on may be the work of a handler that broke meanwhile
+    outer, ctx.command_timeout = ctx.command_timeout, (float(timeout_ms), deadline)
+    try:
+        while True:
             ctx.checkpoint()
-            return result.value
-        now = time.monotonic()
-        if now >= deadline:
-            waited = int(round((now - start) * 1000))
-            ctx.add_log("failed", f"{what} (after {waited}ms)")  # the command log ends on it
-            raise CommandError(f"Timed out retrying after {waited}ms: {what}: {result.message}")
-        time.sleep(min(pause, max(0.0, deadline - now)))
-        pause = min(pause * 2, 0.05)
+            result = attempt()
+            if result.ok:
+                # what the background said while the attempt read the page fails this command:
+                # the page's state it passed on may be the work of a handler that broke meanwhile
+                ctx.checkpoint()
+                return result.value
+            now = time.monotonic()
+            if now >= deadline:
+                waited = int(round((now - start) * 1000))
+                ctx.add_log("failed", f"{what} (after {waited}ms)")  # the command log ends on it
+                raise CommandError(f"Timed out retrying after {waited}ms: {what}: {result.message}")
+            time.sleep(min(pause, max(0.0, deadline - now)))
+            pause = min(pause * 2, 0.05)
+    finally:
+        ctx.command_timeout = outer

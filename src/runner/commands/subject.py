@@ -16,6 +16,7 @@ from runner import assertions
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.keys import type_sequence, typed_texts
 from runner.commands.steps import command
+from runner.engine.actionability import why_not_actionable
 from runner.errors import CommandError, UsageError
 from runner.redaction import REDACTED
 
@@ -88,12 +89,18 @@ class Subject:
             return self._shadow
         return bool(self._ctx.config.include_shadow_dom)
 
-    def _snap(self, css: Sequence[str] = (), props: Sequence[str] = ()) -> assertions.DomSubject:
+    def _snap(self, css: Sequence[str] = (), props: Sequence[str] = (),
+              limit: int | None = None) -> assertions.DomSubject:
+        """The elements as they are now; with ``limit``, only the first ``limit`` are read (and
+        all are counted: ``DomSubject.count``)."""
         raw = self._ctx.run(self._ctx.browser.dom({
             "mode": "snapshot", "steps": self._steps, "shadow": self._shadow_on(),
-            "css": list(css), "props": list(props),
+            "css": list(css), "props": list(props), "limit": limit,
         }))
-        return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
+        if limit is None:
+            return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
+        return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw["elements"]),
+                                     total=int(raw["total"]))
 
     def _existing(self, timeout: float | None = None, what: str = "to exist") -> assertions.DomSubject:
         """Retry until at least one element matches; returns the snapshot."""
@@ -132,9 +139,10 @@ class Subject:
         assertions.validate_chainer(chainer, *args)
         css = assertions.css_properties_needed(chainer, *args)
         props = assertions.props_needed(chainer, *args)
+        limit = assertions.LISTED if assertions.counts_only(chainer) else None
 
         def attempt() -> Attempt:
-            snap = self._snap(css, props)
+            snap = self._snap(css, props, limit)
             outcome = assertions.check(snap, chainer, *args)
             return Attempt(outcome.ok, outcome.message)
 
@@ -186,7 +194,7 @@ class Subject:
 
         def getter() -> Any:
             if head == "length":
-                value: Any = len(self._snap().elements)
+                value: Any = self._snap(limit=0).count
             else:
                 snap = self._existing()
                 full = self._snap(props=[head]) if snap.elements else snap
@@ -197,9 +205,52 @@ class Subject:
 
         return Value(self._commands, getter, f"{self._label}.its({path!r})")
 
-    def invoke(self, method: str, *args: Any) -> Value:
+    @command("invoke")
+    def invoke(self, method: str, *args: Any, timeout: float | None = None) -> Value:
         """Call a jQuery-like method (``text``, ``val``, ``attr``, ``prop``, ``html``, ``css``)
-        or a DOM method of the first element, and yield what it returns."""
+        or a DOM method of the first element, now, and yield what it returns.
+
+        Like every command it runs when called: it waits (up to the timeout) for the subject
+        to exist and fails when it never does. A DOM method (``setAttribute``, ``focus``...) is
+        called once, there and then; a jQuery-like read is read again by a ``should()`` on
+        its value, until the assertion holds.
+        """
+        __tracebackhide__ = True
+        if not isinstance(method, str) or not method:
+            raise UsageError(f"{self._label}.invoke() needs a method name; found {method!r}.")
+        label = f"{self._label}.invoke({method!r})"
+        read = self._reader(method, args)
+        if read is not None:
+            self._existing(timeout, f"to invoke {method!r}")
+            return Value(self._commands, read, label)
+        query = self._query_arg()
+
+        def attempt() -> Attempt:
+            try:
+                answer = self._ctx.run(self._ctx.browser.call_method(query, method, list(args)))
+            except CommandError:
+                raise  # the page stopped responding, or broke
+            except Exception as err:  # the method threw in the page: said once, not retried
+                raise CommandError(f"{label} threw in the page: {str(err).splitlines()[0]}") from err
+            if answer.get("gone"):
+                return Attempt(False, f"expected to find element {self._label}, but never found it")
+            if "missing" in answer:
+                raise CommandError(
+                    f"{label}: the element has no method {method!r} (it is {answer['missing']}).\n"
+                    "Pass the name of a function of the DOM element (setAttribute, focus, ...) or one "
+                    "of text, val, attr, prop, html, css."
+                )
+            return Attempt(True, value=answer.get("value"))
+
+        result = retry(self._ctx, attempt, self._timeout_ms(timeout), f"{label} (to exist)")
+        self._ctx.add_log("invoke", label)
+        return Value(self._commands, lambda: result, label)
+
+    def _reader(self, method: str, args: tuple[Any, ...]) -> Callable[[], Any] | None:
+        """The getter of a jQuery-like read (reads the page again at each call), else None."""
+        if method not in ("text", "val", "value", "html", "attr", "prop", "css"):
+            return None
+
         def getter() -> Any:
             snap = self._existing()
             first = snap.elements[0]
@@ -213,11 +264,9 @@ class Subject:
                 return first.attrs.get(args[0]) if args else dict(first.attrs)
             if method == "prop":
                 return self._snap(props=[args[0]]).elements[0].props.get(args[0])
-            if method == "css":
-                return self._snap(css=[args[0]]).elements[0].css.get(args[0])
-            return self._ctx.run(self._ctx.browser.call_method(self._query_arg(), method, list(args)))
+            return self._snap(css=[args[0]]).elements[0].css.get(args[0])
 
-        return Value(self._commands, getter, f"{self._label}.invoke({method!r})")
+        return getter
 
     def as_(self, alias: str) -> Subject:
         self._commands._dom_aliases[_alias_name(alias)] = self
@@ -239,7 +288,7 @@ class Subject:
 
     def count(self) -> int:
         """How many elements match now (no waiting)."""
-        return len(self._snap().elements)
+        return self._snap(limit=0).count
 
     @command("value")
     def value(self, timeout: float | None = None) -> str | None:
@@ -280,7 +329,7 @@ class Subject:
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
                 if spot.get("ok"):
                     return Attempt(True, value=spot)
-                return Attempt(False, _not_actionable(spot))
+                return Attempt(False, why_not_actionable(spot))
 
             if force:
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
@@ -522,17 +571,27 @@ class Value:
         return Value(self._commands, lambda: lookup_path(self._getter(), str(path)),
                      f"{self._label}.its({path!r})")
 
+    @command("invoke")
     def invoke(self, method: str, *args: Any, **kwargs: Any) -> Value:
-        def getter() -> Any:
-            target = self._getter()
+        """Call ``method(*args, **kwargs)`` of the value, now (once it can be read, up to
+        defaultCommandTimeout), and yield what it returned."""
+        __tracebackhide__ = True
+        label = f"{self._label}.invoke({method!r})"
+
+        def attempt() -> Attempt:
+            ok, target, message = self._read()
+            if not ok:
+                return Attempt(False, message)
             func = getattr(target, method, None)
             if func is None and isinstance(target, Mapping):
                 func = target.get(method)
             if not callable(func):
-                raise CommandError(f"{self._label}.invoke({method!r}): {target!r} has no method {method!r}.")
-            return func(*args, **kwargs)
+                raise CommandError(f"{label}: {_short(target)} has no method {method!r}.")
+            return Attempt(True, value=func)
 
-        return Value(self._commands, getter, f"{self._label}.invoke({method!r})")
+        func = retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout), label)
+        result = func(*args, **kwargs)  # once: what it raises is the test's error, as in a plain call
+        return Value(self._commands, lambda: result, label)
 
     def then(self, func: Callable[[Any], Any]) -> Any:
         result = func(self.value())
@@ -587,17 +646,3 @@ def _alias_name(alias: str) -> str:
     if alias.startswith("@"):
         raise UsageError(f"as_({alias!r}): an alias cannot start with '@'. Try renaming it to {alias.lstrip('@')!r}.")
     return alias
-
-
-def _not_actionable(spot: Mapping[str, Any]) -> str:
-    reason = spot.get("reason")
-    what = spot.get("description", "the element")
-    if reason == "hidden":
-        return f"{what} is not visible (it or an ancestor is hidden, or it has no size)"
-    if reason == "disabled":
-        return f"{what} is disabled"
-    if reason == "covered":
-        return f"{what} is being covered by another element: {spot.get('by')}"
-    if reason == "animating":
-        return f"{what} is still animating (waitForAnimations)"
-    return "the element left the page"

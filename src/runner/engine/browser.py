@@ -40,7 +40,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
 from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
-from runner.engine.processes import kill_tree
+from runner.engine.processes import cpu_seconds, kill_tree
 from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing, FailureStep, StepError
 from runner.errors import BrowserNotFoundError
@@ -317,6 +317,12 @@ class BrowserSession(PageVerbs, StudioVerbs):
         if pw is self._pw:  # not a driver runner stopped itself
             self._driver_gone = True
             self.broken = _DRIVER_STOPPED
+
+    def driver_cpu(self) -> float | None:
+        """The CPU time (seconds) Playwright's driver process has used so far (None where
+        unknown): while it climbs, the driver is busy moving data (a large body), not waiting
+        for a page that does not answer."""
+        return cpu_seconds(self._driver_pid) if self._driver_pid is not None else None
 
     def stopped_responding(self, message: str) -> str:
         """The page (or the browser) did not answer a command: the test fails with ``message``,

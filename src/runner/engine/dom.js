@@ -1,5 +1,5 @@
 // The in-page half of runner's queries. Evaluated by Playwright as a function of one argument:
-//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, index, scroll, threshold}
+//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, scroll, threshold}
 // "snapshot" returns plain data about the matched elements (one round trip per retry),
 // "elements" returns the matched elements themselves (for actions),
 // "prepare" scrolls one element into view, waits for it to stop moving and reports where to act.
@@ -161,7 +161,20 @@ async (arg) => {
     };
   }
 
-  if (arg.mode === "snapshot") return current.map(snapshot);
+  function named(el) {
+    return {
+      tag: el.tagName.toLowerCase(), text: "", inner_text: "", html: "", value: null, visible: false,
+      attrs: {}, classes: Array.from(el.classList || []), checked: false, selected: false, disabled: false,
+      focused: false, css: {}, props: {}, description: describe(el),
+    };
+  }
+  if (arg.mode === "snapshot") {
+    // With a limit (an assertion that only counts), the first few are read and all counted.
+    // Their names are enough: nothing that makes the page lay itself out (a first layout of
+    // 200,000 elements takes seconds) is read.
+    if (typeof arg.limit === "number") return { total: current.length, elements: current.slice(0, arg.limit).map(named) };
+    return current.map(snapshot);
+  }
   if (arg.mode === "elements") return current;
 
   // mode "prepare": make one element ready for a user action and say where to act.
@@ -203,8 +216,32 @@ async (arg) => {
   }
   if (!isVisible(el)) return { ok: false, reason: "hidden", description: describe(el) };
   if (el.disabled || (el.matches && el.matches(":disabled"))) return { ok: false, reason: "disabled", description: describe(el) };
-  const x = rect.x + rect.width / 2;
-  const y = rect.y + rect.height / 2;
+  // A centre outside the viewport cannot take a real click (the mouse lands nowhere, and
+  // elementFromPoint answers null there, which must not read as "not covered").
+  // (visualViewport leaves out the scrollbars, and unlike the root's clientHeight it is the
+  // viewport in quirks mode too.)
+  const view = window.visualViewport;
+  const viewWidth = view ? view.width : window.innerWidth;
+  const viewHeight = view ? view.height : window.innerHeight;
+  const root = el === document.body || el === document.documentElement;
+  const centre = (r) => {
+    if (!root) return [r.x + r.width / 2, r.y + r.height / 2];
+    // The page's root is always in view: its centre is that of the part the viewport shows.
+    const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+    const right = Math.min(r.right, viewWidth), bottom = Math.min(r.bottom, viewHeight);
+    return [(left + Math.max(right, left)) / 2, (top + Math.max(bottom, top)) / 2];
+  };
+  const outside = ([cx, cy]) => cx < 0 || cy < 0 || cx >= viewWidth || cy >= viewHeight;
+  let [x, y] = centre(rect);
+  if (arg.checkCovered && outside([x, y]) && arg.scroll) {
+    // Scrolled as scrollBehavior says, an element taller (or wider) than the viewport can
+    // still have its centre outside it: scrolling may bring the centre itself into view.
+    el.scrollIntoView({ block: "center", inline: "center" });
+    [x, y] = centre(el.getBoundingClientRect());
+  }
+  if (arg.checkCovered && outside([x, y])) {
+    return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
+  }
   if (arg.checkCovered) {
     let hit = document.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {
@@ -216,7 +253,8 @@ async (arg) => {
       for (let n = b; n; n = n.parentNode || (n.host ? n.host : null)) if (n === a) return true;
       return false;
     };
-    if (hit && !holds(el, hit) && !(el.tagName === "LABEL" || el.tagName === "OPTION")) {
+    if (!hit) return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
+    if (!holds(el, hit) && !(el.tagName === "LABEL" || el.tagName === "OPTION")) {
       const isControlOfLabel = hit.tagName === "LABEL" && hit.control === el;
       if (!isControlOfLabel) return { ok: false, reason: "covered", description: describe(el), by: describe(hit) };
     }

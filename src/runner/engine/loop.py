@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import sys
 import threading
 import time
@@ -17,6 +18,7 @@ from collections.abc import Awaitable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from runner.engine.processes import cpu_seconds
 from runner.tracebacks import is_internal
 
 T = TypeVar("T")
@@ -109,7 +111,9 @@ class EngineLoop:
                 if stall is not None:
                     if probe is None or probe[1].is_set():
                         probe = (now, self._probe())
-                    elif now - probe[0] >= stall:
+                    elif now - probe[0] >= stall and self._user_frame() is not None:
+                        # the user's code holds the loop (runner's own long work on it, such as
+                        # encoding a 60 MB body for the driver, is waited for up to ``timeout``)
                         self._stalled = probe
                         raise EngineBlocked(self._blocking_frame(), now - probe[0]) from None
         except BaseException:
@@ -133,13 +137,28 @@ class EngineLoop:
         return stalled is not None and not stalled[1].is_set()
 
     def blocker(self, within: float = 0.25) -> str | None:
-        """What keeps the loop from running, when it does not run a callback within ``within``
-        seconds (see :meth:`_blocking_frame`); None when it answers."""
+        """What of the user's keeps the loop from running, when it does not run a callback
+        within ``within`` seconds (see :meth:`_blocking_frame`); None when it answers, or when
+        only runner's or a library's code is busy on it."""
         stalled = self._stalled
         answered = stalled[1] if stalled is not None else self._probe()
-        if answered.wait(within):
+        if answered.wait(within) or self._user_frame() is None:
             return None
         return self._blocking_frame()
+
+    def _user_frame(self) -> str | None:
+        """The innermost frame of the user's code on the loop thread, else None."""
+        frame = sys._current_frames().get(self._thread.ident or -1)
+        while frame is not None and is_internal(frame.f_code.co_filename):
+            frame = frame.f_back
+        if frame is None:
+            return None
+        return f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
+
+    def thread_cpu(self) -> float | None:
+        """The CPU time (seconds) the loop's thread has used so far (None where unknown)."""
+        tid = self._thread.native_id
+        return cpu_seconds(os.getpid(), tid) if tid is not None else None
 
     def _blocking_frame(self) -> str:
         """The innermost frame of the user's code on the loop thread (e.g. an ``async def`` route

@@ -22,6 +22,11 @@ from typing import Any, TypedDict
 
 from playwright.async_api import BrowserContext, ElementHandle, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from runner.engine.actionability import why_not_actionable
+from runner.engine.document_heads import DocumentHeads
+from runner.engine.raw_http import INVALID_HTTP
 
 __all__ = ["PageVerbs", "PageError", "FetchedResponse", "DOM_SCRIPT"]
 
@@ -33,11 +38,16 @@ _LOCATION_SCRIPT = (
     " search: l.search}; }"
 )
 _CALL_METHOD_SCRIPT = (
-    "(els, [m, a]) => { const el = els[0]; const r = el[m](...a);"
-    " try { return JSON.parse(JSON.stringify(r === undefined ? null : r)); }"
-    " catch (e) { return String(r); } }"
+    "(els, [m, a]) => { const el = els[0]; if (!el) return {gone: true};"
+    " if (typeof el[m] !== 'function') return {missing: typeof el[m]};"
+    " const r = el[m](...a);"
+    " try { return {value: JSON.parse(JSON.stringify(r === undefined ? null : r))}; }"
+    " catch (e) { return {value: String(r)}; } }"
 )
 _HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
+
+# How much later than its own timeout a navigation's wait is cut (see goto).
+_GOTO_GRACE_S = 0.5
 
 # Playwright's messages while a navigation replaces the document under an evaluation.
 _NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
@@ -99,15 +109,32 @@ class PageVerbs:
 
         Returns ``(status, status text, None)`` (``(200, "", None)`` when the browser had no
         response to show, e.g. a same-document navigation), or ``(None, "", first line of the
-        error)`` when the load failed or timed out. Raises Playwright's ``Error`` when the headers
-        cannot be set.
+        error)`` when the load failed or timed out, or ``(status, status text, INVALID_HTTP +
+        why)`` when the document's response was not valid HTTP (see ``raw_http``). Raises
+        Playwright's ``Error`` when the headers cannot be set.
         """
         page = self._live_page()
         if headers:
             await page.set_extra_http_headers(headers)
         await self._arm_frame_guard()
+        heads = await DocumentHeads.open(self._live_context(), page)
         try:
-            response = await page.goto(url, wait_until=wait_until, timeout=timeout_ms)  # type: ignore[arg-type]
+            return await self._goto(page, url, wait_until, timeout_ms, headers, heads)
+        finally:
+            if heads is not None:
+                heads.close()
+
+    async def _goto(self, page: Page, url: str, wait_until: str, timeout_ms: float,
+                    headers: dict[str, str] | None,
+                    heads: DocumentHeads | None) -> tuple[int | None, str, str | None]:
+        try:
+            # Playwright's own timeout can end its wait seconds late when the page is stuck in
+            # JavaScript (it tidies up in the page first): the wait is cut here as well
+            response = await asyncio.wait_for(
+                page.goto(url, wait_until=wait_until, timeout=timeout_ms),  # type: ignore[arg-type]
+                timeout_ms / 1000 + _GOTO_GRACE_S)
+        except TimeoutError:
+            return None, "", f"Timeout {timeout_ms:g}ms exceeded."
         except Exception as err:  # Playwright's Error/TimeoutError: the caller words the failure
             return None, "", str(err).splitlines()[0]
         finally:
@@ -116,6 +143,9 @@ class PageVerbs:
                 await page.set_extra_http_headers({})
         if response is None:
             return 200, "", None
+        invalid = heads.problem() if heads is not None else None
+        if invalid is not None:
+            return response.status, response.status_text, INVALID_HTTP + invalid
         return response.status, response.status_text, None
 
     async def history_go(self, steps: int, timeout_ms: float) -> None:
@@ -187,6 +217,36 @@ class PageVerbs:
     async def screenshot(self, path: Path | str, *, full_page: bool) -> None:
         """Save a PNG of the page (the whole page with ``full_page``) at ``path``."""
         await self._live_page().screenshot(path=str(path), full_page=full_page)
+
+    async def failure_screenshot(self, path: Path | str, *, timeout_ms: float) -> bool:
+        """Save a full-page PNG at ``path`` for a failed test, within about ``timeout_ms``.
+
+        A page still loading a document that never comes cannot be captured (the screenshot
+        waits for the navigation): after half the time its load is stopped, as the browser's
+        stop button does, and the page as it stands is captured. Returns False when the page
+        did not answer at all (its JavaScript stuck: Playwright's own screenshot timeout does
+        not end that wait, so each step is cut here); raises Playwright's ``Error`` otherwise.
+        """
+        page = self._live_page()
+        half = max(timeout_ms / 2, 1.0) / 1000
+
+        async def shot() -> bool:
+            try:
+                await asyncio.wait_for(page.screenshot(path=str(path), full_page=True, timeout=half * 1000), half)
+            except (PlaywrightTimeoutError, TimeoutError):
+                return False
+            return True
+
+        if await shot():
+            return True
+        cdp = getattr(self, "cdp", None)
+        if cdp is None:
+            return False
+        try:
+            await asyncio.wait_for(cdp.send("Page.stopLoading"), half)
+        except (PlaywrightError, TimeoutError):
+            return False
+        return await shot()
 
     async def type_text(self, text: str, delay: float) -> None:
         """Type ``text`` into the focused element, ``delay`` ms between keys."""
@@ -329,10 +389,7 @@ class PageVerbs:
             if spot.get("reason") == "gone":
                 return "the element left the page"
             if loop.time() >= deadline:
-                what = spot.get("description", "the element")
-                if spot.get("reason") == "covered":
-                    return f"{what} is being covered by another element: {spot.get('by')}"
-                return f"{what} is {spot.get('reason')}"
+                return why_not_actionable(spot)
             await asyncio.sleep(0.02)  # about a frame: the page moves on meanwhile
         page = self._live_page()
         for key in modifiers:
@@ -353,14 +410,23 @@ class PageVerbs:
         finally:
             await handle.dispose()
 
-    async def call_method(self, query: dict[str, Any], method: str, args: list[Any]) -> Any:
-        """Call the DOM method ``method(*args)`` of the first element of ``query``; returns its
-        result as JSON data (``String(result)`` when it is not JSON, None for undefined)."""
-        handle = await self._elements(query)
+    async def call_method(self, query: dict[str, Any], method: str, args: list[Any]) -> dict[str, Any]:
+        """Call the DOM method ``method(*args)`` of the first element of ``query``, once.
+
+        Returns ``{"value": result}`` (JSON data; ``String(result)`` when it is not JSON, None
+        for undefined), ``{"gone": True}`` when no element matches, or ``{"missing": type}``
+        when the element's ``method`` is not a function (``"undefined"``, ``"string"``...).
+        Raises :class:`PageError` when the method throws (or the page failed).
+        """
         try:
-            return await handle.evaluate(_CALL_METHOD_SCRIPT, [method, args])
-        finally:
-            await handle.dispose()
+            handle = await self._elements(query)
+            try:
+                answer: dict[str, Any] = await handle.evaluate(_CALL_METHOD_SCRIPT, [method, args])
+                return answer
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            raise PageError(str(err)) from err
 
     async def select_options(self, query: dict[str, Any], values: list[str]) -> list[str]:
         """Select the options of the first ``<select>`` of ``query`` whose values are

@@ -10,7 +10,7 @@ import os
 import signal
 from pathlib import Path
 
-__all__ = ["descendants", "kill_tree"]
+__all__ = ["descendants", "kill_tree", "cpu_seconds"]
 
 
 def _children_by_parent(alive_only: bool = False) -> dict[int, list[int]]:
@@ -63,3 +63,16 @@ def kill_tree(pid: int) -> list[int]:
         except (ProcessLookupError, PermissionError):
             pass
     return family
+
+
+def cpu_seconds(pid: int, tid: int | None = None) -> float | None:
+    """The CPU time (user and system, seconds) process ``pid`` (or its thread ``tid``) has used
+    so far, from ``/proc``; None when it cannot be read (gone, or not Linux). Two readings tell
+    whether it is working or waiting."""
+    path = Path(f"/proc/{pid}/task/{tid}/stat") if tid is not None else Path(f"/proc/{pid}/stat")
+    try:
+        fields = path.read_text().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        return ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None

@@ -54,6 +54,9 @@ _EXTRAS_KEY = pytest.StashKey[dict[str, Any]]()  # the attempt's log, routes, re
 _FAILED_KEY = pytest.StashKey[bool]()  # the attempt failed in its setup or call (item.stash)
 # what it failed with, and the spec's file and line it was raised at (for its trace)
 _ERROR_KEY = pytest.StashKey[tuple[BaseException, str | None, int | None]]()
+# The failure screenshot's bound: a full page takes well under a second; a page that cannot be
+# captured within this (stuck in JavaScript) is not waited for any longer.
+_FAILURE_SHOT_MS = 3000.0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -524,11 +527,17 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
         return None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        ctx.loop.run(browser.screenshot(path, full_page=True), 30)
+        # bounded by seconds, not by any of the test's timeouts: a failed test ends soon after
+        # its failing command, whatever the page is doing (loading forever, stuck in a loop)
+        taken = ctx.loop.run(browser.failure_screenshot(path, timeout_ms=_FAILURE_SHOT_MS),
+                             _FAILURE_SHOT_MS / 1000 + 1)
     except EngineTimeout:
-        browser.stopped_responding("The page did not answer the failure screenshot.")
-        return None
+        taken = False
     except Exception:  # noqa: BLE001 - a failed screenshot must not hide the test's own error
+        return None
+    if not taken:
+        # its JavaScript does not let go: the next test gets a fresh page at once
+        browser.stopped_responding("The page did not answer the failure screenshot.")
         return None
     return path
 
