@@ -24,6 +24,7 @@ __all__ = ["BodyTooLarge", "DirectClient", "read_capped", "too_large_message"]
 # Hop-by-hop and transport headers: aiohttp sets its own; the body it returns is decoded.
 _NOT_SENT = frozenset({"host", "connection", "content-length", "transfer-encoding", "keep-alive",
                        "proxy-connection", "upgrade", "accept-encoding"})
+_DECODED = "gzip, deflate"  # the content codings read_capped decodes
 _NOT_RETURNED = frozenset({"content-encoding", "transfer-encoding", "connection", "keep-alive"})
 
 
@@ -47,6 +48,10 @@ class DirectClient:
                 connector=aiohttp.TCPConnector(ssl=self._tls), cookie_jar=aiohttp.DummyCookieJar(),
                 auto_decompress=False)  # read_capped decompresses, within MAX_READ_BODY_BYTES
         sent = {k: v for k, v in headers.items() if k.lower() not in _NOT_SENT}
+        # Offer only what read_capped decodes: aiohttp's own default adds "br" when brotli is
+        # importable and "zstd" on Python 3.14, and a server taking it at its word would answer
+        # with a body runner then refuses to read.
+        sent["accept-encoding"] = _DECODED
         try:
             async with self._session.request(
                 method, url, headers=sent, data=body, allow_redirects=follow_redirect, max_redirects=20,
