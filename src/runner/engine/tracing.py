@@ -36,6 +36,7 @@ from pathlib import Path
 from playwright.async_api import BrowserContext, Page
 
 from runner.artifacts.traces import SNAPSHOT_CALL, FailureStep, StepError, mark_failed_steps
+from runner.engine.page_verbs import NAVIGATING
 
 __all__ = ["ContextTracing", "TraceLost", "StepError", "FailureStep"]
 
@@ -102,8 +103,8 @@ class ContextTracing:
         if path is None:
             return False
         failed = {} if self._unsure else self._failed
-        if failed or self._quiet:
-            mark_failed_steps(path, failed, quiet=SNAPSHOT_CALL)
+        # always: an evaluation runner retried past a navigation (_in_page) is no error of the test's
+        mark_failed_steps(path, failed, quiet=SNAPSHOT_CALL, waited_out=NAVIGATING)
         return True
 
     async def group(self, context: BrowserContext | None, name: str, file: str | None, line: int | None) -> None:
