@@ -353,3 +353,23 @@ def test_a_failure_that_is_no_commands_is_the_last_step_of_the_trace_with_its_er
     errors = [e["error"] for e in events if e["type"] == "after" and e.get("error")]
     assert len(errors) == 1 and errors[0]["name"] == "AssertionError"
     assert errors[0]["message"] == "the total\nassert 2 == 3"
+
+
+@pytest.mark.slow
+def test_a_query_a_navigation_interrupted_and_runner_asked_again_is_no_error_of_the_trace(project):
+    # a form submitted: the query of get('h1') meets the old page's end ("Execution context was
+    # destroyed"), runner waits for the new page and asks again, and the command passes
+    form = "<html><body><h1>Form</h1><form action='/next.html'><button id='go'>go</button></form></body></html>"
+    root = project(base_project({
+        "site/next.html": "<html><body><h1>Next</h1></body></html>",
+        "runner/integration/a_spec.py": """
+        def test_submit(runner):
+            for _ in range(5):
+                runner.visit("/")
+                runner.get("#go").click()
+                runner.get("h1").should("have.text", "Next")
+    """}, {"video": False, "trace": "on"}, page=form))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    events = trace_events(root / "runner/traces/a_spec.py/test_submit.zip")
+    assert [e["error"] for e in events if e["type"] == "after" and e.get("error")] == []  # Errors tab: none
