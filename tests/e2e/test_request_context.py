@@ -1,7 +1,8 @@
 """runner's own client for bodies it reads (engine/context_fetch.py) sends what Playwright's
 client sent: credentials and a given Cookie header do not follow a redirect to another origin,
 a HEAD stays a HEAD after a 303, a redirect loop is an error, a cookie for another site is not
-stored, and only the encodings runner decodes are offered. Real Chromium, real servers on
+stored, only the encodings runner decodes are offered, and an encoded URL reaches the server byte
+for byte. Real Chromium, real servers on
 127.0.0.1 (two of them: two origins)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from tests.e2e.test_intercept import fetch, open_page
 from tests.support.servers import serving
 
 from runner import CommandError
@@ -72,3 +74,18 @@ def test_only_the_encodings_runner_decodes_are_offered(runner, server):
     assert runner.request(server.url + "/enc").body == "hi"
     offered = {t.strip() for t in server.received[-1]["headers"]["accept-encoding"].split(",")}
     assert offered <= {"gzip", "deflate"}
+
+
+# escapes a URL normaliser would rewrite (yarl's default: %2C to ",", %3B to ";", %7E to "~")
+_RAW = "/echo/a%3Bb/%7Euser?sig=a%2Cb%2F&q=%40x"
+
+
+def test_an_encoded_url_reaches_the_server_byte_for_byte(runner, server):
+    assert runner.request(server.url + _RAW).body["path"] == _RAW  # runner.request()
+    open_page(runner, server)
+    runner.intercept("/echo/**", lambda req: req.continue_(lambda res: None)).as_("held")
+    assert fetch(runner, _RAW)["status"] == 200  # a held request, read by a response callback
+    assert runner.wait("@held").response.body["path"] == _RAW
+    assert [r["path"] for r in server.received if r["path"].startswith("/echo/")] == [_RAW, _RAW]
+    spaced = runner.request(server.url + "/echo?q=a b é")  # not encoded: encoded for it
+    assert spaced.body["path"] == "/echo?q=a%20b%20%C3%A9"

@@ -54,7 +54,7 @@ class DirectClient:
         sent["accept-encoding"] = _DECODED
         try:
             async with self._session.request(
-                method, url, headers=sent, data=body, allow_redirects=follow_redirect, max_redirects=20,
+                method, _as_sent(url), headers=sent, data=body, allow_redirects=follow_redirect, max_redirects=20,
                 timeout=aiohttp.ClientTimeout(total=max(timeout_ms, 1) / 1000),
             ) as response:
                 data = await read_capped(response, method, url)
@@ -79,6 +79,30 @@ class DirectClient:
         session, self._session = self._session, None
         if session is not None:
             await asyncio.wait_for(session.close(), 5)
+
+
+def _as_sent(url: str) -> Any:
+    """``url`` as the server is to get it: as a browser (and Playwright's client, WHATWG's URL)
+    sends it. Its escapes stay as written: yarl's default would rewrite them (``%2C`` to ``,``,
+    ``%3B`` to ``;``, ``%7E`` to ``~``), which breaks a signed URL and whatever compares raw URLs.
+    What cannot travel as written (a space, a control character, ``é`` in a ``runner.request()``
+    URL) is percent-encoded as UTF-8, a space as ``%20`` (yarl would write ``+`` in a query), as
+    WHATWG's URL encodes it."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    from yarl import URL
+
+    parts = urlsplit(url)
+    if not parts.netloc.isascii():
+        return URL(url)  # an international host name: yarl's IDNA encoding
+    rest = [quote(piece, safe=_KEPT) for piece in (parts.path, parts.query, parts.fragment)]
+    return URL(urlunsplit((parts.scheme, parts.netloc, *rest)), encoded=True)
+
+
+# The printable ASCII characters but '"', '<' and '>' (which a browser encodes), "%" included:
+# only the rest (a space, a control character, any non-ASCII) is encoded, so every URL a browser
+# sends, and an escape already there, goes as it is.
+_KEPT = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>')
 
 
 class BodyTooLarge(UpstreamError):
