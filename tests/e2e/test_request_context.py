@@ -1,8 +1,8 @@
 """runner's own client for bodies it reads (engine/context_fetch.py) sends what Playwright's
 client sent: credentials and a given Cookie header do not follow a redirect to another origin,
 a HEAD stays a HEAD after a 303, a redirect loop is an error, a cookie for another site is not
-stored, only the encodings runner decodes are offered, and an encoded URL reaches the server byte
-for byte. Real Chromium, real servers on
+stored, only the encodings runner decodes are offered, an encoded URL reaches the server byte
+for byte, and a header the server repeats is one value joined by ", ". Real Chromium, real servers on
 127.0.0.1 (two of them: two origins)."""
 
 from __future__ import annotations
@@ -89,3 +89,25 @@ def test_an_encoded_url_reaches_the_server_byte_for_byte(runner, server):
     assert [r["path"] for r in server.received if r["path"].startswith("/echo/")] == [_RAW, _RAW]
     spaced = runner.request(server.url + "/echo?q=a b é")  # not encoded: encoded for it
     assert spaced.body["path"] == "/echo?q=a%20b%20%C3%A9"
+
+
+def _repeated(h):
+    h.send_response(200)
+    h.send_header("Content-Type", "text/plain")
+    for name, value in (("Vary", "Accept"), ("Vary", "Cookie"), ("Set-Cookie", "c1=1; Path=/"),
+                        ("Set-Cookie", "c2=2; Path=/"), ("Content-Length", "2")):
+        h.send_header(name, value)
+    h.end_headers()
+    h.wfile.write(b"ok")
+
+
+def test_a_header_the_server_repeats_is_one_value_joined_by_a_comma(runner, server):
+    server.route("/repeated", _repeated)
+    answer = runner.request(server.url + "/repeated")
+    assert answer.headers["vary"] == "Accept, Cookie"
+    assert answer.headers["set-cookie"] == "c1=1; Path=/\nc2=2; Path=/"  # Playwright's rule for cookies
+    open_page(runner, server)
+    runner.intercept("/repeated", lambda req: req.continue_(lambda res: None)).as_("held")
+    got = fetch(runner, "/repeated")  # a held response: its headers given to the page
+    assert got.get("status") == 200 and got["headers"]["vary"] == "Accept, Cookie", got
+    assert runner.wait("@held").response.headers["vary"] == "Accept, Cookie"

@@ -63,8 +63,11 @@ class DirectClient:
                     name = key.lower()
                     if name in _NOT_RETURNED:
                         continue
-                    # several Set-Cookie lines travel as one value split by newlines (Playwright's rule)
-                    received[name] = f"{received[name]}\n{value}" if name in received else value
+                    # Playwright's rule: several Set-Cookie lines travel as one value split by
+                    # newlines; any other repeated header is one value joined by ", " (HTTP's
+                    # own rule: a newline in it would be refused as an invalid header value)
+                    joiner = "\n" if name == "set-cookie" else ", "
+                    received[name] = f"{received[name]}{joiner}{value}" if name in received else value
                 received["content-length"] = str(len(data))
                 return UpstreamResponse(status=response.status, status_text=response.reason or "",
                                         headers=received, body=data, url=str(response.url))
