@@ -354,3 +354,50 @@ def test_a_failure_that_is_no_commands_is_the_last_step_of_the_trace_with_its_er
     errors = [e["error"] for e in events if e["type"] == "after" and e.get("error")]
     assert len(errors) == 1 and errors[0]["name"] == "AssertionError"
     assert errors[0]["message"] == "the total\nassert 2 == 3"
+
+
+@pytest.mark.slow
+def test_a_query_a_navigation_interrupted_and_runner_asked_again_is_no_error_of_the_trace(project):
+    # a form submitted: the query of get('h1') meets the old page's end ("Execution context was
+    # destroyed"), runner waits for the new page and asks again, and the command passes
+    form = "<html><body><h1>Form</h1><form action='/next.html'><button id='go'>go</button></form></body></html>"
+    root = project(base_project({
+        "site/next.html": "<html><body><h1>Next</h1></body></html>",
+        "runner/integration/a_spec.py": """
+        def test_submit(runner):
+            for _ in range(5):
+                runner.visit("/")
+                runner.get("#go").click()
+                runner.get("h1").should("have.text", "Next")
+    """}, {"video": False, "trace": "on"}, page=form))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    events = trace_events(root / "runner/traces/a_spec.py/test_submit.zip")
+    assert [e["error"] for e in events if e["type"] == "after" and e.get("error")] == []  # Errors tab: none
+
+
+@pytest.mark.slow
+def test_commands_that_do_not_touch_a_busy_page_are_not_held_up_by_its_trace(project):
+    # the page is busy in JavaScript for 6 s: the first value check's closing snapshot waits its
+    # 1 s bound, the next ones do not wait again while the page has not answered it
+    busy = ("<html><body><h1>Hi</h1><script>addEventListener('load', () => setTimeout(() => "
+            "{ const end = Date.now() + 6000; while (Date.now() < end) {} }, 50))</script></body></html>")
+    root = project(base_project({"runner/integration/a_spec.py": """
+        import time
+
+
+        def test_busy(runner):
+            runner.visit("/")
+            time.sleep(0.3)  # the loop has begun
+            started = time.monotonic()
+            for i in range(8):
+                runner.wrap(i).should("equal", i)
+            took = time.monotonic() - started
+            assert took < 2.5, f"8 value checks took {took:.1f} s"
+    """}, {"video": False, "trace": "on"}, page=busy))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    events = trace_events(root / "runner/traces/a_spec.py/test_busy.zip")
+    steps = [e["title"] for e in events if e["type"] == "before" and e.get("method") == "tracingGroup"]
+    assert steps[1:] == [f"wrap({i}) should equal {i}" for i in range(8)]
+    assert [e["error"] for e in events if e["type"] == "after" and e.get("error")] == []

@@ -77,12 +77,17 @@ class FailureStep:
     error: StepError
 
 
-def mark_failed_steps(path: Path, failed: dict[int, StepError], *, quiet: str | None = None) -> None:
+def mark_failed_steps(path: Path, failed: dict[int, StepError], *, quiet: str | None = None,
+                      waited_out: tuple[str, ...] = ()) -> None:
     """Give the steps of the trace at ``path`` that failed their error: ``failed`` maps a step's
     number (the n-th ``tracingGroup`` of the trace, from 1) to it. The trace viewer then marks
     the step failed and lists the error in its Errors tab, as it does for a failed Playwright
     call. With ``quiet``, a step's own evaluation of that expression (runner's closing snapshot)
-    loses the error it may have failed with: it is not the test's. The zip is rewritten whole (a
+    loses the error it may have failed with: it is not the test's. An evaluation inside a step
+    that failed with a message holding one of ``waited_out`` (a navigation destroyed its page:
+    runner waits it out and evaluates again, page_verbs ``_in_page``) loses its error too: the
+    command did not fail of it, and the Errors tab holds the test's errors, not the retries
+    runner made on its way. The zip is rewritten whole (a
     trace is tens of KB); a trace that cannot be read or written is left as it is."""
     try:
         with zipfile.ZipFile(path) as archive:
@@ -92,7 +97,7 @@ def mark_failed_steps(path: Path, failed: dict[int, StepError], *, quiet: str | 
     out: list[tuple[zipfile.ZipInfo, bytes]] = []
     for info, data in entries:
         if info.filename == "trace.trace":
-            data = _with_errors(data, failed, quiet)
+            data = _with_errors(data, failed, quiet, waited_out)
         out.append((info, data))
     partial = path.with_name(path.name + ".partial")
     try:
@@ -105,7 +110,16 @@ def mark_failed_steps(path: Path, failed: dict[int, StepError], *, quiet: str | 
             partial.unlink()
 
 
-def _with_errors(trace: bytes, failed: dict[int, StepError], quiet: str | None) -> bytes:
+_EVALUATIONS = frozenset({"evaluateExpression", "evaluateExpressionHandle"})
+
+
+def _waited_out(event: dict[str, Any], waited_out: tuple[str, ...]) -> bool:
+    error = event.get("error")
+    message = str(error.get("message", "")) if isinstance(error, dict) else ""
+    return any(text in message for text in waited_out)
+
+
+def _with_errors(trace: bytes, failed: dict[int, StepError], quiet: str | None, waited_out: tuple[str, ...]) -> bytes:
     """``trace.trace`` (one JSON event a line) with the errors put on the failed steps' ends."""
     lines = trace.decode("utf-8").splitlines()
     events: list[Any] = []
@@ -117,6 +131,7 @@ def _with_errors(trace: bytes, failed: dict[int, StepError], quiet: str | None) 
     groups: set[str] = set()
     calls: dict[str, StepError] = {}  # the callId of each failed step -> its error
     snapshots: set[str] = set()  # the callIds of runner's closing snapshots
+    evaluations: set[str] = set()  # the callIds of the evaluations runner's commands made
     for event in events:
         if not isinstance(event, dict) or event.get("type") != "before":
             continue
@@ -124,9 +139,10 @@ def _with_errors(trace: bytes, failed: dict[int, StepError], quiet: str | None) 
             groups.add(str(event.get("callId")))
             if len(groups) in failed:
                 calls[str(event.get("callId"))] = failed[len(groups)]
-        elif (quiet is not None and event.get("method") == "evaluateExpression"
-              and str(event.get("parentId")) in groups and (event.get("params") or {}).get("expression") == quiet):
-            snapshots.add(str(event.get("callId")))
+        elif event.get("method") in _EVALUATIONS and str(event.get("parentId")) in groups:
+            evaluations.add(str(event.get("callId")))
+            if quiet is not None and (event.get("params") or {}).get("expression") == quiet:
+                snapshots.add(str(event.get("callId")))
     kept: list[str] = []
     for line, event in zip(lines, events, strict=True):
         if isinstance(event, dict) and event.get("type") == "after":
@@ -135,7 +151,7 @@ def _with_errors(trace: bytes, failed: dict[int, StepError], quiet: str | None) 
             if error is not None:
                 event["error"] = {"name": error.name, "message": error.message, "stack": error.stack}
                 line = json.dumps(event, separators=(",", ":"))
-            elif call in snapshots and "error" in event:
+            elif "error" in event and (call in snapshots or (call in evaluations and _waited_out(event, waited_out))):
                 del event["error"]
                 line = json.dumps(event, separators=(",", ":"))
         kept.append(line)

@@ -5,9 +5,9 @@ A handler route's response (``route.fetch`` before) and ``runner.request()`` (th
 into memory with no bound: a 1 MB gzip "bomb" took the driver to 3 GB. They go through runner's
 own client instead (``direct_fetch.py``, which reads at most ``MAX_READ_BODY_BYTES`` once
 decompressed), and share the context's cookies both ways as Playwright's client does: the
-context's cookies for each URL are sent (unless the request carries a ``Cookie`` of its own) and
-every ``Set-Cookie`` answered is stored in the context. Redirects are followed here, hop by hop,
-so each hop gets the cookies of its own URL.
+context's cookies for each URL are sent (unless the first request carries a ``Cookie`` of its
+own) and every ``Set-Cookie`` answered is stored in the context (unless its ``Domain`` is another
+site's). Redirects are followed here, hop by hop, by Playwright's rules (``fetch_in_context``).
 """
 
 from __future__ import annotations
@@ -25,21 +25,26 @@ from runner.net import UpstreamError, UpstreamResponse
 __all__ = ["fetch_in_context", "parse_set_cookie"]
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_BODY_HEADERS = ("content-type", "content-length", "content-encoding", "transfer-encoding")
+_BODY_HEADERS = ("content-type", "content-length", "content-encoding", "content-language", "content-location",
+                 "transfer-encoding")
 
 
 async def fetch_in_context(client: DirectClient, context: Any, method: str, url: str, headers: Mapping[str, str],
                            body: bytes | None, timeout_ms: float, *, max_redirects: int) -> UpstreamResponse:
     """Send a request with ``context``'s cookies, following at most ``max_redirects`` redirects
-    (the last redirect is returned when there are more). Raises :class:`UpstreamError`."""
+    (0: a redirect is returned as it is; more redirects than that are an error, as in
+    Playwright's client). Raises :class:`UpstreamError`.
+
+    Each hop after a redirect is sent as Playwright's client sends it: with the cookies of its
+    own URL from the context (never a ``Cookie`` header the first request carried), without
+    ``Authorization`` once the redirect leaves the origin, and as a bodiless GET after a 303
+    (but a HEAD stays a HEAD) or a 301/302 answering a POST."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(timeout_ms, 1) / 1000
-    own_cookie = any(k.lower() == "cookie" for k in headers)
     sent = dict(headers)
+    own_cookie = any(k.lower() == "cookie" for k in sent)
     for hop in range(max(max_redirects, 0) + 1):
         if not own_cookie:
-            for key in [k for k in sent if k.lower() == "cookie"]:
-                del sent[key]
             cookies = await context.cookies(url)
             if cookies:
                 sent["cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
@@ -49,13 +54,29 @@ async def fetch_in_context(client: DirectClient, context: Any, method: str, url:
         response = await client.fetch(method, url, sent, body, remaining_ms, follow_redirect=False)
         await _store_cookies(context, url, response.headers.get("set-cookie"))
         location = response.headers.get("location")
-        if response.status not in _REDIRECTS or not location or hop >= max_redirects:
+        if response.status not in _REDIRECTS or not location or max_redirects <= 0:
             return response
-        url = urljoin(url, location)
-        if response.status == 303 or (response.status in (301, 302) and method.upper() == "POST"):
+        if hop >= max_redirects:
+            raise UpstreamError(f"{method} {url} redirected more than {max_redirects} times (the last "
+                                f"to {location}): a redirect loop?", timed_out=False)
+        target = urljoin(url, location)
+        own_cookie = False  # the next hop's cookies are the context's for its own URL
+        sent = {k: v for k, v in sent.items() if k.lower() != "cookie"}
+        if _origin(target) != _origin(url):  # credentials never follow a redirect to another origin
+            sent = {k: v for k, v in sent.items() if k.lower() != "authorization"}
+        url = target
+        upper = method.upper()
+        if (response.status == 303 and upper not in ("GET", "HEAD")) or (response.status in (301, 302)
+                                                                          and upper == "POST"):
             method, body = "GET", None  # as browsers and Playwright's client do
             sent = {k: v for k, v in sent.items() if k.lower() not in _BODY_HEADERS}
     raise AssertionError("unreachable")
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or {"http": 80, "https": 443}.get(scheme)
 
 
 async def _store_cookies(context: Any, url: str, header: str | None) -> None:
@@ -76,8 +97,9 @@ async def _store_cookies(context: Any, url: str, header: str | None) -> None:
 
 
 def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
-    """One ``Set-Cookie`` value as a Playwright cookie for ``url`` (None when it is not one). An
-    expired cookie has ``_expired``: it is to be deleted."""
+    """One ``Set-Cookie`` value as a Playwright cookie for ``url`` (None when it is not one, or
+    its ``Domain`` is not ``url``'s host or a parent of it). An expired cookie has ``_expired``:
+    it is to be deleted."""
     parts = [p.strip() for p in line.split(";")]
     if not parts or "=" not in parts[0]:
         return None
@@ -92,7 +114,10 @@ def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
         key, _, val = attribute.partition("=")
         key, val = key.strip().lower(), val.strip()
         if key == "domain" and val:
-            domain = val
+            # Playwright's rule: "Domain=example.test" is ".example.test" (its subdomains too)
+            domain = val.lower()
+            if not domain.startswith(".") and "." in domain:
+                domain = "." + domain
         elif key == "path" and val.startswith("/"):
             path = val
         elif key == "expires":
@@ -112,7 +137,10 @@ def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
         elif key == "samesite" and val.lower() in ("strict", "lax", "none"):
             cookie["sameSite"] = val.capitalize()
     parts_url = urlsplit(url)
-    cookie["domain"] = domain or parts_url.hostname or ""
+    host = (parts_url.hostname or "").lower()
+    if domain is not None and not _domain_matches(host, domain):
+        return None  # a server sets no cookie for another site: the browser drops it, as Playwright does
+    cookie["domain"] = domain or host
     if path is None:  # the default path: the request path up to its last "/"
         request_path = parts_url.path or "/"
         path = request_path[: request_path.rfind("/")] or "/" if request_path.startswith("/") else "/"
@@ -124,3 +152,10 @@ def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
         else:
             cookie["expires"] = when
     return cookie
+
+
+def _domain_matches(host: str, domain: str) -> bool:
+    """Playwright's ``domainMatches``: ``host`` is ``domain``, or under it when it starts with a dot."""
+    if host == domain:
+        return True
+    return domain.startswith(".") and f".{host}".endswith(domain)

@@ -24,6 +24,7 @@ __all__ = ["BodyTooLarge", "DirectClient", "read_capped", "too_large_message"]
 # Hop-by-hop and transport headers: aiohttp sets its own; the body it returns is decoded.
 _NOT_SENT = frozenset({"host", "connection", "content-length", "transfer-encoding", "keep-alive",
                        "proxy-connection", "upgrade", "accept-encoding"})
+_DECODED = "gzip, deflate"  # the content codings read_capped decodes
 _NOT_RETURNED = frozenset({"content-encoding", "transfer-encoding", "connection", "keep-alive"})
 
 
@@ -47,9 +48,13 @@ class DirectClient:
                 connector=aiohttp.TCPConnector(ssl=self._tls), cookie_jar=aiohttp.DummyCookieJar(),
                 auto_decompress=False)  # read_capped decompresses, within MAX_READ_BODY_BYTES
         sent = {k: v for k, v in headers.items() if k.lower() not in _NOT_SENT}
+        # Offer only what read_capped decodes: aiohttp's own default adds "br" when brotli is
+        # importable and "zstd" on Python 3.14, and a server taking it at its word would answer
+        # with a body runner then refuses to read.
+        sent["accept-encoding"] = _DECODED
         try:
             async with self._session.request(
-                method, url, headers=sent, data=body, allow_redirects=follow_redirect, max_redirects=20,
+                method, _as_sent(url), headers=sent, data=body, allow_redirects=follow_redirect, max_redirects=20,
                 timeout=aiohttp.ClientTimeout(total=max(timeout_ms, 1) / 1000),
             ) as response:
                 data = await read_capped(response, method, url)
@@ -58,8 +63,11 @@ class DirectClient:
                     name = key.lower()
                     if name in _NOT_RETURNED:
                         continue
-                    # several Set-Cookie lines travel as one value split by newlines (Playwright's rule)
-                    received[name] = f"{received[name]}\n{value}" if name in received else value
+                    # Playwright's rule: several Set-Cookie lines travel as one value split by
+                    # newlines; any other repeated header is one value joined by ", " (HTTP's
+                    # own rule: a newline in it would be refused as an invalid header value)
+                    joiner = "\n" if name == "set-cookie" else ", "
+                    received[name] = f"{received[name]}{joiner}{value}" if name in received else value
                 received["content-length"] = str(len(data))
                 return UpstreamResponse(status=response.status, status_text=response.reason or "",
                                         headers=received, body=data, url=str(response.url))
@@ -74,6 +82,30 @@ class DirectClient:
         session, self._session = self._session, None
         if session is not None:
             await asyncio.wait_for(session.close(), 5)
+
+
+def _as_sent(url: str) -> Any:
+    """``url`` as the server is to get it: as a browser (and Playwright's client, WHATWG's URL)
+    sends it. Its escapes stay as written: yarl's default would rewrite them (``%2C`` to ``,``,
+    ``%3B`` to ``;``, ``%7E`` to ``~``), which breaks a signed URL and whatever compares raw URLs.
+    What cannot travel as written (a space, a control character, ``é`` in a ``runner.request()``
+    URL) is percent-encoded as UTF-8, a space as ``%20`` (yarl would write ``+`` in a query), as
+    WHATWG's URL encodes it."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    from yarl import URL
+
+    parts = urlsplit(url)
+    if not parts.netloc.isascii():
+        return URL(url)  # an international host name: yarl's IDNA encoding
+    rest = [quote(piece, safe=_KEPT) for piece in (parts.path, parts.query, parts.fragment)]
+    return URL(urlunsplit((parts.scheme, parts.netloc, *rest)), encoded=True)
+
+
+# The printable ASCII characters but '"', '<' and '>' (which a browser encodes), "%" included:
+# only the rest (a space, a control character, any non-ASCII) is encoded, so every URL a browser
+# sends, and an escape already there, goes as it is.
+_KEPT = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>')
 
 
 class BodyTooLarge(UpstreamError):

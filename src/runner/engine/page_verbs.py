@@ -50,7 +50,7 @@ _HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o 
 _GOTO_GRACE_S = 0.5
 
 # Playwright's messages while a navigation replaces the document under an evaluation.
-_NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
+NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
                "navigation")
 
 
@@ -340,7 +340,7 @@ class PageVerbs:
                 return await call(page)
             except PlaywrightError as err:
                 text = str(err)
-                if attempt == 19 or not any(s in text for s in _NAVIGATING):
+                if attempt == 19 or not any(s in text for s in NAVIGATING):
                     raise
                 try:
                     await page.wait_for_load_state("domcontentloaded", timeout=5_000)

@@ -32,10 +32,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import BrowserContext, Page
 
 from runner.artifacts.traces import SNAPSHOT_CALL, FailureStep, StepError, mark_failed_steps
+from runner.engine.page_verbs import NAVIGATING
 
 __all__ = ["ContextTracing", "TraceLost", "StepError", "FailureStep"]
 
@@ -65,6 +67,9 @@ class ContextTracing:
         self._failed: dict[int, StepError] = {}  # step number -> the error its command failed with
         self._unsure = False  # a step could not be sent: the numbers may not match the trace's
         self._quiet = False  # a closing snapshot's call failed: its error is to be taken out
+        # A closing snapshot the page has not answered within SNAPSHOT_BOUND (busy in JavaScript):
+        # while it is pending, the next steps close without one instead of each waiting again
+        self._unanswered: asyncio.Future[Any] | None = None
 
     async def begin(self, context: BrowserContext, title: str, *, screenshots: bool) -> None:
         """Start a trace named ``title`` on ``context``. Raises Playwright's error when it
@@ -75,6 +80,7 @@ class ContextTracing:
                 await context.tracing.stop()
         self._context = context  # from here on tracing may be started on it
         self._opened, self._open, self._failed, self._unsure, self._quiet = 0, [], {}, False, False
+        self._unanswered = None
         await context.tracing.start(snapshots=True, screenshots=screenshots, sources=INCLUDE_SOURCES, title=title)
         self.recording = True
 
@@ -102,8 +108,8 @@ class ContextTracing:
         if path is None:
             return False
         failed = {} if self._unsure else self._failed
-        if failed or self._quiet:
-            mark_failed_steps(path, failed, quiet=SNAPSHOT_CALL)
+        # always: an evaluation runner retried past a navigation (_in_page) is no error of the test's
+        mark_failed_steps(path, failed, quiet=SNAPSHOT_CALL, waited_out=NAVIGATING)
         return True
 
     async def group(self, context: BrowserContext | None, name: str, file: str | None, line: int | None) -> None:
@@ -133,11 +139,21 @@ class ContextTracing:
         number = self._open.pop()
         if error is not None:
             self._failed[number] = error
-        if snapshot is not None:
-            # Any snapshotted call will do: an evaluation of nothing changes nothing.
-            try:
-                await asyncio.wait_for(snapshot.evaluate(SNAPSHOT_CALL), SNAPSHOT_BOUND)
-            except Exception:  # noqa: BLE001 - a page navigating away, busy, closed: no snapshot
+        if snapshot is not None and (self._unanswered is None or self._unanswered.done()):
+            # Any snapshotted call will do: an evaluation of nothing changes nothing. It is not
+            # cancelled past the bound: while the page has not answered it (busy in JavaScript),
+            # a command that does not touch the page is not held up a second each time.
+            call = asyncio.ensure_future(snapshot.evaluate(SNAPSHOT_CALL))
+            call.add_done_callback(_consume)
+            await asyncio.wait({call}, timeout=SNAPSHOT_BOUND)
+            if not call.done() or call.exception() is not None:
                 self._quiet = True  # the call's error is runner's, not the test's
+            self._unanswered = None if call.done() else call
         with contextlib.suppress(Exception):
             await context.tracing.group_end()
+
+
+def _consume(call: asyncio.Future[Any]) -> None:
+    """Retrieve a closing snapshot's error (a page navigating away or closed): nobody's news."""
+    if not call.cancelled():
+        call.exception()

@@ -98,6 +98,41 @@ def test_a_failed_step_gets_its_error_on_its_end_and_runners_snapshot_call_loses
         assert archive.read("resources/abc") == b"\x00binary"  # the rest of the zip as it was
 
 
+def test_an_evaluation_runner_waited_out_past_a_navigation_is_no_error_of_the_trace(tmp_path: Path) -> None:
+    # get('h1').should(...) right after a click that navigates: the DOM query's evaluation met
+    # the old page's end, runner waited for the new page and asked again, and the command passed.
+    group = {"type": "before", "class": "Tracing", "method": "tracingGroup", "params": {}}
+    destroyed = {"message": "Execution context was destroyed, most likely because of a navigation"}
+    events = [
+        {"type": "context-options", "version": 10},
+        {**group, "callId": "c@1", "title": "get('h1') should have.text 'Hi'"},
+        {"type": "before", "callId": "c@2", "parentId": "c@1", "method": "evaluateExpression",
+         "params": {"expression": "(arg) => query(arg)"}},
+        {"type": "after", "callId": "c@2", "endTime": 2, "error": destroyed},
+        {"type": "before", "callId": "c@3", "parentId": "c@1", "method": "evaluateExpressionHandle",
+         "params": {"expression": "(arg) => query(arg)"}},
+        {"type": "after", "callId": "c@3", "endTime": 3, "error": {"message": "Cannot find context with specified id"}},
+        {"type": "after", "callId": "c@1", "endTime": 4},
+        {**group, "callId": "c@4", "title": "visit('/x')"},
+        {"type": "before", "callId": "c@5", "parentId": "c@4", "method": "goto", "params": {"url": "/x"}},
+        {"type": "after", "callId": "c@5", "endTime": 5, "error": {"message": "net::ERR_ABORTED; navigation"}},
+        {"type": "before", "callId": "c@6", "parentId": "c@4", "method": "evaluateExpression",
+         "params": {"expression": "1"}},
+        {"type": "after", "callId": "c@6", "endTime": 6, "error": {"message": "TypeError: x is undefined"}},
+        {"type": "after", "callId": "c@4", "endTime": 7},
+        {"type": "before", "callId": "c@7", "method": "evaluateExpression", "params": {"expression": "1"}},
+        {"type": "after", "callId": "c@7", "endTime": 8, "error": destroyed},
+    ]
+    path = tmp_path / "t.zip"
+    _trace(path, events)
+    mark_failed_steps(path, {}, waited_out=("Execution context was destroyed", "Cannot find context"))
+    ends = {e["callId"]: e for e in _events(path) if e["type"] == "after"}
+    assert "error" not in ends["c@2"] and "error" not in ends["c@3"]  # retried: the Errors tab stays empty
+    assert ends["c@5"]["error"]["message"].startswith("net::ERR_ABORTED")  # not an evaluation: kept
+    assert ends["c@6"]["error"] == {"message": "TypeError: x is undefined"}  # another error: kept
+    assert ends["c@7"]["error"] == destroyed  # no step's: the user's own call
+
+
 def test_a_trace_that_is_not_a_zip_is_left_as_it_is(tmp_path: Path) -> None:
     path = tmp_path / "t.zip"
     path.write_bytes(b"not a zip")

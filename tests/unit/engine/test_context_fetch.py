@@ -21,10 +21,21 @@ URL = "http://127.0.0.1:8080/api/login"
     ("sid=abc; Path=/; HttpOnly; Secure; SameSite=lax",
      {"name": "sid", "value": "abc", "domain": "127.0.0.1", "path": "/", "httpOnly": True, "secure": True,
       "sameSite": "Lax"}),
-    ("a=1; Domain=.example.test; Path=/x", {"name": "a", "value": "1", "domain": ".example.test", "path": "/x"}),
 ])
 def test_a_set_cookie_line_becomes_a_playwright_cookie(line: str, expected: dict[str, Any]) -> None:
     assert parse_set_cookie(line, URL) == expected
+
+
+@pytest.mark.parametrize(("line", "url", "domain"), [
+    ("a=1; Domain=.example.test; Path=/x", "http://example.test/", ".example.test"),
+    ("a=1; Domain=Example.TEST", "http://app.example.test/", ".example.test"),  # subdomains too, as Playwright
+    ("a=1; Domain=localhost", "http://localhost:8080/", "localhost"),
+    ("a=1; Domain=example.test", "http://127.0.0.1:8080/", None),  # another site's: dropped
+    ("a=1; Domain=app.example.test", "http://example.test/", None),  # a child's, from its parent: dropped
+])
+def test_a_cookie_domain_follows_playwrights_rules(line: str, url: str, domain: str | None) -> None:
+    cookie = parse_set_cookie(line, url)
+    assert (cookie and cookie["domain"]) == domain
 
 
 def test_an_expired_cookie_is_marked_for_deletion_and_junk_is_ignored() -> None:
