@@ -113,7 +113,8 @@ def test_json_reporter_writes_the_whole_run(project):
     [request] = test["requests"]
     assert set(request) == {"id", "browser_request_id", "method", "url", "route_ids", "aliases", "stubbed",
                             "state", "status", "error", "duration_ms", "resource_type", "request_headers",
-                            "response_headers", "request_body_size", "response_body_size", "timings", "log"}
+                            "response_headers", "request_body_size", "response_body_size", "timings", "log",
+                            "open", "late"}
     assert request["aliases"] == ["page"] and request["status"] == 200
     assert report["config"]["fileServerFolder"] == "site"
 

@@ -11,6 +11,7 @@ within :data:`~runner.bodies.MAX_READ_BODY_BYTES` once decompressed (:func:`read
 from __future__ import annotations
 
 import asyncio
+import errno
 import ssl
 import zlib
 from collections.abc import Mapping
@@ -76,12 +77,25 @@ class DirectClient:
         except aiohttp.ClientSSLError as err:
             raise UpstreamError(f"{self._tls_failure}: {err}", timed_out=False) from err
         except (aiohttp.ClientError, OSError) as err:
-            raise UpstreamError(f"{type(err).__name__}: {err}", timed_out=False) from err
+            raise UpstreamError(_failure(err), timed_out=False) from err
 
     async def close(self) -> None:
         session, self._session = self._session, None
         if session is not None:
             await asyncio.wait_for(session.close(), 5)
+
+
+def _failure(err: BaseException) -> str:
+    """Why no response came, in the words the original and Playwright's client use for a
+    connection that failed (``connect ECONNREFUSED 127.0.0.1:1``: the errno's name, the host and
+    port), else the error's type and message."""
+    import aiohttp  # loaded already: the request was sent with it
+
+    if isinstance(err, aiohttp.ClientConnectorError):
+        code = errno.errorcode.get(err.os_error.errno or 0)
+        if code is not None:
+            return f"connect {code} {err.host}:{err.port} ({err.os_error.strerror or err})"
+    return f"{type(err).__name__}: {err}"
 
 
 def _as_sent(url: str) -> Any:
