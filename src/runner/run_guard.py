@@ -180,7 +180,7 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
     signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     try:
         try:
-            status = _wait(pid)
+            status = _wait(pid, terminal)
         finally:
             alive[0] = False
             _take_terminal(terminal)
@@ -200,14 +200,38 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
             signal.signal(signum, handler)
 
 
-def _wait(pid: int) -> int:
+#: The signals a terminal stops its foreground group with (Ctrl-Z, a background read or write).
+_TERMINAL_STOPS = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
+
+
+def _wait(pid: int, terminal: int | None) -> int:
+    """The child's end (its wait status). A child the terminal stopped (Ctrl-Z) stops this
+    process too, as the shell's job is this process: the shell then gets its terminal back and
+    ``fg``/``bg`` resume both (else the terminal would hang on a stopped child)."""
     while True:
         try:
-            return os.waitpid(pid, 0)[1]
+            status = os.waitpid(pid, os.WUNTRACED)[1]
         except ChildProcessError:
             return 0
         except InterruptedError:  # pragma: no cover - PEP 475 retries
             continue
+        if not os.WIFSTOPPED(status):
+            return status
+        if os.WSTOPSIG(status) in _TERMINAL_STOPS:
+            _stop_with(pid, terminal)
+
+
+def _stop_with(pid: int, terminal: int | None) -> None:
+    """Stop as the child did, and resume it (with the terminal, when the shell gave it back:
+    ``fg``) when this process is continued."""
+    _take_terminal(terminal)
+    os.kill(os.getpid(), signal.SIGSTOP)  # the shell sees its job stopped; SIGCONT resumes here
+    if terminal is not None:
+        with contextlib.suppress(OSError):
+            if os.tcgetpgrp(terminal) == os.getpgrp():  # fg, not bg
+                _tcsetpgrp(terminal, pid)
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGCONT)
 
 
 def _give_terminal(pid: int) -> int | None:
