@@ -48,7 +48,7 @@ from runner.events import (
 from runner.events.jsonl import dumps_event
 from runner.interrupts import SIGNALS, become_subreaper, kill_descendants
 
-__all__ = ["Journal", "guarded"]
+__all__ = ["Journal", "death_events", "guarded"]
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -336,6 +336,13 @@ def _tell_death(record: _Record, how: tuple[str, int | None], got: list[int]) ->
     if signum in SIGNALS:  # SIGINT/SIGTERM from elsewhere (the child's group alone)
         return 128 + signum
     return min(failures, 255)
+
+
+def death_events(events: list[Event], words: str) -> list[Event]:
+    """The events a run whose process died (``words``: how) could not publish after ``events``:
+    its running tests failed by the death, their specs and the run ended. ``runner open`` tells
+    its child's death with them too."""
+    return _death_tail(events, _running_tests(events), words)
 
 
 def _running_tests(events: list[Event]) -> list[TestStarted]:
