@@ -85,6 +85,8 @@ def test_a_worker_that_dies_fails_its_test_and_the_others_run(tmp_path):
     assert result.code == 1, result.text
     assert "All specs passed" not in result.text
     assert "TestProcessDied" in result.out and "crashed while running" in result.out
+    # told once: its one line is the whole report, not printed again below itself
+    assert result.out.count("TestProcessDied: the process running the tests died") == 1, result.out
     events = _events(root)
     started = [e["nodeid"].split("::")[-1] for e in events if e["kind"] == "test.started"]
     assert sorted(started) == ["test_after", "test_dies", "test_first", "test_other"]  # the dead one ran once

@@ -230,7 +230,8 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
     for i, attempt in failed:
         label = f"attempt {i}: " if len(test.attempts) > 1 else ""
         lines.append(c.red(f"{prefix}{label}{attempt.headline() or ''}"))
-        if (i, attempt) == failed[-1] and attempt.error:
+        # the whole report, unless it is that one line again (a death, an interruption)
+        if (i, attempt) == failed[-1] and attempt.error and attempt.error.strip() != attempt.headline():
             lines.append(c.red(_indent(attempt.error, prefix + "  ")))
     lines.extend(c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots)
     lines.extend(trace_lines(test, c, prefix))
