@@ -88,6 +88,10 @@ class Journal:
     def done(self, code: int) -> None:
         self._write({"done": code})
 
+    def stopped(self) -> None:
+        """A second signal stops the run at once (its exit status is then 128 + the first)."""
+        self._write({"stopped": True})
+
 
 def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
@@ -192,7 +196,7 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
         record = _read_journal(journal_file)
         if record.code is not None:
             return record.code
-        stopped = _stopped_by(status)
+        stopped = _stopped_by(status, record.stopped)
         if len(got) > 1 or stopped is not None:
             # a second signal (forwarded, or the terminal's): the child stopped at once, leaving the
             # reports unwritten as it said; the status is the first signal's
@@ -264,12 +268,13 @@ def _tcsetpgrp(fd: int, pgid: int) -> None:
         signal.signal(signal.SIGTTOU, previous)
 
 
-def _stopped_by(status: int) -> int | None:
+def _stopped_by(status: int, said: bool) -> int | None:
     """The signal (SIGINT, SIGTERM) that stopped the child at once: it exited with 128 + it
-    (``RunInterrupts.stop_now``) or was killed by it (a signal after its handlers were gone)."""
+    (``RunInterrupts.stop_now``, which ``said`` so in the journal: a test's ``os._exit(130)`` is a
+    death) or was killed by it (a signal after its handlers were gone)."""
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in SIGNALS:
         return os.WTERMSIG(status)
-    if os.WIFEXITED(status) and os.WEXITSTATUS(status) - 128 in SIGNALS:
+    if said and os.WIFEXITED(status) and os.WEXITSTATUS(status) - 128 in SIGNALS:
         return os.WEXITSTATUS(status) - 128
     return None
 
@@ -294,6 +299,7 @@ class _Record:
         self.setup: dict[str, Any] | None = None
         self.events: list[Event] = []
         self.code: int | None = None
+        self.stopped = False  # the child stopped at once (a second signal)
 
 
 #: Bytes read from the journal's end for its last line (``{"done": N}``).
@@ -326,6 +332,8 @@ def _read_journal(file: IO[bytes]) -> _Record:
             continue
         if "done" in data and isinstance(data["done"], int):
             record.code = data["done"]
+        elif data.get("stopped") is True:
+            record.stopped = True
         elif "setup" in data and isinstance(data["setup"], dict):
             record.setup = data["setup"]
         elif "kind" in data:
