@@ -213,6 +213,29 @@ def test_a_test_that_ends_its_process_fails_and_the_run_never_reads_green(runner
     assert proc.returncode == 0 and "Traceback" not in err, err
 
 
+THREAD_SPEC = """
+import threading
+import time
+
+
+def test_leaves_a_thread(runner):
+    runner.visit("/")
+    threading.Thread(target=time.sleep, args=(3600,)).start()
+"""
+
+
+def test_a_thread_a_test_left_running_does_not_keep_the_run_alive(runner, tmp_path: Path) -> None:
+    """The child waited for the test's non-daemon thread: the run read "running" for an hour."""
+    project = write_sample(tmp_path, {"watchForFileChanges": False}, spec=THREAD_SPEC)
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        run_spec_and_wait(runner, url)
+        runner.get("#run-state").should("have.text", "done: a_spec.py · 1 passed")
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
 STUDIO_PAGE = """<html><head><title>studio</title></head><body style="margin:0">
 <input id="name" name="name" style="position:fixed;left:0;top:0;width:100%;height:50%;font-size:40px">
 <button data-cy="save" style="position:fixed;left:0;top:50%;width:100%;height:50%"
