@@ -351,6 +351,8 @@ def _run_watched(args: argparse.Namespace, journal: Any) -> int:
 
     args.journal = journal
     interrupts = RunInterrupts()
+    if journal is not None:  # a stop at once is told apart from a test that exits with 130 or 143
+        interrupts.on_stop = journal.stopped
     with interrupts:
         try:
             code = _start_run(args, interrupts)

@@ -119,6 +119,8 @@ class RunInterrupts:
         self._previous: dict[int, Any] = {}
         self._unraisablehook = sys.unraisablehook
         self._subreaper = False
+        #: called as the second signal stops the run at once (``runner run`` notes it in its journal)
+        self.on_stop: Any = None
 
     @property
     def name(self) -> str | None:
@@ -188,5 +190,8 @@ class RunInterrupts:
                              "were not written.\n")
             sys.stderr.flush()
             sys.stdout.flush()
+        if self.on_stop is not None:
+            with contextlib.suppress(Exception):
+                self.on_stop()
         kill_descendants()
         os._exit(self.exit_code)  # the status of the interruption: the first signal's

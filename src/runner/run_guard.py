@@ -48,7 +48,7 @@ from runner.events import (
 from runner.events.jsonl import dumps_event
 from runner.interrupts import SIGNALS, become_subreaper, kill_descendants
 
-__all__ = ["Journal", "guarded"]
+__all__ = ["Journal", "death_events", "guarded"]
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -87,6 +87,10 @@ class Journal:
 
     def done(self, code: int) -> None:
         self._write({"done": code})
+
+    def stopped(self) -> None:
+        """A second signal stops the run at once (its exit status is then 128 + the first)."""
+        self._write({"stopped": True})
 
 
 def _plain(value: Any) -> Any:
@@ -180,16 +184,19 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
     signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     try:
         try:
-            status = _wait(pid)
+            status = _wait(pid, terminal)
         finally:
             alive[0] = False
             _take_terminal(terminal)
             kill_descendants()  # what the child left behind: orphans reach this subreaper
+        done = _done_code(journal_file)
+        if done is not None:  # the child finished: the journal's events are not needed
+            return done
         journal_file.seek(0)
         record = _read_journal(journal_file)
         if record.code is not None:
             return record.code
-        stopped = _stopped_by(status)
+        stopped = _stopped_by(status, record.stopped)
         if len(got) > 1 or stopped is not None:
             # a second signal (forwarded, or the terminal's): the child stopped at once, leaving the
             # reports unwritten as it said; the status is the first signal's
@@ -200,14 +207,38 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
             signal.signal(signum, handler)
 
 
-def _wait(pid: int) -> int:
+#: The signals a terminal stops its foreground group with (Ctrl-Z, a background read or write).
+_TERMINAL_STOPS = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
+
+
+def _wait(pid: int, terminal: int | None) -> int:
+    """The child's end (its wait status). A child the terminal stopped (Ctrl-Z) stops this
+    process too, as the shell's job is this process: the shell then gets its terminal back and
+    ``fg``/``bg`` resume both (else the terminal would hang on a stopped child)."""
     while True:
         try:
-            return os.waitpid(pid, 0)[1]
+            status = os.waitpid(pid, os.WUNTRACED)[1]
         except ChildProcessError:
             return 0
         except InterruptedError:  # pragma: no cover - PEP 475 retries
             continue
+        if not os.WIFSTOPPED(status):
+            return status
+        if os.WSTOPSIG(status) in _TERMINAL_STOPS:
+            _stop_with(pid, terminal)
+
+
+def _stop_with(pid: int, terminal: int | None) -> None:
+    """Stop as the child did, and resume it (with the terminal, when the shell gave it back:
+    ``fg``) when this process is continued."""
+    _take_terminal(terminal)
+    os.kill(os.getpid(), signal.SIGSTOP)  # the shell sees its job stopped; SIGCONT resumes here
+    if terminal is not None:
+        with contextlib.suppress(OSError):
+            if os.tcgetpgrp(terminal) == os.getpgrp():  # fg, not bg
+                _tcsetpgrp(terminal, pid)
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGCONT)
 
 
 def _give_terminal(pid: int) -> int | None:
@@ -237,12 +268,13 @@ def _tcsetpgrp(fd: int, pgid: int) -> None:
         signal.signal(signal.SIGTTOU, previous)
 
 
-def _stopped_by(status: int) -> int | None:
+def _stopped_by(status: int, said: bool) -> int | None:
     """The signal (SIGINT, SIGTERM) that stopped the child at once: it exited with 128 + it
-    (``RunInterrupts.stop_now``) or was killed by it (a signal after its handlers were gone)."""
+    (``RunInterrupts.stop_now``, which ``said`` so in the journal: a test's ``os._exit(130)`` is a
+    death) or was killed by it (a signal after its handlers were gone)."""
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in SIGNALS:
         return os.WTERMSIG(status)
-    if os.WIFEXITED(status) and os.WEXITSTATUS(status) - 128 in SIGNALS:
+    if said and os.WIFEXITED(status) and os.WEXITSTATUS(status) - 128 in SIGNALS:
         return os.WEXITSTATUS(status) - 128
     return None
 
@@ -267,6 +299,26 @@ class _Record:
         self.setup: dict[str, Any] | None = None
         self.events: list[Event] = []
         self.code: int | None = None
+        self.stopped = False  # the child stopped at once (a second signal)
+
+
+#: Bytes read from the journal's end for its last line (``{"done": N}``).
+_TAIL_BYTES = 4096
+
+
+def _done_code(file: IO[bytes]) -> int | None:
+    """The exit status the child wrote as the journal's last line; None when it is not there.
+    Read from the end: a big run's journal holds every event (80,000 events took 2.5 s to
+    parse), which a run that finished does not need."""
+    size = file.seek(0, os.SEEK_END)
+    file.seek(max(0, size - _TAIL_BYTES))
+    lines = file.read().splitlines()
+    try:
+        data = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        return None
+    done = data.get("done") if isinstance(data, dict) else None
+    return done if isinstance(done, int) and not isinstance(done, bool) else None
 
 
 def _read_journal(file: IO[bytes]) -> _Record:
@@ -280,6 +332,8 @@ def _read_journal(file: IO[bytes]) -> _Record:
             continue
         if "done" in data and isinstance(data["done"], int):
             record.code = data["done"]
+        elif data.get("stopped") is True:
+            record.stopped = True
         elif "setup" in data and isinstance(data["setup"], dict):
             record.setup = data["setup"]
         elif "kind" in data:
@@ -312,6 +366,13 @@ def _tell_death(record: _Record, how: tuple[str, int | None], got: list[int]) ->
     if signum in SIGNALS:  # SIGINT/SIGTERM from elsewhere (the child's group alone)
         return 128 + signum
     return min(failures, 255)
+
+
+def death_events(events: list[Event], words: str) -> list[Event]:
+    """The events a run whose process died (``words``: how) could not publish after ``events``:
+    its running tests failed by the death, their specs and the run ended. ``runner open`` tells
+    its child's death with them too."""
+    return _death_tail(events, _running_tests(events), words)
 
 
 def _running_tests(events: list[Event]) -> list[TestStarted]:

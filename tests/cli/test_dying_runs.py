@@ -70,6 +70,8 @@ def _assert_told_dead(root: Path, result, how: str) -> None:
 @pytest.mark.parametrize(("death", "how"), [
     ("os._exit(0)", "it exited with status 0"),
     ("os.kill(os.getpid(), signal.SIGKILL)", "it was killed by SIGKILL"),
+    # the status of a run stopped at once by a second Ctrl-C: it was taken for one, told nothing
+    ("os._exit(130)", "it exited with status 130"),
 ])
 def test_a_test_that_ends_its_process_fails_the_run(tmp_path, death, how):
     root = _project(tmp_path, death)
@@ -85,6 +87,8 @@ def test_a_worker_that_dies_fails_its_test_and_the_others_run(tmp_path):
     assert result.code == 1, result.text
     assert "All specs passed" not in result.text
     assert "TestProcessDied" in result.out and "crashed while running" in result.out
+    # told once: its one line is the whole report, not printed again below itself
+    assert result.out.count("TestProcessDied: the process running the tests died") == 1, result.out
     events = _events(root)
     started = [e["nodeid"].split("::")[-1] for e in events if e["kind"] == "test.started"]
     assert sorted(started) == ["test_after", "test_dies", "test_first", "test_other"]  # the dead one ran once

@@ -78,6 +78,29 @@ def test_a_run_writes_its_report_and_a_replay_builds_the_same(project) -> None:
 
 
 @pytest.mark.slow
+def test_a_failed_tests_commands_are_told_when_they_ran(project) -> None:
+    """Every command of a failed test read "+0ms": its attempt's start was taken as its end less
+    pytest's durations, which leave out the failure screenshot."""
+    root = project(base_project({"runner/integration/a_spec.py": """
+        import time
+
+        def test_total(runner):
+            runner.visit("/")
+            time.sleep(0.4)
+            runner.log("checked")
+            time.sleep(0.4)
+            assert 2 + 2 == 5
+        """}, {"video": False}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    rows = _page(root / "runner" / "report", "runner/integration/a_spec.py::test_total")["attempts"][0]["commands"]
+    at = {row["name"]: row["at"] for row in rows}
+    assert list(at) == ["visit", "log", "assert"], rows
+    assert 0 <= at["visit"] < 1000, rows
+    assert at["log"] - at["visit"] >= 400 and at["assert"] - at["log"] >= 400, rows
+
+
+@pytest.mark.slow
 def test_report_folder_false_writes_none_and_a_foreign_folder_is_kept(project) -> None:
     specs = {"runner/integration/a_spec.py": SPECS["runner/integration/shop_spec.py"].split("def test_heading")[0]}
     root = project(base_project(specs, {"video": False, "defaultCommandTimeout": 500, "reportFolder": False},

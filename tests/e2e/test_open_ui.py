@@ -176,6 +176,66 @@ def test_saving_a_spec_runs_it_again(runner, tmp_path: Path) -> None:
     assert proc.returncode == 0 and "Traceback" not in err, err
 
 
+DIED_SPEC = """
+import os
+
+
+def test_before(runner):
+    runner.visit("/")
+
+
+def test_dies(runner):
+    runner.visit("/")
+    os._exit(0)
+
+
+def test_after(runner):
+    runner.visit("/")
+"""
+
+
+def test_a_test_that_ends_its_process_fails_and_the_run_never_reads_green(runner, tmp_path: Path) -> None:
+    """The child ended with status 0 mid-run: the status bar said "1 passed" and the test that
+    ended it ran for ever; now it fails by the death, as `runner run` tells it."""
+    project = write_sample(tmp_path, {"watchForFileChanges": False}, spec=DIED_SPEC)
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        run_spec_and_wait(runner, url)
+        runner.get("#run-state").should("have.text", "done: a_spec.py · the process running the tests died: "
+                                                     "1 passed, 1 failed")
+        runner.get(".test-row[data-nodeid$='test_before'] .dot").should("have.class", "passed")
+        runner.get(".test-row[data-nodeid$='test_dies'] .dot").should("have.class", "failed")
+        runner.contains("test_dies", ".test-tab").click()
+        runner.get("#commands .test-error").should("contain", "TestProcessDied").and_(
+            "contain", "it exited with status 0")
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+THREAD_SPEC = """
+import threading
+import time
+
+
+def test_leaves_a_thread(runner):
+    runner.visit("/")
+    threading.Thread(target=time.sleep, args=(3600,)).start()
+"""
+
+
+def test_a_thread_a_test_left_running_does_not_keep_the_run_alive(runner, tmp_path: Path) -> None:
+    """The child waited for the test's non-daemon thread: the run read "running" for an hour."""
+    project = write_sample(tmp_path, {"watchForFileChanges": False}, spec=THREAD_SPEC)
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        run_spec_and_wait(runner, url)
+        runner.get("#run-state").should("have.text", "done: a_spec.py · 1 passed")
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
 STUDIO_PAGE = """<html><head><title>studio</title></head><body style="margin:0">
 <input id="name" name="name" style="position:fixed;left:0;top:0;width:100%;height:50%;font-size:40px">
 <button data-cy="save" style="position:fixed;left:0;top:50%;width:100%;height:50%"

@@ -154,7 +154,18 @@ class SpecReporter(Reporter):
         self._print()
         self._print("  (Run Finished)")
         self._print()
-        width = max([len(s.relative) for s in run.specs] + [24]) + 2
+        failed_specs = sum(1 for s in run.specs if not s.ok)
+        total_specs = len(run.specs)
+        if run.error:
+            # the first letter up, the rest as written ("Interrupted by SIGINT", not "sigint")
+            label, mark = run.error[:1].upper() + run.error[1:], c.red("✖")
+        elif failed_specs:
+            pct = int(round(100 * failed_specs / total_specs)) if total_specs else 0
+            label, mark = f"{failed_specs} of {total_specs} failed ({pct}%)", c.red("✖")
+        else:
+            label, mark = "All specs passed!", c.green("✔")
+        # as wide as the longest spec and the last row's label, whose numbers stay in their columns
+        width = max([len(s.relative) for s in run.specs] + [24, len(label)]) + 2
         header = f"       {'Spec'.ljust(width)}{'Tests':>7}{'Passing':>9}{'Failing':>9}{'Pending':>9}{'Skipped':>9}{'Duration':>10}"
         self._print(c.gray(header))
 
@@ -169,16 +180,6 @@ class SpecReporter(Reporter):
             self._print(line)
             if spec.video:
                 self._print(c.gray(f"       video: {spec.video}"))
-        failed_specs = sum(1 for s in run.specs if not s.ok)
-        total_specs = len(run.specs)
-        if run.error:
-            # the first letter up, the rest as written ("Interrupted by SIGINT", not "sigint")
-            label, mark = run.error[:1].upper() + run.error[1:], c.red("✖")
-        elif failed_specs:
-            pct = int(round(100 * failed_specs / total_specs)) if total_specs else 0
-            label, mark = f"{failed_specs} of {total_specs} failed ({pct}%)", c.red("✖")
-        else:
-            label, mark = "All specs passed!", c.green("✔")
         self._print(c.gray("  " + "─" * (width + 60)))
         self._print(f"  {mark}    {label.ljust(width)}{run.tests:>7}{num(run.total('passed')):>9}"
                     f"{num(run.failures):>9}{num(run.total('pending')):>9}{num(run.total('skipped')):>9}"
@@ -230,7 +231,8 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
     for i, attempt in failed:
         label = f"attempt {i}: " if len(test.attempts) > 1 else ""
         lines.append(c.red(f"{prefix}{label}{attempt.headline() or ''}"))
-        if (i, attempt) == failed[-1] and attempt.error:
+        # the whole report, unless it is that one line again (a death, an interruption)
+        if (i, attempt) == failed[-1] and attempt.error and attempt.error.strip() != attempt.headline():
             lines.append(c.red(_indent(attempt.error, prefix + "  ")))
     lines.extend(c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots)
     lines.extend(trace_lines(test, c, prefix))

@@ -168,5 +168,23 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
     return min(failures, 255)
 
 
+def _end(code: int) -> None:
+    """End the child at once once its run is over: a non-daemon thread a test left running would
+    keep it alive, and ``runner open`` would show the run running for ever (as ``runner run``'s
+    child does, run_guard.py)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001, S110 - the end must happen whatever flushing does
+            pass
+    os._exit(code & 0xFF)
+
+
 if __name__ == "__main__":  # pragma: no cover - the child's entry
-    sys.exit(main())
+    try:
+        status = main()
+    except SystemExit as exc:
+        status = exc.code if isinstance(exc.code, int) else 1
+    _end(status)

@@ -379,6 +379,10 @@ class OpenServer:
         if run is not self.run:
             return
         stopped = run.stopping
+        if not stopped:  # a child that died mid-run: its running test fails by it, never green
+            for event in self.state.tally.death_tail(code):
+                for out in self.state.apply(event):
+                    self.broadcast(out)
         self.run_info = {**self.run_info, "state": "stopped" if stopped else "done", "code": code,
                          "summary": self.state.tally.words(code, stopped=stopped), "ended": time.time()}
         self.broadcast({"t": "run", "run": self.run_info})

@@ -14,7 +14,10 @@ returns.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
+import signal
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,9 +46,20 @@ class RunTally:
     counts: dict[str, int] = field(default_factory=dict)
     spec_errors: int = 0
     interrupted: bool = False
+    started: bool = False  # run.started was seen
+    ended: bool = False  # run.ended was seen
+    died: bool = False  # the child died mid-run (see death_tail)
+    # the run's tests and specs starting and ending: what a death's last events are made from
+    lifecycle: list[dict[str, Any]] = field(default_factory=list)
 
     def take(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
+        if kind in _LIFECYCLE:
+            self.lifecycle.append(event)
+        if kind == "run.started":
+            self.started = True
+        elif kind == "run.ended":
+            self.ended = True
         if kind == "test.ended":
             state = "flaky" if event.get("flaky") else str(event.get("state") or "failed")
             self.counts[state] = self.counts.get(state, 0) + 1
@@ -64,6 +78,8 @@ class RunTally:
         if self.spec_errors:
             parts.append(f"{self.spec_errors} spec{'s' if self.spec_errors > 1 else ''} could not be loaded")
         counted = ", ".join(parts)
+        if self.died:
+            return f"the process running the tests died: {counted}" if counted else "the process running the tests died"
         if stopped:
             return counted or "no test ended"
         if self.interrupted or code in _SIGNALLED or code < 0:
@@ -73,6 +89,38 @@ class RunTally:
         if code != 0 and not self.counts.get("failed") and not self.spec_errors:
             return f"{counted}; the run then failed (see the Output tab)"
         return counted
+
+    def death_tail(self, code: int) -> list[dict[str, Any]]:
+        """The child ended mid-run (run.started, no run.ended) with exit status ``code``, and not
+        by an interruption (SIGINT, SIGTERM): a test that ends its process (``os._exit``, a crash,
+        the OOM killer's SIGKILL). The events it could not publish, as ``runner run`` tells them
+        (its running test failed by the death, the run ended), to be applied like its own; []
+        when it did not die."""
+        signalled = code in _SIGNALLED or -code in (signal.SIGINT, signal.SIGTERM)
+        if not self.started or self.ended or signalled:
+            return []
+        from runner.events import from_json
+        from runner.events.jsonl import dumps_event
+        from runner.run_guard import death_events
+
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            words = f"it was killed by {name}"
+        else:
+            words = f"it exited with status {code} without finishing the run (os._exit() or a crash in native code)"
+        events = []
+        for event in self.lifecycle:
+            with contextlib.suppress(Exception):
+                events.append(from_json(event))
+        self.died = True
+        return [json.loads(dumps_event(event)) for event in death_events(events, words)]
+
+
+#: The events a death's last events are made from (RunTally.death_tail).
+_LIFECYCLE = {"run.started", "spec.started", "spec.ended", "test.started", "attempt.ended", "test.ended"}
 
 
 @dataclass

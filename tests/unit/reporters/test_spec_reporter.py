@@ -99,3 +99,16 @@ def test_routes_table_fits_the_matcher_or_marks_the_cut():
     table = _routes_table([{"method": "GET", "matcher": long, "stubbed": True, "alias": "a", "matches": 0}], "")
     row = table.splitlines()[-1]
     assert long[:MATCHER_WIDTH - 1] + "…  Yes" in row
+
+
+def test_a_long_run_error_keeps_the_numbers_in_their_columns():
+    """"The process running the tests died" pushed the last row's numbers out of their columns."""
+    out = io.StringIO()
+    run = _run()
+    run.error = "the process running the tests died"
+    SpecReporter(None, out).on_run_end(run)
+    lines = out.getvalue().splitlines()
+    header = next(line for line in lines if "Tests" in line and "Duration" in line)
+    last = next(line for line in lines if "The process running the tests died" in line)
+    assert last.index("The process") == header.index("Spec")
+    assert len(last) == len(header)  # every column ends where its heading does

@@ -173,14 +173,17 @@ def test_page(test: TestEvents, *, state: str, duration_ms: float, flaky: bool, 
     are complete when the attempt ends); ``write_body(data, name)`` writes a body file."""
     ended = {a.attempt: a for a in test.attempts}
     attempts = []
+    # The first attempt begins with the test, each later one where the one before ended (never
+    # after its own first event). Not its end less its duration: pytest's durations leave out the
+    # failure screenshot and the test's settling, so every command read "+0ms" in a failed test.
+    begun = test.started_at
     for number in test.attempt_numbers():
         attempt = ended.get(number)
+        firsts = [e.at for group in (test.commands, test.routes, test.requests) for e in group
+                  if e.attempt == number]
+        start = min([begun, *firsts])
         if attempt is not None:
-            start = attempt.at - attempt.duration_ms / 1000
-        else:
-            firsts = [e.at for group in (test.commands, test.routes, test.requests) for e in group
-                      if e.attempt == number]
-            start = min(firsts, default=test.started_at)
+            begun = attempt.at
         commands = _commands([e for e in test.commands if e.attempt == number], start, project_root)
         failure_shots = {s.path for s in test.shots if s.attempt == number and s.failure}
         shot_paths = list(attempt.screenshots) if attempt is not None else []

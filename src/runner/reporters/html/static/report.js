@@ -423,7 +423,7 @@
     var head = [stateBadge(a.state, false), " ", el("span", { text: "attempt " + a.attempt + " · " + ms(a.durationMs) })];
     append(box, el("p", { cls: "attempt-head" }, head));
     if (a.error || a.message) {
-      append(box, section("Error", [a.message ? el("p", { cls: "message", text: a.message }) : null, a.error ? errorBlock(a.error) : null]));
+      append(box, section("Error", [a.message ? el("p", { cls: "message", text: a.message }) : null, a.error && a.error.trim() !== a.message ? errorBlock(a.error) : null]));
     } else if (a.state === "unfinished") {
       append(box, el("p", { cls: "note warn", text: "This attempt did not end: the run stopped during it." }));
     }
