@@ -37,11 +37,12 @@ _RESERVED_PREFIX = "RUNNER_INTERNAL_"
 TESTING_TYPES = ("e2e", "component")
 
 
-def read_json_file(path: Path, *, what: str) -> Any:
+def read_json_file(path: Path, *, what: str, secret: bool = False) -> Any:
     """The parsed JSON of ``path``; a ``ConfigError`` with line and column when it is not JSON,
     and one that says why when it is nested too deep or holds a number too long to read.
 
-    ``what`` names the file in messages ("configuration file", "environment file").
+    ``what`` names the file in messages ("configuration file", "environment file"). ``secret``:
+    the file holds secrets (``runner.env.json``), so a message quotes none of its text.
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -59,7 +60,11 @@ def read_json_file(path: Path, *, what: str) -> Any:
         shown = lines[exc.lineno - 1] if exc.lineno - 1 < len(lines) else ""
         problem = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
         gutter = f"{exc.lineno} | "
-        snippet = f"    {gutter}{shown}\n    {' ' * len(gutter)}{' ' * (exc.colno - 1)}^"
+        if secret:  # the line may hold a secret: where, not what
+            shown = "(the line is not shown: this file holds secrets)"
+            snippet = f"    {gutter}{shown}"
+        else:
+            snippet = f"    {gutter}{shown}\n    {' ' * len(gutter)}{' ' * (exc.colno - 1)}^"
         message = f"Your {what} {path} is not valid JSON: {problem}.\n\n{snippet}"
         raise ConfigError(message, [problem]) from None
     except ValueError as exc:
@@ -79,14 +84,14 @@ def _json_kind(value: Any) -> str:
     return "null"
 
 
-def _read_object(path: Path, *, what: str) -> dict[str, Any]:
-    document = read_json_file(path, what=what)
+def _read_object(path: Path, *, what: str, secret: bool = False) -> dict[str, Any]:
+    document = read_json_file(path, what=what, secret=secret)
     if not isinstance(document, dict):
         shown = json.dumps(document)
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         message = (
             f"Your {what} {path} is invalid: it must contain a JSON object ({{...}}), but it "
-            f"contains {_json_kind(document)}: `{shown}`."
+            f"contains {_json_kind(document)}" + ("." if secret else f": `{shown}`.")
         )
         raise ConfigError(message, [message])
     return document
@@ -287,7 +292,7 @@ def load_config(
                    f"({ENV_FILE_NAME}), or none: rename or remove what is there.")
         raise ConfigError(message, [message])
     if env_file.is_file():
-        layers.merge_env(_read_object(env_file, what="environment file"), "envFile", ENV_FILE_NAME)
+        layers.merge_env(_read_object(env_file, what="environment file", secret=True), "envFile", ENV_FILE_NAME)
 
     _environ_layer(layers, os.environ if environ is None else environ)
 

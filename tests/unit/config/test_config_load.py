@@ -525,3 +525,20 @@ def test_client_certificate_paths_expand_a_leading_tilde(
     assert entry["certs"] == [{"cert": home / "certs/c.pem", "key": home / "certs/k.pem",
                                "passphrase": home / "certs/pass.txt"}]
     assert entry["ca"] == [home / "certs/ca.pem"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"apiToken": "tok-Zq81xW9-secret",\n "password": "S3cret!pw" oops}', '["tok-Zq81xW9-secret"]'],
+)
+def test_a_bad_env_file_is_told_without_quoting_its_secrets(
+    load: Callable[..., Config], project: Path, text: str
+) -> None:
+    (project / "runner.env.json").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load()
+    message = str(caught.value)
+    assert "environment file" in message
+    assert "tok-Zq81xW9" not in message and "S3cret" not in message, message
+    if text.startswith("{"):
+        assert "at line 2, column" in message and "not shown: this file holds secrets" in message
