@@ -1,7 +1,8 @@
 """A real WebSocket server on 127.0.0.1 (aiohttp, in a thread of its own) for the tests.
 
 ``/ws``: says ``hello`` when a socket opens, answers each text message ``m`` with ``echo:m``
-(bytes with the bytes reversed), and closes on ``bye``. ``received`` keeps what reached it.
+(bytes with the bytes reversed), and closes on ``bye``. ``received`` keeps what reached it;
+``wait_received(n)`` waits (bounded) until ``n`` messages did.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from aiohttp import WSMsgType, web
 class WsServer:
     def __init__(self) -> None:
         self.received: list[str | bytes] = []
+        self._arrived = threading.Condition()
         self._open: set[web.WebSocketResponse] = set()
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -38,6 +40,17 @@ class WsServer:
         self._ready.set()
         self._loop.run_forever()
 
+    def _note(self, data: str | bytes) -> None:
+        with self._arrived:
+            self.received.append(data)
+            self._arrived.notify_all()
+
+    def wait_received(self, count: int, timeout: float = 5.0) -> list[str | bytes]:
+        """What reached the server once ``count`` messages did, or after ``timeout`` seconds."""
+        with self._arrived:
+            self._arrived.wait_for(lambda: len(self.received) >= count, timeout)
+            return list(self.received)
+
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
@@ -45,13 +58,13 @@ class WsServer:
         await ws.send_str("hello")
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
-                self.received.append(msg.data)
+                self._note(msg.data)
                 if msg.data == "bye":
                     await ws.close()
                     break
                 await ws.send_str("echo:" + msg.data)
             elif msg.type == WSMsgType.BINARY:
-                self.received.append(msg.data)
+                self._note(msg.data)
                 await ws.send_bytes(msg.data[::-1])
         self._open.discard(ws)
         return ws

@@ -1,54 +1,64 @@
 """run_guard's watching parent, with real forks: a finished child's exit status comes from the
-journal's last line alone; a child that died is read back in full."""
+journal's last line alone; a child that died is read back in full.
+
+``guarded`` forks only a single-threaded process (elsewhere it runs the run in place), and the
+test process has threads once an end-to-end test ran (the engine loop), so each case runs in a
+fresh Python process of its own, as ``runner run`` does.
+"""
 
 from __future__ import annotations
 
-import os
-import threading
+import json
+import subprocess
+import sys
+import textwrap
 
-import pytest
-
+_PRELUDE = """
+import json, os, sys
 from runner import run_guard
 from runner.events import TestStarted
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or threading.active_count() > 1,
-                                reason="run_guard forks only a single-threaded process")
+reads = []
+real = run_guard._read_journal
+
+def counted(file):
+    reads.append(1)
+    return real(file)
+
+run_guard._read_journal = counted
+parent = os.getpid()
+"""
 
 
-def _reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The journal reads back in full of the watching process (they still happen)."""
-    calls: list[object] = []
-    real = run_guard._read_journal
+def _guarded(body: str) -> tuple[dict[str, int], str]:
+    """Run ``body`` (which defines ``run(journal)``) under ``run_guard.guarded`` in a new process:
+    the exit status and how often the journal was read back in full, and what it printed to
+    stderr."""
+    script = _PRELUDE + textwrap.dedent(body) + """
+code = run_guard.guarded(run)
+print(json.dumps({"code": code, "reads": len(reads)}))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
-    def counted(file):
-        calls.append(file)
-        return real(file)
 
-    monkeypatch.setattr(run_guard, "_read_journal", counted)
-    return calls
-
-
-def test_a_finished_run_is_not_read_back(monkeypatch, capsys):
+def test_a_finished_run_is_not_read_back():
     """Every run's end parsed its whole journal (80,000 events: 2.5 s and their memory)."""
-    reads = _reads(monkeypatch)
-    parent = os.getpid()
-
-    def run(journal):
-        for number in range(2000):
-            journal(TestStarted(spec="a_spec.py", nodeid=f"a_spec.py::test_{number}", title=[f"test_{number}"]))
-        return 3 if os.getpid() != parent else 99  # 99: it ran here, not in a child
-
-    assert run_guard.guarded(run) == 3
-    assert reads == []
+    result, _ = _guarded("""
+        def run(journal):
+            for number in range(2000):
+                journal(TestStarted(spec="a_spec.py", nodeid=f"a_spec.py::test_{number}", title=[f"test_{number}"]))
+            return 3 if os.getpid() != parent else 99  # 99: it ran here, not in a child
+    """)
+    assert result == {"code": 3, "reads": 0}
 
 
-def test_a_child_that_died_is_read_back_and_fails_the_run(monkeypatch, capsys):
-    reads = _reads(monkeypatch)
-
-    def run(journal):
-        journal(TestStarted(spec="a_spec.py", nodeid="a_spec.py::test_dies", title=["test_dies"]))
-        os._exit(0)
-
-    assert run_guard.guarded(run) == 1
-    assert len(reads) == 1
-    assert "died while 'a_spec.py::test_dies' was running" in capsys.readouterr().err
+def test_a_child_that_died_is_read_back_and_fails_the_run():
+    result, err = _guarded("""
+        def run(journal):
+            journal(TestStarted(spec="a_spec.py", nodeid="a_spec.py::test_dies", title=["test_dies"]))
+            os._exit(0)
+    """)
+    assert result == {"code": 1, "reads": 1}
+    assert "died while 'a_spec.py::test_dies' was running" in err
