@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from tests.cli.conftest import RUNNER, base_project, write_project
-from tests.support.procs import children, left_after
+from tests.support.procs import children, left_after, stop_group
 from tests.support.video import probe
 
 # test_first passes; test_slow is running when the signal comes; test_after never starts.
@@ -80,12 +80,6 @@ def _wait_for(path: Path, proc: subprocess.Popen[str], bound: float = 90) -> Non
         time.sleep(0.05)
 
 
-def _stop(proc: subprocess.Popen[str]) -> None:
-    """Whatever happened in the test, leave no runner behind."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-
 
 def _events(root: Path) -> list[dict]:
     path = root / "runner" / "results" / "events.jsonl"
@@ -102,7 +96,7 @@ def _interrupt(root: Path, signum: int) -> tuple[subprocess.Popen[str], set[int]
         os.killpg(proc.pid, signum)
         out, err = proc.communicate(timeout=90)
     finally:
-        _stop(proc)
+        stop_group(proc)
     return proc, family, out, err
 
 
@@ -179,7 +173,7 @@ def test_a_second_ctrl_c_stops_at_once_and_leaves_no_process(tmp_path):
         out, err = proc.communicate(timeout=30)
         took = time.monotonic() - sent
     finally:
-        _stop(proc)
+        stop_group(proc)
     assert proc.returncode == 130, (out, err)
     assert took < 10, f"the second Ctrl-C took {took:.1f} s to stop runner"
     assert "stopped at once" in err
@@ -200,7 +194,7 @@ def test_sigint_to_runner_alone_closes_the_browser(tmp_path):
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
-        _stop(proc)
+        stop_group(proc)
     assert proc.returncode == 130
     assert not left_after(family), "browser processes were left behind"
     assert "Traceback" not in err

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from tests.cli.conftest import RUNNER, base_project, write_project
+from tests.support.procs import stop_group
 
 
 def _start(root: Path, err: Path) -> subprocess.Popen[str]:
@@ -31,11 +32,6 @@ def _wait_until(check, proc: subprocess.Popen[str], what: str, bound: float = 90
         assert time.monotonic() < deadline, f"{what}: not within {bound} s"
         time.sleep(0.05)
 
-
-def _stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
 
 
 @pytest.mark.slow
@@ -71,7 +67,7 @@ def test_slow(runner):
             os.killpg(proc.pid, signal.SIGTERM)
         proc.communicate(timeout=30)
     finally:
-        _stop(proc)
+        stop_group(proc)
     assert proc.returncode == 143, err.read_text()
     assert "interrupted by SIGTERM" in err.read_text()
 
@@ -108,7 +104,7 @@ def test_sigint_while_the_reports_are_written_lets_them_finish(tmp_path):
         (root / "go").write_text("x")
         out, _ = proc.communicate(timeout=60)
     finally:
-        _stop(proc)
+        stop_group(proc)
     said = err.read_text()
     assert proc.returncode == 0, said  # the run's own status: its test passed
     assert "report finished: 1 tests" in out

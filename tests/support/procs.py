@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -39,3 +42,11 @@ def pid_in(path: Path, bound: float = 30.0) -> int:
             return int(text)
         time.sleep(0.02)
     raise AssertionError(f"{path} never got a pid within {bound} s")
+
+
+def stop_group(proc: subprocess.Popen[str]) -> None:
+    """Whatever happened in the test, leave no runner behind: ``proc`` (started in a session of
+    its own) and its whole process group killed, then reaped."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)

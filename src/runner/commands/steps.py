@@ -84,7 +84,7 @@ def _shown(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tup
     """The arguments as told: the run's secrets in them hidden (a stub's ``headers``, a
     ``body``'s secret keys, secret values), and every one of a command called with ``log=False``
     (``type(password, log=False)``), whose text is learned as a secret of the run."""
-    redactor = getattr(ctx, "redactor", None)  # a context made without one hides nothing
+    redactor = ctx.redactor  # None: the context hides nothing
     if kwargs.get("log") is False:
         if redactor is not None:
             redactor.learn(*[a for a in args if isinstance(a, str)])
@@ -141,9 +141,8 @@ def _send_step(ctx: Any, name: str, file: str | None, line: int | None, *, close
     """Open the trace step ``name`` (and close it at once with ``closed``), without waiting; the
     run's secrets in it are hidden."""
     try:
-        redactor = getattr(ctx, "redactor", None)
-        if redactor is not None:
-            name = redactor.text(name)
+        if ctx.redactor is not None:
+            name = ctx.redactor.text(name)
         ctx.loop.submit(ctx.browser.trace_step(name, file, line))
     except Exception:  # noqa: BLE001 - tracing never fails a command
         return
