@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.serve import StaticServer
+from runner.serve.static import StaticServer
 
 BOUND = 5.0
 

@@ -146,7 +146,7 @@ def html_report_command(events_from: str, option_flags: list[str] | None, projec
 def _html_output(option_flags: list[str] | None, project_root: Path) -> Path:
     """The folder the HTML report goes to: ``output`` of the flags, else ``reportFolder``."""
     from runner.config import load_config, parse_cli_values
-    from runner.paths import resolve_path
+    from runner.config.paths import resolve_path
 
     options: dict[str, Any] = {}
     for text in option_flags or []:

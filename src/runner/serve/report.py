@@ -13,8 +13,8 @@ from pathlib import Path
 
 from runner.errors import UsageError
 from runner.reporters.html.folder import MARKER, is_report_folder
-from runner.serve import StaticServer
-from runner.show_trace import serve_until_stopped
+from runner.serve.static import StaticServer
+from runner.serve.trace import serve_until_stopped
 
 __all__ = ["check_report_folder", "serve_report", "show_report"]
 

@@ -23,7 +23,7 @@ from runner.engine.trace_viewer import (
     viewer_trace_version,
 )
 from runner.errors import UsageError
-from runner.serve import StaticServer
+from runner.serve.static import StaticServer
 
 __all__ = ["show_trace", "serve_trace", "serve_until_stopped", "display_likely"]
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ConfigError
-from runner.serve import StaticServer
+from runner.serve.static import StaticServer
 
 __all__ = ["FileServer", "HIDDEN_NAMES", "ARTIFACT_FOLDERS", "artifact_paths"]
 
