@@ -68,7 +68,7 @@ def command(args: argparse.Namespace) -> int:
         except RunnerError as err:
             return fail(str(err))
 
-    # The tests run in a watched child process: one that dies never reads as passed (run_guard.py).
+    # The tests run in a watched child process: one that dies never reads as passed (run/guard.py).
     return guarded(run)
 
 

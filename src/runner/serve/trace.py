@@ -2,7 +2,7 @@
 
 The viewer is the web app the installed Playwright wheel ships (``engine/trace_viewer.py``). It
 needs http, not file:// (it reads the trace in a service worker), so this serves the viewer's
-folder and the one trace with runner's static server (``serve.py``: 127.0.0.1 only, Host
+folder and the one trace with runner's static server (``serve/static.py``: 127.0.0.1 only, Host
 checked, read-only), prints the URL, opens the system's browser when one can be shown, and
 serves until Ctrl-C.
 """

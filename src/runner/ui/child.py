@@ -163,7 +163,7 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
 def _end(code: int) -> None:
     """End the child at once once its run is over: a non-daemon thread a test left running would
     keep it alive, and ``runner open`` would show the run running for ever (as ``runner run``'s
-    child does, run_guard.py)."""
+    child does, run/guard.py)."""
     import os
 
     for stream in (sys.stdout, sys.stderr):
