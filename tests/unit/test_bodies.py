@@ -1,4 +1,4 @@
-"""runner.bodies.body_record: how the run's events keep an HTTP body."""
+"""runner.net.bodies.body_record: how the run's events keep an HTTP body."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from runner.bodies import body_record, is_binary, text_in_encoding
+from runner.net.bodies import body_record, is_binary, text_in_encoding
 
 
 def test_no_body_is_none_and_an_empty_one_is_kept() -> None:

@@ -1,4 +1,4 @@
-"""runner.braces: brace expansion is refused, fast and by name, past its limits; below them it
+"""runner.match.braces: brace expansion is refused, fast and by name, past its limits; below them it
 expands exactly as before (tests/fidelity compares it with the real minimatch)."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ import time
 
 import pytest
 
-from runner.braces import (
+from runner.errors import UsageError
+from runner.match import compile_pattern, minimatch
+from runner.match.braces import (
     MAX_BRACES,
     MAX_EXPANDED_CHARS,
     MAX_EXPANSIONS,
@@ -20,8 +22,6 @@ from runner.braces import (
     brace_expand,
     expansion_problem,
 )
-from runner.errors import UsageError
-from runner.match import compile_pattern, minimatch
 
 FAST = 1.0  # seconds: a generous bound for what takes milliseconds (the machine may be busy)
 

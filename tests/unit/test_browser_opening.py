@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from runner.show_trace import display_likely
+from runner.serve.trace import display_likely
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="Linux decides by its display variables")

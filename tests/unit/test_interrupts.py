@@ -21,7 +21,7 @@ from tests.support.procs import left_after, pid_in
 CHILD = textwrap.dedent("""
     import subprocess, sys, time
     from pathlib import Path
-    from runner.interrupts import RunInterrupts
+    from runner.run.interrupts import RunInterrupts
 
     folder = Path(sys.argv[1])
     with RunInterrupts() as interrupts:
@@ -101,7 +101,7 @@ def test_a_second_signal_kills_every_descendant_and_exits_at_once(tmp_path, firs
 
 
 def test_the_handlers_are_taken_back_afterwards():
-    from runner.interrupts import RunInterrupts
+    from runner.run.interrupts import RunInterrupts
 
     before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     with RunInterrupts():
@@ -110,7 +110,7 @@ def test_the_handlers_are_taken_back_afterwards():
 
 
 def test_a_signal_inside_the_import_machinery_is_acted_on_a_moment_later(tmp_path):
-    from runner.interrupts import RunInterrupts
+    from runner.run.interrupts import RunInterrupts
 
     # a real frame of Python's import machinery: the one that runs a module's body
     (tmp_path / "grab_import_frame.py").write_text("import sys\nFRAME = sys._getframe(1)\n")

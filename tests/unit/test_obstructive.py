@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from runner.obstructive import rewrite_html, rewrite_js
+from runner.engine.obstructive import rewrite_html, rewrite_js
 
 BOTH = pytest.mark.parametrize("parse", [False, True], ids=["patterns", "parser"])
 

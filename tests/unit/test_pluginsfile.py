@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runner.errors import ConfigError, TaskError, UsageError
-from runner.pluginsfile import PluginEvents, load_plugins_file
+from runner.usercode.plugins_file import PluginEvents, load_plugins_file
 
 
 def write(tmp_path, text):

@@ -15,7 +15,7 @@ import textwrap
 
 _PRELUDE = """
 import json, os, sys
-from runner import run_guard
+from runner.run import guard as run_guard
 from runner.events import TestStarted
 
 reads = []

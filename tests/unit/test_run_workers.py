@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from runner.errors import UsageError
-from runner.run_workers import auto_workers, longest_first, parse_workers, xdist_args
+from runner.run.workers import auto_workers, longest_first, parse_workers, xdist_args
 
 
 def test_a_number_or_auto() -> None:
@@ -16,7 +16,7 @@ def test_a_number_or_auto() -> None:
 
 
 def test_auto_fits_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
-    import runner.run_workers as module
+    import runner.run.workers as module
 
     monkeypatch.setattr(module.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     monkeypatch.setattr(module, "_available_mib", lambda: 8000)

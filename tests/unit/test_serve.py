@@ -1,4 +1,4 @@
-"""runner's static server (serve.py): content types, Range requests, an extra file outside the
+"""runner's static server (serve/static.py): content types, Range requests, an extra file outside the
 folder, and the folder's rules (Host, no listing). Real sockets, real files."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.serve import StaticServer
+from runner.serve.static import StaticServer
 
 BOUND = 5.0
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from runner.events import RunStarted, SpecEnded, SpecStarted
-from runner.shards import (
+from runner.run.shard_plan import (
     ShardError,
     count_tests,
     durations_from_events,

@@ -1,8 +1,8 @@
-"""runner.tracebacks.first_line: an exception as the one line a message shows."""
+"""runner.usercode.tracebacks.first_line: an exception as the one line a message shows."""
 
 from __future__ import annotations
 
-from runner.tracebacks import first_line
+from runner.usercode.tracebacks import first_line
 
 
 class _Unprintable(Exception):

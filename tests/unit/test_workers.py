@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from runner.workers import Workers
+from runner.usercode.threads import Workers
 
 BOUND = 5.0
 
@@ -77,7 +77,7 @@ def test_a_call_given_up_on_before_it_started_never_runs():
 def test_a_call_that_never_returns_keeps_no_process_alive():
     code = (
         "import threading\n"
-        "from runner.workers import Workers\n"
+        "from runner.usercode.threads import Workers\n"
         "w = Workers('forever')\n"
         "f = w.submit(threading.Event().wait)\n"
         "while not f.running(): pass\n"

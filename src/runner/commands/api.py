@@ -31,7 +31,7 @@ from runner.events import LogLine, ScreenshotTaken
 from runner.events.cut import LOG_LIMIT, cut_text
 
 if TYPE_CHECKING:
-    from runner.pluginsfile import PluginEvents
+    from runner.usercode.plugins_file import PluginEvents
 
 __all__ = ["RunnerCommands", "VIEWPORT_PRESETS", "safe_file_name"]
 
@@ -495,7 +495,7 @@ class RunnerCommands:
         """Run a task registered by the plugins file with ``on("task", {...})``."""
         __tracebackhide__ = True
         if self._events is None:
-            from runner.pluginsfile import PluginEvents
+            from runner.usercode.plugins_file import PluginEvents
 
             self._events = PluginEvents()
         limit = float(timeout if timeout is not None else self._ctx.config.task_timeout)

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from runner.config.accessors import OptionAccessors
+from runner.config.paths import resolve_path
 from runner.config.schema import camel_name, option_names, option_schema, override_level
 from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
-from runner.paths import resolve_path
 
 __all__ = ["Config", "NOTICES", "SOURCE_LABELS", "collapse_base_url", "node_version_warning", "resolve_path"]
 

@@ -4,7 +4,7 @@ Two kinds of request go this way: those a ``clientCertificates`` entry matches (
 its certificate, ``client_certs.py``) and the CORS preflights a routed page makes that no route
 answers (``preflights.py``). Both are sent as the page would send them: no cookie jar of runner's
 own, redirects returned as they are unless asked to follow, the body decoded. A body is read
-within :data:`~runner.bodies.MAX_READ_BODY_BYTES` once decompressed (:func:`read_capped`): a
+within :data:`~runner.net.bodies.MAX_READ_BODY_BYTES` once decompressed (:func:`read_capped`): a
 1 MB gzip "bomb" would otherwise be a gigabyte in memory.
 """
 
@@ -17,8 +17,8 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-from runner.bodies import MAX_READ_BODY_BYTES
 from runner.net import UpstreamError, UpstreamResponse
+from runner.net.bodies import MAX_READ_BODY_BYTES
 
 __all__ = ["BodyTooLarge", "DirectClient", "read_capped", "too_large_message"]
 

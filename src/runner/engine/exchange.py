@@ -26,7 +26,7 @@ from runner.net import (
     UpstreamError,
     UpstreamResponse,
 )
-from runner.tracebacks import first_line
+from runner.usercode.tracebacks import first_line
 
 _STREAM_CONNECT_S = 300.0  # the browser asks runner's stream server for a throttled body within this
 

@@ -44,7 +44,7 @@ from runner.net import (
     UpstreamError,
     UpstreamResponse,
 )
-from runner.tracebacks import first_line
+from runner.usercode.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.routing import RoutingTarget

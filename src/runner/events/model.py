@@ -187,7 +187,7 @@ class RequestIntercepted(Event):
     ``stubbed``: answered by runner (True) or by the server (False). Timings in ms: ``queued``
     (arrival until the first handler ran), ``handler`` (time in the user's handlers), ``upstream``
     (waiting for the server), ``total`` (arrival until the end). ``request_body`` and
-    ``response_body``: the bodies runner held (see ``runner.bodies.body_record``: ``size``,
+    ``response_body``: the bodies runner held (see ``runner.net.bodies.body_record``: ``size``,
     ``encoding`` "utf-8" or "base64", ``data``, ``cut`` when longer than what is kept); None when
     there was none or runner never read it (a server's response the test did not look at).
     ``log``: False when a route it reached was defined with ``log: False`` (kept out of the

@@ -58,9 +58,9 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from runner.braces import BraceLimitError, brace_expand
 from runner.errors import UsageError
 from runner.match._jsregex import NEVER, JsRegexSyntaxError, is_valid_js_regex, translate
+from runner.match.braces import BraceLimitError, brace_expand
 
 __all__ = ["minimatch", "compile_pattern", "OPTION_NAMES"]
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from runner.braces import expansion_problem
+from runner.match.braces import expansion_problem
 
 __all__ = ["GRAPHQL_KEYS", "pattern_problem", "compile_pattern_value", "graphql_operations", "JsonMatcher",
            "GraphqlMatcher", "parse_json_body"]

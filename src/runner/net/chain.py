@@ -20,9 +20,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from runner.bodies import decode_body
 from runner.errors import InterceptError
-from runner.workers import Workers
+from runner.net.bodies import decode_body
+from runner.usercode.threads import Workers
 
 from ._util import as_coro, header_get, header_has, headers_problem, reason_phrase
 from .aliases import Aliases

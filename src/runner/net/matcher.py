@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from runner.braces import expansion_problem
 from runner.errors import UsageError
+from runner.match.braces import expansion_problem
 
 from ._util import is_number, regex_text, show
 from .body_match import (

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-from runner.bodies import body_refusal, decode_body, encode_body
 from runner.errors import InterceptError, UsageError
+from runner.net.bodies import body_refusal, decode_body, encode_body
 
 from ._util import camel_to_snake, header_get, header_has, show
 from .interception import RequestSnapshot

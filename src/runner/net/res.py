@@ -7,8 +7,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from runner.bodies import decode_body, encode_body
 from runner.errors import InterceptError, UsageError
+from runner.net.bodies import decode_body, encode_body
 
 from ._util import (
     MISSING,

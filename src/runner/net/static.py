@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.bodies import body_refusal, encode_body, split_spec, text_in_encoding
 from runner.errors import UsageError
+from runner.net.bodies import body_refusal, encode_body, split_spec, text_in_encoding
 
 from ._util import (
     MISSING,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner.errors import InterceptError, UsageError
-from runner.workers import Workers
+from runner.usercode.threads import Workers
 
 from ._util import as_coro, show
 from .matcher import CompiledMatcher, MatchView, validate_route_matcher

@@ -122,7 +122,7 @@ class OpenServer:
     def reload_config(self) -> None:
         """Read runner.json (and the rest) again; a bad one is shown in the UI, not raised."""
         from runner.config import load_config
-        from runner.specs import select_specs, spec_folder
+        from runner.run.specs import select_specs, spec_folder
 
         try:
             config = load_config(self.project, config_file=self.config_file, cli_config=self.cli_config,

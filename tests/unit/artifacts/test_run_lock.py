@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.artifacts.run_lock import lock_artifacts
 from runner.errors import UsageError
+from runner.run.lock import lock_artifacts
 
 
 class _Config:
@@ -40,7 +40,7 @@ def _config(root: Path, **overrides: str | None) -> _Config:
 HOLDER = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from runner.artifacts.run_lock import lock_artifacts
+    from runner.run.lock import lock_artifacts
 
     class Config:
         def path(self, name):

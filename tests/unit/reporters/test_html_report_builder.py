@@ -21,10 +21,10 @@ from tests.support.report_events import (
 
 from runner.errors import UsageError
 from runner.events import AttemptEnded, RunStarted, TestEnded, TestStarted, dumps_event
-from runner.replay import html_report_command
 from runner.reporters.html import MARKER, HtmlReport, folder_refusal, overlap_refusal
 from runner.reporters.html.bodies import INLINE_BYTES, body_view
 from runner.reporters.html.jsdata import js_call, js_literal
+from runner.reporters.replay import html_report_command
 
 
 def build(tmp_path: Path, events=None, *, viewer: Path | None = None, **kwargs) -> Path:

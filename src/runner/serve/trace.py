@@ -2,7 +2,7 @@
 
 The viewer is the web app the installed Playwright wheel ships (``engine/trace_viewer.py``). It
 needs http, not file:// (it reads the trace in a service worker), so this serves the viewer's
-folder and the one trace with runner's static server (``serve.py``: 127.0.0.1 only, Host
+folder and the one trace with runner's static server (``serve/static.py``: 127.0.0.1 only, Host
 checked, read-only), prints the URL, opens the system's browser when one can be shown, and
 serves until Ctrl-C.
 """
@@ -23,7 +23,7 @@ from runner.engine.trace_viewer import (
     viewer_trace_version,
 )
 from runner.errors import UsageError
-from runner.serve import StaticServer
+from runner.serve.static import StaticServer
 
 __all__ = ["show_trace", "serve_trace", "serve_until_stopped", "display_likely"]
 

@@ -124,7 +124,7 @@ def html_report_command(events_from: str, option_flags: list[str] | None, projec
     if refusal is not None:
         raise UsageError(f"the HTML report was not written: {refusal}.\nPass --reporter-options "
                          "output=DIR with a new folder (or one runner wrote a report to).")
-    # relative artifact paths (a merged run's, see merge.py) are found in the project built in
+    # relative artifact paths (a merged run's, see run/merge.py) are found in the project built in
     report = HtmlReport(target, viewer=viewer, project_root=project_root)
     problem, _first_at, _last_at = _replay(path, events_from, lambda _number, event: report(event))
     if problem is not None:
@@ -146,7 +146,7 @@ def html_report_command(events_from: str, option_flags: list[str] | None, projec
 def _html_output(option_flags: list[str] | None, project_root: Path) -> Path:
     """The folder the HTML report goes to: ``output`` of the flags, else ``reportFolder``."""
     from runner.config import load_config, parse_cli_values
-    from runner.paths import resolve_path
+    from runner.config.paths import resolve_path
 
     options: dict[str, Any] = {}
     for text in option_flags or []:

@@ -1,6 +1,6 @@
 """A small static HTTP server on 127.0.0.1: one folder, read-only, in a daemon thread.
 
-runner's file server (``fileserver.py``, the app's files when there is no ``baseUrl``) and
+runner's file server (``serve/files.py``, the app's files when there is no ``baseUrl``) and
 ``runner show-trace`` (Playwright's trace viewer and one trace) both serve with it. The rules:
 
 * only requests whose ``Host`` is ``127.0.0.1:<port>`` or ``localhost:<port>`` are answered

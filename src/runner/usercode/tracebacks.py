@@ -20,7 +20,7 @@ __all__ = ["RUNNER_PACKAGE", "code_tail", "error_line", "first_line", "is_intern
            "message_line", "split_error_line", "user_code_tail", "user_frames"]
 
 #: The folder of the ``runner`` package, with a trailing separator (``runner_x/`` is not in it).
-RUNNER_PACKAGE = str(Path(__file__).resolve().parent) + os.sep
+RUNNER_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep  # this file is in runner/usercode/
 _LIBRARIES = tuple(sorted({str(Path(p)) + os.sep for p in (
     sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"), sysconfig.get_path("platlib")) if p}))
 _ERROR_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<text>.*))?$")

@@ -1,6 +1,6 @@
 """``runner run``'s side of sharding: picking this shard's specs, recording durations.
 
-The packing itself is :mod:`runner.shards`; this module reads the options, tells the user what
+The packing itself is :mod:`runner.run.shard_plan`; this module reads the options, tells the user what
 this shard runs (and why), marks the run's ``run.started`` with the shard so ``runner merge`` can
 check the shards belong together, and writes the durations file after a run that asked for it.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.events import Event, RunStarted, SpecEnded, SpecStarted
-from runner.shards import (
+from runner.run.shard_plan import (
     DEFAULT_DURATIONS,
     ShardError,
     durations_from_events,

@@ -3,7 +3,7 @@
 The engine is pytest-xdist: ``-n N --dist loadfile`` makes a spec the unit of distribution (its
 tests run together in one worker, in order), so its video, ``before:spec``/``after:spec`` and
 fixtures behave as in one process. The specs are handed to pytest longest first (by the
-durations file, else by test count, see :mod:`runner.shards`), and xdist gives out whole specs in
+durations file, else by test count, see :mod:`runner.run.shard_plan`), and xdist gives out whole specs in
 that order, so the long ones do not end up last on one worker.
 
 ``auto`` picks what the machine can carry: one worker for every two cores (as Playwright Test's
@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 from runner.errors import UsageError
-from runner.shards import plan_shards, spec_key
+from runner.run.shard_plan import plan_shards, spec_key
 
 __all__ = ["CORES_PER_WORKER", "WORKER_MEMORY_MIB", "auto_workers", "longest_first", "parse_workers", "xdist_args"]
 

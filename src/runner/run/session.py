@@ -20,7 +20,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from runner import active
-from runner.bodies import body_record
 from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
@@ -28,6 +27,7 @@ from runner.commands.mount import MountHost
 from runner.commands.steps import failure_step, flush_step
 from runner.config import Config, load_config
 from runner.config.load import ENV_FILE_NAME
+from runner.config.paths import resolve_path
 from runner.engine.browser import BrowserSession, LaunchOptions
 from runner.engine.discovery import BrowserSpec, find_browser
 from runner.engine.loop import EngineBlocked, EngineLoop, EngineTimeout
@@ -42,15 +42,15 @@ from runner.events import (
     RouteAdded,
     RouteAliased,
 )
-from runner.fileserver import FileServer, artifact_paths
-from runner.live_view import LiveView
 from runner.match import compile_pattern, pattern_list
-from runner.paths import resolve_path
-from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
+from runner.net.bodies import body_record
 from runner.redaction import Redactor, redact_event
 from runner.redaction.traces import scrub_trace
-from runner.spec_videos import SpecVideos
-from runner.tracebacks import first_line
+from runner.run.live_view import LiveView
+from runner.run.spec_videos import SpecVideos
+from runner.serve.files import FileServer, artifact_paths
+from runner.usercode.plugins_file import PluginEvents, load_module, load_plugins_file
+from runner.usercode.tracebacks import first_line
 
 __all__ = ["RunSession", "check_base_url", "client_certificate_entries"]
 
@@ -89,7 +89,7 @@ class RunSession:
         self.bus.transform = lambda event: redact_event(self.redactor, event)
         self.events = PluginEvents(publish=self.bus.publish)
         self.videos_enabled = True  # off in pytest-xdist workers (specs are split across them)
-        self.shard: dict[str, Any] | None = None  # runner run --shard: which share of the specs (run_shards.py)
+        self.shard: dict[str, Any] | None = None  # runner run --shard: which share of the specs (run/shards.py)
         self.support_module: ModuleType | None = None
         self._loop: EngineLoop | None = loop
         self._browser: BrowserSession | None = None

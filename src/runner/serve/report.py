@@ -1,7 +1,7 @@
 """``runner show-report [FOLDER]``: serve a run's HTML report on 127.0.0.1 and open it.
 
 The report opens from disk too, but the trace viewer copied into it needs http (it reads a trace
-in a service worker), so this serves the folder with runner's static server (``serve.py``:
+in a service worker), so this serves the folder with runner's static server (``serve/static.py``:
 127.0.0.1 only, Host checked, read-only, no listings), prints the URL, opens the system's
 browser when one can be shown, and serves until Ctrl-C. Without FOLDER: the project's
 ``reportFolder``.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from runner.errors import UsageError
 from runner.reporters.html.folder import MARKER, is_report_folder
-from runner.serve import StaticServer
-from runner.show_trace import serve_until_stopped
+from runner.serve.static import StaticServer
+from runner.serve.trace import serve_until_stopped
 
 __all__ = ["check_report_folder", "serve_report", "show_report"]
 

@@ -23,8 +23,8 @@ from typing import Any
 
 from runner.errors import ConfigError, TaskError, UsageError
 from runner.events import Event, PluginEvent
-from runner.tracebacks import user_code_tail
-from runner.workers import Workers
+from runner.usercode.threads import Workers
+from runner.usercode.tracebacks import user_code_tail
 
 __all__ = ["PluginEvents", "load_module", "load_plugins_file", "EVENTS"]
 

@@ -46,7 +46,7 @@ from runner.events import (
     from_json,
 )
 from runner.events.jsonl import dumps_event
-from runner.interrupts import SIGNALS, become_subreaper, kill_descendants
+from runner.run.interrupts import SIGNALS, become_subreaper, kill_descendants
 
 __all__ = ["Journal", "death_events", "guarded"]
 
@@ -496,8 +496,8 @@ def _rewrite_events(path: Path, events: list[Event]) -> None:
 
 def _html_report(target: Path, project: Path, events: list[Event]) -> None:
     from runner.engine.trace_viewer import viewer_folder
-    from runner.replay import report_line
     from runner.reporters.html import HtmlReport
+    from runner.reporters.replay import report_line
 
     report = HtmlReport(target, viewer=viewer_folder(), project_root=project)
     try:

@@ -22,7 +22,7 @@ import pytest
 
 __all__ = ["StudioPlugin"]
 
-_RECORDER = Path(__file__).with_name("studio_recorder.js")
+_RECORDER = Path(__file__).parents[1] / "ui" / "studio_recorder.js"  # the ui serves it too
 _INPUT_WAIT_S = 10.0
 
 

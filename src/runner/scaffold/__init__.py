@@ -20,7 +20,7 @@ from runner.errors import RunnerError, UsageError
 
 __all__ = ["ScaffoldPlan", "ScaffoldResult", "plan_scaffold", "scaffold", "report_lines"]
 
-_FILES = Path(__file__).with_name("scaffold_files")
+_FILES = Path(__file__).with_name("files")
 CONFIG_NAME = "runner.json"
 
 

@@ -24,7 +24,7 @@ It serves the application's files and nothing else:
 * a folder is answered with its ``index.html`` (or ``index.htm``), never with a listing of its
   files (404 when it has no index).
 
-The serving itself (those rules, content types, Range requests) is ``serve.py``'s.
+The serving itself (those rules, content types, Range requests) is ``serve/static.py``'s.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ConfigError
-from runner.serve import StaticServer
+from runner.serve.static import StaticServer
 
 __all__ = ["FileServer", "HIDDEN_NAMES", "ARTIFACT_FOLDERS", "artifact_paths"]
 
@@ -80,7 +80,7 @@ def _pattern(folder: Path, *names: str) -> str:
 
 
 class FileServer:
-    """Serve one folder over HTTP on loopback until :meth:`close` (see ``serve.py``).
+    """Serve one folder over HTTP on loopback until :meth:`close` (see ``serve/static.py``).
 
     ``hidden``: files never served even when inside the folder (the configuration file, the
     plugins and support files), compared by real path; ``runner.json`` and ``runner.env.json``
