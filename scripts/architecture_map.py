@@ -1,5 +1,6 @@
-"""Print every package and module of src/runner/ with its docstring's first line, as the tree of
-docs/architecture.md ("Modules, one job each") draws them: a draft for whoever writes that map again.
+"""Print every package and module of src/runner/ with its docstring's first line, as the tree
+of docs/architecture.md ("Modules, one job each") draws them: a draft for whoever writes that
+map again.
 
     .venv/bin/python scripts/architecture_map.py
 
@@ -32,7 +33,8 @@ def lines(folder: Path, depth: int) -> list[str]:
     entries = sorted(folder.iterdir(), key=lambda p: (p.name != "__init__.py", p.name))
     for path in entries:
         if path.is_dir() and (path / "__init__.py").is_file():
-            out.append(f"{indent}{(path.name + '/').ljust(width - 1)} {first_line(path / '__init__.py')}")
+            job = first_line(path / "__init__.py")
+            out.append(f"{indent}{(path.name + '/').ljust(width - 1)} {job}")
             out.extend(lines(path, depth + 1))
         elif path.suffix == ".py" and not (path.name == "__init__.py" and depth > 1):
             out.append(f"{indent}{path.name.ljust(width - 1)} {first_line(path)}")

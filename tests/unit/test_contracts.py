@@ -1,10 +1,15 @@
 """The import contracts in pyproject.toml bind: import-linter, given our own contract definitions
-(the root package renamed), fails on a small throwaway tree that breaks each rule, keeps them all
-on the same tree without the break, and keeps them all on runner itself."""
+(the root package renamed), fails on a small throwaway tree that breaks a rule, for every rule
+they state; keeps them all on the same tree without the break; and keeps them all on runner.
+
+The cases are read from the contracts themselves (every module of a layer importing the layer
+above; a module importing its neighbour in a layer; a module that is not allowed to importing
+pytest or Playwright; ...), so they follow the contracts when the layers change."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,63 +21,7 @@ from importlinter.application.user_options import UserOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = "runner_contract_probe"  # the throwaway tree's root package: runner renamed
-
-LAYERS = "Layers, top to bottom"
-NET_AND_CONFIG = "The interception engine and the configuration know neither the browser nor pytest"
-PLAYWRIGHT = "Only the engine talks to Playwright"
-PYTEST = "Only the pytest plugin and the CLI that starts pytest know pytest"
-CYCLES = "No import cycles between sibling modules or packages"
-
-# Imports every contract allows: higher layers importing lower ones, the allowed importers of
-# pytest and Playwright. The tree with only these keeps every contract, so what a case adds to it
-# is what breaks the contracts the case names (and no others).
-ALLOWED = {
-    "cli": "from runner_contract_probe import ui, run_guard, replay\nimport pytest\n",
-    "ui.child": "import pytest\nfrom runner_contract_probe import interrupts\n",
-    "ui.studio_child": "import pytest\n",
-    "run_guard": "from runner_contract_probe import replay, interrupts\n",
-    "plugin": "import pytest\nimport _pytest.config\nfrom runner_contract_probe import session\n",
-    "session": "from runner_contract_probe import spec_videos, fileserver\n",
-    "engine": "import playwright.async_api\nfrom runner_contract_probe import net\n",
-    "net.chain": "from runner_contract_probe.net import registry\n",
-    "net.registry": "from runner_contract_probe import errors\n",
-}
-
-PROBE_IMPORT = f"from {PROBE} import"
-
-# (case, the modules it adds or rewrites, the contracts it breaks: exactly these)
-BREAKS: list[tuple[str, dict[str, str], set[str]]] = [
-    ("a lower layer imports a higher one", {"errors": f"{PROBE_IMPORT} config\n"}, {LAYERS}),
-    ("specs imports session (they were one ':' group)",
-     {"specs": f"{PROBE_IMPORT} session\n"}, {LAYERS}),
-    ("show_trace imports show_report (they were one ':' group)",
-     {"show_trace": f"{PROBE_IMPORT} show_report\n"}, {LAYERS}),
-    ("run_start imports run_guard (they were one ':' group)",
-     {"run_start": f"{PROBE_IMPORT} run_guard\n"}, {LAYERS}),
-    ("independent siblings: net imports reporters",
-     {"net.chain": f"{PROBE_IMPORT} reporters\n"}, {LAYERS}),
-    ("a top-level module the layers do not name", {"newcomer": ""}, {LAYERS}),
-    ("net reaches Playwright through bodies",
-     {"net.chain": f"{PROBE_IMPORT} bodies\n", "bodies": "import playwright\n"},
-     {NET_AND_CONFIG, PLAYWRIGHT}),
-    ("config imports pytest", {"config": "import pytest\n"}, {NET_AND_CONFIG, PYTEST}),
-    ("the reporters import Playwright", {"reporters": "import playwright.sync_api\n"},
-     {PLAYWRIGHT}),
-    ("a new top-level module imports Playwright", {"newcomer": "import playwright\n"},
-     {LAYERS, PLAYWRIGHT}),
-    ("ui imports pytest (not from its child)", {"ui.server": "import pytest\n"}, {PYTEST}),
-    ("a new module of the reporters imports pytest", {"reporters.newcomer": "import pytest\n"},
-     {PYTEST}),
-    ("a new top-level module imports pytest", {"newcomer": "import pytest\n"}, {LAYERS, PYTEST}),
-    ("the session imports _pytest",
-     {"session": f"{PROBE_IMPORT} spec_videos\nfrom _pytest import nodes\n"}, {PYTEST}),
-    ("two modules of net import each other",
-     {"net.registry": f"from {PROBE}.net import chain\n"}, {CYCLES}),
-]
-
-
-def _probe_name(value: str) -> str:
-    return re.sub(r"^runner(?=\.|$)", PROBE, value)
+NEWCOMER = "probe_newcomer"  # a module or package no contract names
 
 
 def _our_options() -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -80,40 +29,166 @@ def _our_options() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return config["session_options"], config["contracts_options"]
 
 
+SESSION, CONTRACTS = _our_options()
+(LAYERS,) = [c for c in CONTRACTS if c["type"] == "layers"]
+LAYER_ROWS = [
+    [tail.strip().strip("()") for tail in re.split(r"[|:]", layer)] for layer in LAYERS["layers"]
+]
+
+
+def _tail(module: str) -> str:
+    """`runner.ui.child` -> `ui.child`: a module of ours, relative to the root package."""
+    assert module == "runner" or module.startswith("runner."), module
+    return module.removeprefix("runner").removeprefix(".")
+
+
+def _inside(module: str, packages: list[str]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in map(_tail, packages))
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    sources: dict[str, str]  # module (relative to the root) -> the imports it adds
+    contract: str  # the contract it must break
+
+
+def _imports(module: str) -> str:
+    return f"import {PROBE}.{module}\n" if module else f"import {PROBE}\n"
+
+
+def _allowed_tree() -> dict[str, str]:
+    """The imports every contract allows and some need (a protected module must be in the
+    graph): each allowed importer imports what it is allowed to."""
+    sources: dict[str, str] = {}
+    for contract in CONTRACTS:
+        if contract["type"] == "protected":
+            for importer in map(_tail, contract["allowed_importers"]):
+                for module in contract["protected_modules"]:
+                    sources[importer] = sources.get(importer, "") + f"import {module}\n"
+    return sources
+
+
+def _layer_cases() -> list[Case]:
+    name = LAYERS["name"]
+    cases = [Case(f"{NEWCOMER}, a module the layers do not name", {NEWCOMER: ""}, name)]
+    for above, below in zip(LAYER_ROWS, LAYER_ROWS[1:], strict=False):
+        for tail in below:
+            imports = {tail: _imports(above[0])}
+            cases.append(Case(f"{tail} imports {above[0]}, the layer above", imports, name))
+    for row in LAYER_ROWS:
+        for tail in row[1:]:
+            imports = {tail: _imports(row[0])}
+            cases.append(Case(f"{tail} imports {row[0]}, of its own layer", imports, name))
+    bottom, top = LAYER_ROWS[-1][0], LAYER_ROWS[0][0]
+    cases.append(Case(f"{bottom} imports {top}, the top", {bottom: _imports(top)}, name))
+    return cases
+
+
+def _protected_cases(contract: dict[str, Any]) -> list[Case]:
+    allowed = contract["allowed_importers"]
+    # a new module, and one module of each layer that is not allowed (the first of its row)
+    importers = [NEWCOMER] + [
+        next(tail for tail in row if not _inside(tail, allowed))
+        for row in LAYER_ROWS
+        if not all(_inside(tail, allowed) for tail in row)
+    ]
+    # a neighbour of an allowed module (ui.server beside ui.child) is not allowed
+    importers += [
+        f"{_tail(module).rpartition('.')[0]}.{NEWCOMER}"
+        for module in allowed
+        if "." in _tail(module)
+    ]
+    return [
+        Case(f"{importer} imports {module}", {importer: f"import {module}\n"}, contract["name"])
+        for importer in importers
+        for module in contract["protected_modules"]
+    ]
+
+
+def _forbidden_cases(contract: dict[str, Any]) -> list[Case]:
+    cases = []
+    for source in map(_tail, contract["source_modules"]):
+        for module in contract["forbidden_modules"]:
+            imports = {source: f"import {module}\n"}
+            cases.append(Case(f"{source} imports {module}", imports, contract["name"]))
+            if contract.get("allow_indirect_imports") != "True":
+                # through a module of the bottom layer, which the source may import
+                helper = next(
+                    tail for tail in LAYER_ROWS[-1] if not _inside(tail, [f"runner.{source}"])
+                )
+                cases.append(Case(
+                    f"{source} imports {module} through {helper}",
+                    {source: _imports(helper), helper: f"import {module}\n"},
+                    contract["name"],
+                ))
+    return cases
+
+
+def _cycle_cases(contract: dict[str, Any]) -> list[Case]:
+    cases = []
+    for ancestor in map(_tail, contract["ancestors"]):
+        # two siblings one level down from a package of the ancestor: no layer speaks of them
+        package = ".".join(part for part in (ancestor, LAYER_ROWS[0][0]) if part)
+        first, second = f"{package}.probe_first", f"{package}.probe_second"
+        cases.append(Case(
+            f"{first} and {second} import each other",
+            {first: _imports(second), second: _imports(first)},
+            contract["name"],
+        ))
+    return cases
+
+
+def _cases() -> list[Case]:
+    cases = _layer_cases()
+    for contract in CONTRACTS:
+        if contract["type"] == "protected":
+            cases += _protected_cases(contract)
+        elif contract["type"] == "forbidden":
+            cases += _forbidden_cases(contract)
+        elif contract["type"] == "acyclic_siblings":
+            cases += _cycle_cases(contract)
+        elif contract["type"] != "layers":
+            raise AssertionError(f"no case breaks a {contract['type']!r} contract yet: add one")
+    return cases
+
+
+CASES = _cases()
+
+
 def _probe_options() -> UserOptions:
     """Our contracts, word for word, with `runner` renamed in every module name (not in the
     layers' tails, which are relative to their container)."""
-    session, contracts = _our_options()
     renamed = []
-    for contract in contracts:
+    for contract in CONTRACTS:
         options = dict(contract)
         for key, value in contract.items():
             if isinstance(value, list) and key != "layers":
-                options[key] = [_probe_name(item) for item in value]
+                options[key] = [re.sub(r"^runner(?=\.|$)", PROBE, item) for item in value]
         renamed.append(options)
-    return UserOptions({**session, "root_packages": [PROBE]}, renamed)
-
-
-def _layer_tails() -> list[str]:
-    (layers,) = [c["layers"] for c in _our_options()[1] if c["type"] == "layers"]
-    return [tail.strip().strip("()") for layer in layers for tail in re.split(r"[|:]", layer)]
+    return UserOptions({**SESSION, "root_packages": [PROBE]}, renamed)
 
 
 def _write_tree(root: Path, sources: dict[str, str]) -> None:
-    """Every module the layers name, as a package (so any of them can have submodules), plus
-    the modules of `sources` with their text."""
+    """Every module the layers name, as a package (so that any of them can have modules of its
+    own), with the imports of `sources` in the modules they name."""
     package = root / PROBE
     package.mkdir()
     (package / "__init__.py").write_text("")
-    for tail in _layer_tails():
+    for tail in (tail for row in LAYER_ROWS for tail in row):
         (package / tail).mkdir()
         (package / tail / "__init__.py").write_text("")
     for dotted, text in sources.items():
         *parents, name = dotted.split(".")
         folder = package.joinpath(*parents)
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / name / "__init__.py" if (folder / name).is_dir() else folder / f"{name}.py"
-        target.write_text(text)
+        for level in range(len(parents)):
+            init = package.joinpath(*parents[: level + 1], "__init__.py")
+            if not init.exists():
+                init.write_text("")
+        is_package = (folder / name).is_dir()
+        target = folder / name / "__init__.py" if is_package else folder / f"{name}.py"
+        target.write_text((target.read_text() if target.exists() else "") + text)
 
 
 def _report(options: UserOptions) -> Report:
@@ -129,31 +204,43 @@ def _broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sources: dict[str, 
     _write_tree(tmp_path, sources)
     monkeypatch.syspath_prepend(str(tmp_path))
     report = _report(_probe_options())
-    return {contract.name for contract, check in report.get_contracts_and_checks() if not check.kept}
+    checks = report.get_contracts_and_checks()
+    return {contract.name for contract, check in checks if not check.kept}
 
 
 def test_every_contract_has_a_case_that_breaks_it() -> None:
-    assert {c["name"] for c in _our_options()[1]} == set().union(*(case[2] for case in BREAKS))
+    assert {c["name"] for c in CONTRACTS} == {case.contract for case in CASES}
+
+
+def test_pytest_and_playwright_are_allow_lists() -> None:
+    # a list of forbidden importers misses the next package; an allow-list does not
+    protected = {m for c in CONTRACTS if c["type"] == "protected" for m in c["protected_modules"]}
+    assert {"pytest", "_pytest", "playwright"} <= protected
+
+
+def test_the_layers_have_no_unordered_group() -> None:
+    # ':' lets the modules of a layer import each other in any direction
+    assert [layer for layer in LAYERS["layers"] if ":" in layer] == []
 
 
 def test_the_probe_tree_keeps_every_contract(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert _broken(tmp_path, monkeypatch, ALLOWED) == set()
+    assert _broken(tmp_path, monkeypatch, _allowed_tree()) == set()
 
 
-@pytest.mark.parametrize(
-    ("sources", "contracts"), [case[1:] for case in BREAKS], ids=[case[0] for case in BREAKS]
-)
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_a_tree_that_breaks_a_rule_fails_its_contract(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sources: dict[str, str], contracts: set[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: Case
 ) -> None:
-    assert _broken(tmp_path, monkeypatch, {**ALLOWED, **sources}) == contracts
+    sources = _allowed_tree()
+    for module, text in case.sources.items():
+        sources[module] = sources.get(module, "") + text
+    assert case.contract in _broken(tmp_path, monkeypatch, sources)
 
 
 def test_runner_keeps_every_contract() -> None:
-    session, contracts = _our_options()
-    report = _report(UserOptions(session, contracts))
+    report = _report(UserOptions(SESSION, CONTRACTS))
     assert [(c.name, check.kept) for c, check in report.get_contracts_and_checks()] == [
-        (c["name"], True) for c in contracts
+        (c["name"], True) for c in CONTRACTS
     ]
