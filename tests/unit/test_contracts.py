@@ -30,10 +30,6 @@ def _our_options() -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 SESSION, CONTRACTS = _our_options()
-(LAYERS,) = [c for c in CONTRACTS if c["type"] == "layers"]
-LAYER_ROWS = [
-    [tail.strip().strip("()") for tail in re.split(r"[|:]", layer)] for layer in LAYERS["layers"]
-]
 
 
 def _tail(module: str) -> str:
@@ -42,8 +38,30 @@ def _tail(module: str) -> str:
     return module.removeprefix("runner").removeprefix(".")
 
 
+def _join(*parts: str) -> str:
+    return ".".join(part for part in parts if part)
+
+
 def _inside(module: str, packages: list[str]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in map(_tail, packages))
+
+
+def _rows(contract: dict[str, Any], container: str) -> list[list[str]]:
+    """A layers contract's layers in one container, top to bottom: the modules of each,
+    relative to the root package."""
+    return [
+        [_join(_tail(container), tail.strip().strip("()")) for tail in re.split(r"[|:]", layer)]
+        for layer in contract["layers"]
+    ]
+
+
+LAYERED = [
+    (contract, _rows(contract, container))
+    for contract in CONTRACTS
+    if contract["type"] == "layers"
+    for container in contract.get("containers", ["runner"])
+]
+MODULES = list(dict.fromkeys(module for _, rows in LAYERED for row in rows for module in row))
 
 
 @dataclass(frozen=True)
@@ -54,33 +72,46 @@ class Case:
 
 
 def _imports(module: str) -> str:
-    return f"import {PROBE}.{module}\n" if module else f"import {PROBE}\n"
+    return f"import {_join(PROBE, module)}\n"
 
 
 def _allowed_tree() -> dict[str, str]:
-    """The imports every contract allows and some need (a protected module must be in the
-    graph): each allowed importer imports what it is allowed to."""
+    """The imports the contracts allow and some need: each allowed importer imports what it is
+    allowed to (a protected module must be in the graph), and the imports a contract ignores
+    are there (an ignored import that is not found is an error)."""
     sources: dict[str, str] = {}
+
+    def add(module: str, text: str) -> None:
+        sources[module] = sources.get(module, "") + text
+
     for contract in CONTRACTS:
         if contract["type"] == "protected":
             for importer in map(_tail, contract["allowed_importers"]):
                 for module in contract["protected_modules"]:
-                    sources[importer] = sources.get(importer, "") + f"import {module}\n"
+                    add(importer, f"import {module}\n")
+        for expression in contract.get("ignore_imports", []):
+            importer, imported = (_tail(part.strip()) for part in expression.split("->"))
+            add(importer, _imports(imported))
+            add(imported, "")
     return sources
 
 
-def _layer_cases() -> list[Case]:
-    name = LAYERS["name"]
-    cases = [Case(f"{NEWCOMER}, a module the layers do not name", {NEWCOMER: ""}, name)]
-    for above, below in zip(LAYER_ROWS, LAYER_ROWS[1:], strict=False):
-        for tail in below:
-            imports = {tail: _imports(above[0])}
-            cases.append(Case(f"{tail} imports {above[0]}, the layer above", imports, name))
-    for row in LAYER_ROWS:
-        for tail in row[1:]:
-            imports = {tail: _imports(row[0])}
-            cases.append(Case(f"{tail} imports {row[0]}, of its own layer", imports, name))
-    bottom, top = LAYER_ROWS[-1][0], LAYER_ROWS[0][0]
+def _layer_cases(contract: dict[str, Any], rows: list[list[str]]) -> list[Case]:
+    name = contract["name"]
+    cases = []
+    if contract.get("exhaustive") == "True":
+        container = rows[0][0].rpartition(".")[0]
+        newcomer = _join(container, NEWCOMER)
+        cases.append(Case(f"{newcomer}, a module the layers do not name", {newcomer: ""}, name))
+    for above, below in zip(rows, rows[1:], strict=False):
+        for module in below:
+            imports = {module: _imports(above[0])}
+            cases.append(Case(f"{module} imports {above[0]}, the layer above", imports, name))
+    for row in rows:
+        for module in row[1:]:
+            imports = {module: _imports(row[0])}
+            cases.append(Case(f"{module} imports {row[0]}, of its own layer", imports, name))
+    bottom, top = rows[-1][0], rows[0][0]
     cases.append(Case(f"{bottom} imports {top}, the top", {bottom: _imports(top)}, name))
     return cases
 
@@ -89,34 +120,34 @@ def _protected_cases(contract: dict[str, Any]) -> list[Case]:
     allowed = contract["allowed_importers"]
     # a new module, and one module of each layer that is not allowed (the first of its row)
     importers = [NEWCOMER] + [
-        next(tail for tail in row if not _inside(tail, allowed))
-        for row in LAYER_ROWS
-        if not all(_inside(tail, allowed) for tail in row)
+        next(module for module in row if not _inside(module, allowed))
+        for _, rows in LAYERED
+        for row in rows
+        if not all(_inside(module, allowed) for module in row)
     ]
     # a neighbour of an allowed module (ui.server beside ui.child) is not allowed
     importers += [
-        f"{_tail(module).rpartition('.')[0]}.{NEWCOMER}"
+        _join(_tail(module).rpartition(".")[0], NEWCOMER)
         for module in allowed
         if "." in _tail(module)
     ]
     return [
         Case(f"{importer} imports {module}", {importer: f"import {module}\n"}, contract["name"])
-        for importer in importers
+        for importer in dict.fromkeys(importers)
         for module in contract["protected_modules"]
     ]
 
 
 def _forbidden_cases(contract: dict[str, Any]) -> list[Case]:
     cases = []
+    bottom = LAYERED[0][1][-1]
     for source in map(_tail, contract["source_modules"]):
         for module in contract["forbidden_modules"]:
             imports = {source: f"import {module}\n"}
             cases.append(Case(f"{source} imports {module}", imports, contract["name"]))
             if contract.get("allow_indirect_imports") != "True":
                 # through a module of the bottom layer, which the source may import
-                helper = next(
-                    tail for tail in LAYER_ROWS[-1] if not _inside(tail, [f"runner.{source}"])
-                )
+                helper = next(m for m in bottom if not _inside(m, [_join("runner", source)]))
                 cases.append(Case(
                     f"{source} imports {module} through {helper}",
                     {source: _imports(helper), helper: f"import {module}\n"},
@@ -128,8 +159,8 @@ def _forbidden_cases(contract: dict[str, Any]) -> list[Case]:
 def _cycle_cases(contract: dict[str, Any]) -> list[Case]:
     cases = []
     for ancestor in map(_tail, contract["ancestors"]):
-        # two siblings one level down from a package of the ancestor: no layer speaks of them
-        package = ".".join(part for part in (ancestor, LAYER_ROWS[0][0]) if part)
+        # two siblings inside a module of the top layer: no layer speaks of them
+        package = _join(ancestor, LAYERED[0][1][0][0])
         first, second = f"{package}.probe_first", f"{package}.probe_second"
         cases.append(Case(
             f"{first} and {second} import each other",
@@ -140,7 +171,7 @@ def _cycle_cases(contract: dict[str, Any]) -> list[Case]:
 
 
 def _cases() -> list[Case]:
-    cases = _layer_cases()
+    cases = [case for contract, rows in LAYERED for case in _layer_cases(contract, rows)]
     for contract in CONTRACTS:
         if contract["type"] == "protected":
             cases += _protected_cases(contract)
@@ -158,13 +189,13 @@ CASES = _cases()
 
 def _probe_options() -> UserOptions:
     """Our contracts, word for word, with `runner` renamed in every module name (not in the
-    layers' tails, which are relative to their container)."""
+    layers' tails and exhaustive_ignores, which are relative to their container)."""
     renamed = []
     for contract in CONTRACTS:
         options = dict(contract)
         for key, value in contract.items():
-            if isinstance(value, list) and key != "layers":
-                options[key] = [re.sub(r"^runner(?=\.|$)", PROBE, item) for item in value]
+            if isinstance(value, list) and key not in ("layers", "exhaustive_ignores"):
+                options[key] = [re.sub(r"(?<![\w.])runner(?!\w)", PROBE, item) for item in value]
         renamed.append(options)
     return UserOptions({**SESSION, "root_packages": [PROBE]}, renamed)
 
@@ -173,22 +204,18 @@ def _write_tree(root: Path, sources: dict[str, str]) -> None:
     """Every module the layers name, as a package (so that any of them can have modules of its
     own), with the imports of `sources` in the modules they name."""
     package = root / PROBE
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for tail in (tail for row in LAYER_ROWS for tail in row):
-        (package / tail).mkdir()
-        (package / tail / "__init__.py").write_text("")
+    for module in MODULES:
+        folder = package.joinpath(*module.split("."))
+        folder.mkdir(parents=True, exist_ok=True)
     for dotted, text in sources.items():
         *parents, name = dotted.split(".")
         folder = package.joinpath(*parents)
         folder.mkdir(parents=True, exist_ok=True)
-        for level in range(len(parents)):
-            init = package.joinpath(*parents[: level + 1], "__init__.py")
-            if not init.exists():
-                init.write_text("")
         is_package = (folder / name).is_dir()
         target = folder / name / "__init__.py" if is_package else folder / f"{name}.py"
         target.write_text((target.read_text() if target.exists() else "") + text)
+    for folder in [package, *(p for p in package.rglob("*") if p.is_dir())]:
+        (folder / "__init__.py").touch()
 
 
 def _report(options: UserOptions) -> Report:
@@ -203,8 +230,7 @@ def _report(options: UserOptions) -> Report:
 def _broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sources: dict[str, str]) -> set[str]:
     _write_tree(tmp_path, sources)
     monkeypatch.syspath_prepend(str(tmp_path))
-    report = _report(_probe_options())
-    checks = report.get_contracts_and_checks()
+    checks = _report(_probe_options()).get_contracts_and_checks()
     return {contract.name for contract, check in checks if not check.kept}
 
 
@@ -220,7 +246,10 @@ def test_pytest_and_playwright_are_allow_lists() -> None:
 
 def test_the_layers_have_no_unordered_group() -> None:
     # ':' lets the modules of a layer import each other in any direction
-    assert [layer for layer in LAYERS["layers"] if ":" in layer] == []
+    unordered = [
+        layer for c in CONTRACTS if c["type"] == "layers" for layer in c["layers"] if ":" in layer
+    ]
+    assert unordered == []
 
 
 def test_the_probe_tree_keeps_every_contract(
