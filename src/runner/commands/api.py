@@ -69,7 +69,7 @@ def _snake_options(options: Mapping[str, Any], allowed: set[str], command: str) 
     """Accept camelCase or snake_case option names; reject unknown ones with a suggestion."""
     import difflib
 
-    from runner.commands.records import camel_to_snake
+    from runner.casing import camel_to_snake
 
     out: dict[str, Any] = {}
     for key, value in options.items():

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.config.schema import option_names, option_schema, snake_name
+from runner.casing import camel_to_snake
+from runner.config.schema import option_names, option_schema
 
 __all__ = ["python_type", "render_accessors", "main"]
 
@@ -69,7 +70,7 @@ def render_accessors() -> str:
         lines += [
             "",
             "    @property",
-            f"    def {snake_name(name)}(self) -> {annotation}:",
+            f"    def {camel_to_snake(name)}(self) -> {annotation}:",
             f'        """``{name}``: {summary}."""',
             f'        value: {annotation} = self._value("{name}")',
             "        return value",

@@ -21,10 +21,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from runner.casing import snake_to_camel
 from runner.config.coerce import coerce_for_option, coerce_value, parse_cli_text, parse_cli_values
 from runner.config.limits import parse_json
 from runner.config.model import NOTICES, Config, collapse_base_url
-from runner.config.schema import BLOCK_KEYS, camel_name, defaults, option_names
+from runner.config.schema import BLOCK_KEYS, defaults, option_names
 from runner.config.validate import file_error, problems_of, values_error
 from runner.errors import ConfigError, UsageError
 
@@ -195,7 +196,7 @@ def _environ_layer(layers: _Layers, environ: Mapping[str, str]) -> None:
         if rest in options:
             key, priority = rest, 1
         else:
-            key, priority = camel_name(rest.lower()), 0
+            key, priority = snake_to_camel(rest.lower()), 0
         if key == "env":
             replace.append((variable, text))
         elif key in options:

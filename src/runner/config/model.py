@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from runner.casing import snake_to_camel
 from runner.config.accessors import OptionAccessors
 from runner.config.paths import resolve_path
-from runner.config.schema import camel_name, option_names, option_schema, override_level
+from runner.config.schema import option_names, option_schema, override_level
 from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
 
@@ -270,8 +271,8 @@ class Config(OptionAccessors, Mapping[str, Any]):
         normalised: dict[str, Any] = {}
         for key, value in overrides.items():
             name = str(key)
-            if name not in known and camel_name(name) in known:
-                name = camel_name(name)
+            if name not in known and snake_to_camel(name) in known:
+                name = snake_to_camel(name)
             normalised[name] = value
         read_only: list[str] = []
         if level in ("suite", "test"):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import mimetypes
@@ -154,18 +153,6 @@ def reason_phrase(status: int) -> str:
         return HTTPStatus(status).phrase
     except ValueError:
         return "Unknown"
-
-
-@functools.lru_cache(maxsize=512)
-def camel_to_snake(name: str) -> str:
-    if name.islower() or name.startswith("_"):
-        return name
-    return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
-
-
-def snake_to_camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 def ordinal(n: int) -> str:

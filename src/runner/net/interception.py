@@ -8,10 +8,11 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from runner.assertions import PathMissing, check, walk_path
+from runner.casing import camel_to_snake
 from runner.errors import CommandError, UsageError
+from runner.expect import PathMissing, check, walk_path
 
-from ._util import camel_to_snake, show
+from ._util import show
 from .types import InterceptionState
 
 __all__ = ["Interception", "Its", "RequestSnapshot", "ResponseSnapshot", "RequestError", "describe_interceptions"]
@@ -21,13 +22,13 @@ class _CamelAttrs:
     """Answer to the camelCase spelling of every snake_case attribute (``statusCode``)."""
 
     def __getattr__(self, name: str) -> Any:
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake != name:
             return getattr(self, snake)
         raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name if name.islower() else camel_to_snake(name), value)
+        object.__setattr__(self, name if name.islower() else camel_to_snake(name, camel_only=True), value)
 
 
 class RequestError(_CamelAttrs):

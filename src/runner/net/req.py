@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
+from runner.casing import camel_to_snake
 from runner.errors import InterceptError, UsageError
 from runner.net.bodies import body_refusal, decode_body, encode_body
 
-from ._util import camel_to_snake, header_get, header_has, show
+from ._util import header_get, header_has, show
 from .interception import RequestSnapshot
 from .static import StaticResponse, parse_shorthand, parse_static
 from .types import OutgoingRequest, RawRequest
@@ -244,13 +245,13 @@ class Req:
 
     # -- attributes --------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake != name:
             return getattr(self, snake)
         raise AttributeError(f"req has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake in _READ_ONLY:
             raise UsageError(f"req.{snake} is read only.")
         if snake not in ("body", "headers", "method", "url", "query", "response_timeout",

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from runner.casing import camel_to_snake as snake_name
 from runner.config import Config, defaults, load_config, option_names, override_level
-from runner.config.schema import snake_name
 from runner.errors import ConfigError, UsageError
 
 

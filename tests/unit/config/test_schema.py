@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from jsonschema import Draft4Validator
 
+from runner.casing import camel_to_snake as snake_name
+from runner.casing import snake_to_camel as camel_name
 from runner.config import defaults, option_names, override_level, schema, schema_text
 from runner.config.generate import render_accessors
 from runner.config.reference import BEGIN_MARK, END_MARK, render_reference
-from runner.config.schema import camel_name, snake_name
 
 REPO = Path(__file__).resolve().parents[3]
 

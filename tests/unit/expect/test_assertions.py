@@ -1,4 +1,4 @@
-"""Truth tables for the chai-style assertion strings of ``runner.assertions``."""
+"""Truth tables for the chai-style assertion strings of ``runner.expect``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from runner.assertions import (
+from runner.errors import UsageError
+from runner.expect import (
     SUPPORTED,
     DomSubject,
     ElementSnapshot,
@@ -22,7 +23,6 @@ from runner.assertions import (
     validate_chainer,
     walk_path,
 )
-from runner.errors import UsageError
 
 # --------------------------------------------------------------------------- factories
 
