@@ -27,7 +27,7 @@ from runner.usercode.threads import Workers
 from ._util import as_coro, header_get, header_has, headers_problem, reason_phrase
 from .aliases import Aliases
 from .interception import Interception, ResponseSnapshot, lazy_loader
-from .matcher import MatchView
+from .matching import MatchView
 from .registry import Registry
 from .req import Completion, Req, RequestData, Subscription
 from .res import Res, ResponseData

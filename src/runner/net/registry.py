@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from .interception import Interception, RequestError
-from .matcher import MatchView
+from .matching import MatchView
 from .probes import Probe
 from .route import Route
 from .types import InterceptionState, RawRequest

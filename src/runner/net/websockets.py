@@ -26,7 +26,7 @@ from runner.errors import InterceptError, UsageError
 from runner.usercode.threads import Workers
 
 from ._util import as_coro, show
-from .matcher import CompiledMatcher, MatchView, validate_route_matcher
+from .matching import CompiledMatcher, MatchView, validate_route_matcher
 from .route import validate_alias
 
 __all__ = ["WsConnection", "WsHandle", "WsMessage", "WsRoute", "WsRoutes", "WsTransport"]

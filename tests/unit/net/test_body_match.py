@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import pytest
 
 from runner.errors import UsageError
-from runner.net.matcher import CompiledMatcher, MatchView, validate_route_matcher
+from runner.net.matching import CompiledMatcher, MatchView, validate_route_matcher
 
 URL = "http://localhost:3000/graphql"
 
@@ -106,6 +106,6 @@ def test_the_body_is_parsed_only_once_the_rest_matched() -> None:
     v = view({"a": 1})
     assert not compiled.match(v)
     assert v._json is not None and v._graphql is None
-    from runner.net.matcher import _UNREAD
+    from runner.net.matching.view import _UNREAD
     assert v._json is _UNREAD  # the url did not match: the body was never read
     assert compiled.fields[-1].key == "json"

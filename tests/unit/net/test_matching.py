@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from runner.net.matcher import CompiledMatcher, MatchView, validate_route_matcher
+from runner.net.matching import CompiledMatcher, MatchView, validate_route_matcher
 
 
 def matches(matcher: dict[str, Any], url: str, method: str = "GET", headers: dict[str, str] | None = None,
@@ -192,10 +192,10 @@ def test_globs_compile_once() -> None:
     view = MatchView("GET", f"{BASE}/api/users", {}, "xhr")
     assert compiled.match(view)
     field = compiled.fields[0]
-    first = field._glob  # type: ignore[union-attr]
+    first = field.pattern._glob  # type: ignore[attr-defined]
     assert first is not None
     assert compiled.match(MatchView("GET", f"{BASE}/api/posts", {}, "xhr"))
-    assert field._glob is first  # type: ignore[union-attr]
+    assert field.pattern._glob is first  # type: ignore[attr-defined]
 
 
 def test_preflight_match_ignores_method_headers_auth() -> None:

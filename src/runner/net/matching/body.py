@@ -1,4 +1,4 @@
-"""Matching a request by its body: the ``json`` and ``graphql`` keys of a RouteMatcher.
+"""Matching a request by its body: the ``json`` and ``graphql`` fields of a RouteMatcher.
 
 A *pattern* is compared with a JSON value (runner's own rule, documented in interception.md):
 
@@ -9,30 +9,27 @@ A *pattern* is compared with a JSON value (runner's own rule, documented in inte
 - an ``re.Pattern`` matches a string it finds (``search``);
 - a number matches an equal number, a boolean the same boolean, None only null.
 
-``graphql`` matches the operations of a GraphQL request: the JSON body (one operation, or a
-batch where any one may match) or, for a GET, the ``query``, ``operationName`` and
-``variables`` parameters of the URL. ``operationName`` falls back on the first named operation
-of the query text. Its keys: ``operationName`` (a string glob or a regex), ``query`` (a string
-the query contains, whitespace-insensitively, or a regex), ``variables`` (a pattern).
+``graphql`` matches the operations of a GraphQL request (:func:`.view.graphql_operations`).
+Its keys: ``operationName`` (a string glob or a regex), ``query`` (a string the query contains,
+whitespace-insensitively, or a regex), ``variables`` (a pattern).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from runner.match.braces import expansion_problem
 
-__all__ = ["GRAPHQL_KEYS", "pattern_problem", "compile_pattern_value", "graphql_operations", "JsonMatcher",
-           "GraphqlMatcher", "parse_json_body"]
+from .base import Field, MatcherProblem
+from .text import check_text
+from .view import NO_BODY, MatchView
+
+__all__ = ["GRAPHQL_KEYS", "JsonField", "GraphqlField", "pattern_problem", "compile_pattern_value"]
 
 GRAPHQL_KEYS = ("operationName", "query", "variables")
-_OPERATION = re.compile(r"\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)")
 _SPACES = re.compile(r"\s+")
-_NO_BODY: Any = object()
 
 
 def pattern_problem(pattern: Any, where: str) -> str | None:
@@ -86,91 +83,77 @@ def compile_pattern_value(pattern: Any) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, (int, float)) and not isinstance(value, bool) and value == number
 
 
-def parse_json_body(body: bytes | None) -> Any:
-    """The body as JSON, or a sentinel (never equal to a JSON value) when it is not JSON."""
-    if not body:
-        return _NO_BODY
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return _NO_BODY
-
-
-def graphql_operations(method: str, url: str, body: Any) -> list[dict[str, Any]]:
-    """The GraphQL operations a request carries (``body``: as :func:`parse_json_body` gave it)."""
-    raw: list[Any]
-    if isinstance(body, dict):
-        raw = [body]
-    elif isinstance(body, list):
-        raw = body
-    elif method.upper() == "GET":
-        params = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
-        if "query" not in params:
-            return []
-        variables: Any = params.get("variables")
-        if variables:
-            try:
-                variables = json.loads(variables)
-            except ValueError:
-                variables = None
-        raw = [{"query": params["query"], "operationName": params.get("operationName"), "variables": variables}]
-    else:
-        return []
-    operations = []
-    for item in raw:
-        if not isinstance(item, dict) or not isinstance(item.get("query", ""), str):
-            continue
-        query = item.get("query") or ""
-        name = item.get("operationName")
-        if not isinstance(name, str) or not name:
-            found = _OPERATION.search(query)
-            name = found.group(1) if found else ""
-        variables = item.get("variables")
-        operations.append({"operationName": name, "query": query,
-                           "variables": variables if isinstance(variables, dict) else {}})
-    return operations
-
-
-class JsonMatcher:
+class JsonField(Field):
     """``json``: the request body, parsed as JSON, matches the pattern."""
 
-    __slots__ = ("key", "test")
+    key = "json"
+    reads_body = True  # never a preflight's: it has no body
 
-    def __init__(self, pattern: Any) -> None:
-        self.key = "json"
-        self.test = compile_pattern_value(pattern)
+    @classmethod
+    def validate(cls, value: Any) -> Any:
+        problem = pattern_problem(value, "json")
+        if problem:
+            raise MatcherProblem(f"{problem}.")
+        return value
 
-    def match(self, view: Any) -> bool:
+    def __init__(self, value: Any) -> None:
+        super().__init__(value)
+        self.test = compile_pattern_value(value)
+
+    def match(self, view: MatchView) -> bool:
         body = view.json_body
-        return body is not _NO_BODY and self.test(body)
+        return body is not NO_BODY and self.test(body)
 
 
-class GraphqlMatcher:
+class GraphqlField(Field):
     """``graphql``: one of the request's GraphQL operations matches every key given."""
 
-    __slots__ = ("key", "tests")
+    key = "graphql"
+    reads_body = True
 
-    def __init__(self, spec: Mapping[str, Any]) -> None:
-        self.key = "graphql"
+    @classmethod
+    def validate(cls, value: Any) -> Any:
+        if not isinstance(value, Mapping) or not value:
+            raise MatcherProblem("`graphql` must be a dict of `operationName`, `query` and/or `variables`.")
+        for key, sub in value.items():
+            if key not in GRAPHQL_KEYS:
+                raise MatcherProblem(f"`graphql.{key}` is not a GraphQL key: use {', '.join(GRAPHQL_KEYS)}.")
+            if key in ("operationName", "query"):
+                check_text(f"graphql.{key}", sub)
+            if key == "variables" and not isinstance(sub, Mapping):
+                raise MatcherProblem("`graphql.variables` must be a dict (the variables it must hold).")
+        problem = None
+        if isinstance(value.get("operationName"), str):
+            problem = pattern_problem(value["operationName"], "graphql.operationName")
+        if problem is None and "variables" in value:
+            problem = pattern_problem(value["variables"], "graphql.variables")
+        if problem:
+            raise MatcherProblem(f"{problem}.")
+        return value
+
+    def __init__(self, value: Mapping[str, Any]) -> None:
+        super().__init__(value)
         tests: list[Callable[[dict[str, Any]], bool]] = []
-        if "operationName" in spec:
-            name = compile_pattern_value(spec["operationName"])
+        if "operationName" in value:
+            name = compile_pattern_value(value["operationName"])
             tests.append(lambda op: name(op["operationName"]))
-        if "query" in spec:
-            query = spec["query"]
-            if isinstance(query, re.Pattern):
-                regex = query
-                tests.append(lambda op: regex.search(op["query"]) is not None)
-            else:
-                wanted = _SPACES.sub(" ", query).strip()
-                tests.append(lambda op: wanted in _SPACES.sub(" ", op["query"]))
-        if "variables" in spec:
-            variables = compile_pattern_value(spec["variables"])
+        if "query" in value:
+            tests.append(_query_test(value["query"]))
+        if "variables" in value:
+            variables = compile_pattern_value(value["variables"])
             tests.append(lambda op: variables(op["variables"]))
         self.tests = tuple(tests)
 
-    def match(self, view: Any) -> bool:
+    def match(self, view: MatchView) -> bool:
         for operation in view.graphql_operations:
             if all(test(operation) for test in self.tests):
                 return True
         return False
+
+
+def _query_test(query: str | re.Pattern[str]) -> Callable[[dict[str, Any]], bool]:
+    if isinstance(query, re.Pattern):
+        regex = query
+        return lambda op: regex.search(op["query"]) is not None
+    wanted = _SPACES.sub(" ", query).strip()
+    return lambda op: wanted in _SPACES.sub(" ", op["query"])
