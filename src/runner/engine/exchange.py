@@ -46,6 +46,8 @@ class PlaywrightExchange:
     """One routed request, seen through the four moves the interception engine can make."""
 
     holds_request = True  # nothing reaches the page until this exchange answers it
+    sends_itself = False  # pass_through lets the browser send it
+    watch_only = False
 
     def __init__(self, route: Route, request: Request, client: DirectClient | None = None) -> None:
         self._route = route
@@ -220,7 +222,10 @@ class WatchingExchange:
     carries on unchanged.
     """
 
+    holds_request = False  # the request is already on its way
+    sends_itself = False
     watch_only = True  # no handler or stub can act on it: its routes only record it
+    streams_body = False  # fulfill is never used: nothing answers a watched request
 
     def __init__(self, request: Request, revalidations: Revalidations | None = None) -> None:
         self._request = request

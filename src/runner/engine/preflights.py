@@ -66,6 +66,8 @@ class PreflightExchange:
 
     holds_request = True  # the page waits until this exchange answers
     sends_itself = True  # pass_through is fetch + fulfill: runner sends the preflight itself
+    watch_only = False
+    streams_body = False  # fulfilled by DevTools in one piece: a throttled body waits, then goes whole
 
     def __init__(self, cdp: Any, request_id: str, request: OutgoingRequest, send: Send, timeout_ms: float,
                  warn: Callable[[str], None]) -> None:

@@ -62,9 +62,18 @@ class _Guard:
     def __init__(self, exchange: Exchange) -> None:
         self.exchange = exchange
         self.answered = False
-        self.holds_request = bool(getattr(exchange, "holds_request", False))
-        self.watch_only = bool(getattr(exchange, "watch_only", False))
-        self.sends_itself = bool(getattr(exchange, "sends_itself", False))
+
+    @property
+    def holds_request(self) -> bool:
+        return self.exchange.holds_request
+
+    @property
+    def watch_only(self) -> bool:
+        return self.exchange.watch_only
+
+    @property
+    def sends_itself(self) -> bool:
+        return self.exchange.sends_itself
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         result = await self.exchange.pass_through(request)  # if it raises, handle() fails the request
@@ -75,7 +84,7 @@ class _Guard:
         return await self.exchange.fetch(request, follow_redirect=follow_redirect, timeout_ms=timeout_ms)
 
     async def fulfill(self, response: OutgoingResponse) -> str | None:
-        if response.throttle_kbps and not getattr(self.exchange, "streams_body", False):
+        if response.throttle_kbps and not self.exchange.streams_body:
             await asyncio.sleep(throttle_seconds(len(response.body), response.throttle_kbps))
             response = dataclasses.replace(response, throttle_kbps=None)
         abandoned = await self.exchange.fulfill(response)

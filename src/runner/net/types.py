@@ -98,8 +98,8 @@ class OutgoingResponse:
     """The response the page receives when the engine answers a request itself.
 
     ``throttle_kbps``: send the body at this rate, the page reading it as it arrives. An
-    exchange that can stream says so (``streams_body = True``); for any other the engine waits
-    as long as the body would take, then answers at once (see ``chain._Guard``).
+    exchange that can stream says so (:attr:`Exchange.streams_body`); for any other the engine
+    waits as long as the body would take, then answers at once (see ``chain._Guard``).
     """
 
     status: int
@@ -128,21 +128,39 @@ class UpstreamError(Exception):
 
 
 class Exchange(Protocol):
-    """The four moves the engine can make with one routed request (implemented by the adapter).
+    """The four moves the engine can make with one routed request (implemented by the adapter),
+    and the capabilities that decide which moves the engine makes.
 
     Exactly one of ``pass_through``, ``fulfill`` or ``fail`` answers the request; ``fetch``
     may come before ``fulfill`` (or ``fail``) when the response must be read or modified.
-
-    ``holds_request`` (optional, default False): the page's request is held until answered, so
-    the engine sends even an unchanged request through ``fetch`` and ``fulfill``: then
-    ``responseTimeout`` can cut it (the page sees a network error) and the record sees the
-    response the server sent. An exchange that only watches a request in flight lacks it.
-    A request only spies watch goes by ``pass_through`` all the same (a spy never changes what
-    the page gets), unless ``sends_itself`` (optional, default False) says that ``pass_through``
-    sends the request through ``fetch`` and ``fulfill`` anyway (runner sends it, not the browser).
-    ``watch_only`` (optional, default False): nothing can change the request (it is already on
-    its way, e.g. the hop after a redirect): its routes record it, no handler or stub runs.
     """
+
+    @property
+    def holds_request(self) -> bool:
+        """The page's request is held until answered, so the engine sends even an unchanged
+        request through ``fetch`` and ``fulfill``: then ``responseTimeout`` can cut it (the page
+        sees a network error) and the record sees the response the server sent. An exchange that
+        only watches a request in flight says False."""
+        ...
+
+    @property
+    def sends_itself(self) -> bool:
+        """``pass_through`` sends the request through ``fetch`` and ``fulfill`` anyway (runner
+        sends it, not the browser). Otherwise a request only spies watch goes by
+        ``pass_through`` (a spy never changes what the page gets)."""
+        ...
+
+    @property
+    def watch_only(self) -> bool:
+        """Nothing can change the request (it is already on its way, e.g. the hop after a
+        redirect): its routes record it, no handler or stub runs."""
+        ...
+
+    @property
+    def streams_body(self) -> bool:
+        """``fulfill`` sends a throttled body at its rate, the page reading it as it arrives.
+        Otherwise the engine waits as long as the body would take, then answers at once."""
+        ...
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         """Let the request go to the server, modified as given (None: unchanged), without moving
