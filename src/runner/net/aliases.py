@@ -14,7 +14,7 @@ from typing import Any
 from runner.errors import CommandError, UsageError
 
 from ._util import ordinal, show
-from .interception import Interception, describe_interceptions
+from .interception import Interception, RequestSnapshot, describe_interceptions
 from .registry import Registry
 from .websockets import WsMessage, WsRoutes
 
@@ -38,12 +38,15 @@ class Aliases:
         self._requests_taken: set[tuple[str, str]] = set()
         self._responses_taken: set[tuple[str, str]] = set()
 
-    def add(self, alias: str, ic: Interception, route_id: str) -> None:
+    def add(self, alias: str, ic: Interception, route_id: str, request: RequestSnapshot) -> None:
         """Record that the handler of route ``route_id`` gave ``ic`` the alias ``alias``
-        (``req.alias = ...``)."""
-        with self._registry.lock:
+        (``req.alias = ...``); ``request`` is its request as the handler left it, under that
+        alias. Wakes the waits."""
+        with self._registry.cond:
             self._dynamic.append((alias, ic, route_id))
             ic.dynamic_aliases.append(alias)
+            ic.request = request
+            self._registry.cond.notify_all()
 
     def clear(self) -> None:
         with self._registry.lock:

@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Any
 
-from .interception import Interception, RequestError
+from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
 from .matcher import MatchView
 from .probes import Probe
 from .route import Route
@@ -177,18 +177,75 @@ class Registry:
                 self.cond.notify_all()
 
     # -- records (loop thread) -----------------------------------------------------------------
-    def next_id(self) -> str:
-        return f"interceptedRequest{next(self._ids)}"
+    def is_current(self, gen: int) -> bool:
+        """Whether generation ``gen`` is still the current test's (no :meth:`clear` since)."""
+        return gen == self.generation
 
-    def add_record(self, ic: Interception, raw: RawRequest, gen: int) -> bool:
-        """Record ``ic`` unless its generation ended while it was being built or the test's
-        end closed it (:meth:`close`); return whether it was recorded."""
+    def routes_of(self, gen: int) -> list[Route]:
+        """The routes as they are now, oldest first; none once generation ``gen`` ended."""
+        with self.lock:
+            return list(self.routes) if gen == self.generation else []
+
+    def open_record(self, raw: RawRequest, request: RequestSnapshot, arrival: float,
+                    gen: int) -> tuple[Interception, bool]:
+        """The record of ``raw`` (arrived at ``arrival``, ``time.monotonic()``) and whether it
+        was recorded: not when its generation ended while it was being built or the test's end
+        closed it (:meth:`close`); such a request is still served, counted in no test."""
+        ic = Interception(id=f"interceptedRequest{next(self._ids)}", browser_request_id=raw.id, request=request)
+        ic.started = arrival
+        ic.request_body_size = len(raw.body) if raw.body is not None else 0
+        ic.request_body_bytes = raw.body
         with self.lock:
             if gen != self.generation or self.closed:
-                return False
+                return ic, False
             self.records.append(ic)
             self.raw[ic.id] = raw
+            return ic, True
+
+    def reach(self, route: Route, ic: Interception, recorded: bool) -> bool:
+        """``ic`` reached ``route`` in its chain: counted and recorded there when ``recorded``.
+        False when the route is used up (another request took its last ``times`` since this
+        one arrived): the request goes on to the next route."""
+        with self.cond:
+            if route.disabled:
+                return False
+            if recorded:
+                route.matches += 1
+                route.interceptions.append(ic)
+                ic.route_ids.append(route.id)
+                if ic.route_id is None:
+                    ic.route_id = route.id
+                self.cond.notify_all()
             return True
+
+    def set_request(self, ic: Interception, request: RequestSnapshot) -> None:
+        """The request as it finally goes out (after the handlers' changes)."""
+        with self.cond:
+            ic.request = request
+
+    def set_stubbed(self, ic: Interception) -> None:
+        """The engine answers ``ic`` itself (a static response), not the server."""
+        with self.cond:
+            ic.stubbed = True
+
+    def set_response(self, ic: Interception, response: ResponseSnapshot, *, late: bool | None = None,
+                     body: bytes | None = None) -> None:
+        """The response of ``ic`` as recorded; ``late``, when given: it came after
+        ``responseTimeout``; ``body``, when given: the bytes the page received."""
+        with self.cond:
+            ic.response = response
+            if late is not None:
+                ic.late = late
+            if body is not None:
+                ic.response_body_size = len(body)
+                ic.response_body_bytes = body
+
+    def set_response_body(self, ic: Interception, body: bytes | None, size: int) -> None:
+        """The body the page received (``size`` bytes; ``body`` None: not held by runner)."""
+        with self.cond:
+            ic.response_body_size = size
+            if body is not None:
+                ic.response_body_bytes = body
 
     def set_state(self, ic: Interception, state: InterceptionState) -> None:
         row = None

@@ -99,7 +99,7 @@ class OutgoingResponse:
 
     ``throttle_kbps``: send the body at this rate, the page reading it as it arrives. An
     exchange that can stream says so (:attr:`Exchange.streams_body`); for any other the engine
-    waits as long as the body would take, then answers at once (see ``chain._Guard``).
+    waits as long as the body would take, then answers at once (see :class:`~runner.net.guard.Guard`).
     """
 
     status: int
