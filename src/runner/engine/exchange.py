@@ -25,6 +25,7 @@ from runner.net import (
     RawRequest,
     UpstreamError,
     UpstreamResponse,
+    header_has,
 )
 from runner.tracebacks import first_line
 
@@ -173,7 +174,7 @@ class CertificateExchange(PlaywrightExchange):
 
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
         headers = dict(request.headers)
-        if not any(k.lower() == "cookie" for k in headers):
+        if not header_has(headers, "cookie"):
             try:
                 cookies = await self._request.frame.page.context.cookies(request.url)
             except PlaywrightError:

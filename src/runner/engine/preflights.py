@@ -43,6 +43,7 @@ from runner.net import (
     RawRequest,
     UpstreamError,
     UpstreamResponse,
+    header_has,
 )
 from runner.tracebacks import first_line
 
@@ -58,7 +59,7 @@ Send = Callable[..., Awaitable[UpstreamResponse]]
 
 def is_preflight(method: str, headers: Mapping[str, str]) -> bool:
     """A CORS preflight: ``OPTIONS`` with an ``Access-Control-Request-Method`` header."""
-    return method.upper() == "OPTIONS" and any(k.lower() == "access-control-request-method" for k in headers)
+    return method.upper() == "OPTIONS" and header_has(headers, "access-control-request-method")
 
 
 class PreflightExchange:

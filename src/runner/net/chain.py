@@ -17,10 +17,10 @@ from typing import Any
 
 from runner.errors import InterceptError
 
-from ._util import header_get, headers_problem
-from .aliases import Aliases
+from .alias_names import AliasNames
 from .cors import preflight_response
 from .guard import Failed, Failures, Guard, describe, quietly, was_reported
+from .headers import header_get, headers_problem
 from .interception import Interception
 from .matcher import MatchView
 from .registry import Registry
@@ -56,7 +56,7 @@ class Chain:
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
                  load_fixture: Callable[[str], bytes], report_error: Callable[[BaseException], None],
-                 registry: Registry, aliases: Aliases) -> None:
+                 registry: Registry, aliases: AliasNames) -> None:
         self._config = config
         self._registry = registry
         self._aliases = aliases

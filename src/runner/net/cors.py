@@ -3,7 +3,7 @@ and the default CORS headers of every response the engine makes up (1a.8)."""
 
 from __future__ import annotations
 
-from ._util import header_has
+from .headers import header_has
 from .types import OutgoingResponse, RawRequest
 
 __all__ = ["add_cors_headers", "preflight_response"]

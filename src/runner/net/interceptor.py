@@ -59,7 +59,7 @@ class Interceptor:
                             timeout_s=lambda: max(float(config("defaultCommandTimeout")), 0.0) / 1000)
         self._aliases = Aliases(self._registry, config, self._ws)
         self._chain = Chain(loop=loop, config=config, load_fixture=load_fixture, report_error=report_error,
-                            registry=self._registry, aliases=self._aliases)
+                            registry=self._registry, aliases=self._aliases.names)
 
     # -- definition (test thread) ------------------------------------------------------------
     def intercept(self, *args: Any) -> RouteHandle:

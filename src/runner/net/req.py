@@ -12,7 +12,8 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 from runner.bodies import body_refusal, decode_body, encode_body
 from runner.errors import InterceptError, UsageError
 
-from ._util import camel_to_snake, header_get, header_has, show
+from ._util import camel_to_snake, show
+from .headers import header_get, header_has
 from .interception import RequestSnapshot
 from .static import StaticResponse, parse_shorthand, parse_static
 from .types import OutgoingRequest, RawRequest

@@ -10,15 +10,8 @@ from typing import Any
 from runner.bodies import decode_body, encode_body
 from runner.errors import InterceptError, UsageError
 
-from ._util import (
-    MISSING,
-    camel_to_snake,
-    header_get,
-    header_has,
-    header_set,
-    is_finite_non_negative,
-    merge_headers,
-)
+from ._util import MISSING, camel_to_snake, is_finite_non_negative
+from .headers import header_get, header_has, header_set, merge_headers
 from .interception import ResponseSnapshot
 from .static import load_fixture_body, parse_shorthand
 from .types import UpstreamResponse

@@ -16,9 +16,10 @@ from typing import Any
 from runner.bodies import decode_body
 from runner.errors import InterceptError
 
-from ._util import header_get, headers_problem, reason_phrase
+from ._util import reason_phrase
 from .cors import add_cors_headers
 from .guard import Failed, Failures, Guard, describe, was_reported
+from .headers import header_get, headers_problem
 from .interception import Interception, ResponseSnapshot, lazy_loader
 from .registry import Registry
 from .req import RequestData, Subscription

@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from .headers import Headers
+
 __all__ = [
     "RawRequest",
     "OutgoingRequest",
@@ -109,9 +111,8 @@ class OutgoingResponse:
     throttle_kbps: float | None = None
 
     def header_lines(self) -> list[tuple[str, str]]:
-        """The headers as sent, one ``(name, value)`` a line: several values of one header
-        travel joined by newlines (Playwright's rule; ``set-cookie`` holds one cookie a line)."""
-        return [(name, line) for name, value in self.headers.items() for line in str(value).split("\n")]
+        """The headers as sent, one ``(name, value)`` a line (see :meth:`Headers.lines`)."""
+        return Headers(self.headers).lines()
 
 
 class UpstreamError(Exception):
