@@ -26,6 +26,7 @@ from .interception import Interception
 from .probes import StrictNetwork, matching
 from .registry import Registry
 from .route import RouteHandle, build_route, compile_matcher
+from .tables import Observer
 from .types import Exchange, RawRequest
 from .websockets import WsConnection, WsHandle, WsRoute, WsRoutes, WsTransport
 
@@ -52,7 +53,7 @@ class Interceptor:
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
                  load_fixture: Callable[[str], bytes], report_error: Callable[[BaseException], None],
-                 on_change: Callable[[], None] | None = None, observer: Any = None) -> None:
+                 on_change: Callable[[], None] | None = None, observer: Observer | None = None) -> None:
         self._on_change = on_change
         self._registry = Registry(observer)
         self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, observer,

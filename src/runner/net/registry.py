@@ -17,6 +17,7 @@ from .interception import Interception, RequestError, RequestSnapshot, ResponseS
 from .matcher import MatchView
 from .probes import Probe
 from .route import Route
+from .tables import Observer, request_row, route_row
 from .types import InterceptionState, RawRequest
 
 __all__ = ["Registry"]
@@ -34,16 +35,15 @@ class Registry:
     in, and once that is no longer current it is no longer recorded, reported or run through
     the old routes.
 
-    ``observer``, when given, is told of what happens, outside the lock: ``route_added(row)``
-    (a :meth:`routes_table` row, on the test thread) for every route added and
-    ``request_ended(row)`` (a :meth:`requests_log` row and the bodies runner held as bytes,
-    ``request_body`` and ``response_body``, on the loop thread) once per recorded
-    interception of the current generation that reaches ``Complete`` or ``Errored`` before
-    :meth:`seal`, and at :meth:`seal` for each one still in flight. Whatever it raises is
-    swallowed: watching must never break request handling.
+    ``observer`` (:class:`~runner.net.tables.Observer`), when given, is told of what happens,
+    outside the lock: ``route_added`` for every route added (on the test thread) and
+    ``request_ended`` (on the loop thread) once per recorded interception of the current
+    generation that reaches ``Complete`` or ``Errored`` before :meth:`seal`, and at
+    :meth:`seal` for each one still in flight. Whatever it raises is swallowed: watching must
+    never break request handling.
     """
 
-    def __init__(self, observer: Any = None) -> None:
+    def __init__(self, observer: Observer | None = None) -> None:
         self.lock = threading.RLock()
         self.cond = threading.Condition(self.lock)
         self.routes: list[Route] = []
@@ -61,7 +61,7 @@ class Registry:
 
     def _tell(self, event: str, row: dict[str, Any]) -> None:
         try:
-            getattr(self._observer, event)(row)
+            getattr(self._observer, event)(row)  # `event` names an Observer method
         except Exception:  # noqa: BLE001 - an observer's bug must not break the engine
             pass
 
@@ -69,7 +69,7 @@ class Registry:
     def add_route(self, route: Route) -> None:
         with self.lock:
             self.routes.append(route)
-            row = _route_row(route) if self._observer is not None else None
+            row = route_row(route) if self._observer is not None else None
         if row is not None:
             self._tell("route_added", row)
 
@@ -78,7 +78,7 @@ class Registry:
         if self._observer is None or getattr(self._observer, "route_aliased", None) is None:
             return
         with self.lock:
-            row = _route_row(route)
+            row = route_row(route)
         self._tell("route_aliased", row)
 
     def has_routes(self) -> bool:
@@ -144,14 +144,10 @@ class Registry:
             while self._telling and (remaining := deadline - time.monotonic()) > 0:
                 self.cond.wait(remaining)
             by_id = {r.id: r for r in self.routes}
-            self.sealed = [self._request_row(ic, by_id) for ic in self.records]
+            self.sealed = [request_row(ic, self.raw.get(ic.id), by_id) for ic in self.records]
             if self._observer is not None:
-                for ic in self.records:
-                    if ic.state not in _ENDED:
-                        row = self._request_row(ic, by_id)
-                        row["request_body"] = ic.request_body_bytes
-                        row["response_body"] = None  # none held while it is in flight
-                        rows.append(row)
+                rows = [request_row(ic, self.raw.get(ic.id), by_id, bodies=True)
+                        for ic in self.records if ic.state not in _ENDED]
         for row in rows:
             self._tell("request_ended", row)
 
@@ -256,9 +252,7 @@ class Registry:
                 ic.duration_ms = round((time.monotonic() - ic.started) * 1000, 1)
                 if (self._observer is not None and not ended_before and ic.id in self.raw
                         and self.sealed is None):
-                    row = self._request_row(ic, {r.id: r for r in self.routes})
-                    row["request_body"] = ic.request_body_bytes  # bytes: for the observer only
-                    row["response_body"] = ic.response_body_bytes
+                    row = request_row(ic, self.raw.get(ic.id), {r.id: r for r in self.routes}, bodies=True)
                     self._telling += 1
         if row is not None:
             try:
@@ -278,62 +272,13 @@ class Registry:
         """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
         matches, times, middleware, log (the Routes panel)."""
         with self.lock:
-            return [_route_row(r) for r in self.routes]
+            return [route_row(r) for r in self.routes]
 
     def requests_log(self) -> list[dict[str, Any]]:
-        """One row per intercepted request, in arrival order: id, browser_request_id, method,
-        url, route_ids, aliases, stubbed (True) or went to the server (False), log (False when a
-        route it reached has ``log: False``), state, status,
-        error, duration_ms, resource_type, request_headers (as the page sent them),
-        response_headers (of the recorded response; {} without one), request_body_size,
-        response_body_size, timings (see :attr:`Interception.timings`), ``open`` (True: it
-        had not ended, when the row was made) and ``late`` (see :attr:`Interception.late`).
+        """One row per intercepted request, in arrival order (see :func:`~runner.net.tables.request_row`).
         Once sealed (:meth:`seal`), the table as it was then."""
         with self.lock:
             if self.sealed is not None:
                 return [dict(row) for row in self.sealed]
             by_id = {r.id: r for r in self.routes}
-            return [self._request_row(ic, by_id) for ic in self.records]
-
-    def _request_row(self, ic: Interception, by_id: dict[str, Route]) -> dict[str, Any]:
-        raw = self.raw.get(ic.id)
-        aliases = [by_id[rid].alias for rid in ic.route_ids if rid in by_id and by_id[rid].alias]
-        aliases += [a for a in ic.dynamic_aliases if a not in aliases]
-        return {
-            "id": ic.id,
-            "browser_request_id": ic.browser_request_id,
-            "method": raw.method if raw else ic.request.method,
-            "url": raw.url if raw else ic.request.url,
-            "route_ids": list(ic.route_ids),
-            "aliases": aliases,
-            "stubbed": ic.stubbed,
-            # in the command log unless a route it reached says `log: False`
-            "log": all(by_id[rid].log for rid in ic.route_ids if rid in by_id),
-            "state": ic.state.value,
-            "status": ic.response.status_code if ic.response is not None else None,
-            "error": ic.error.message if ic.error is not None else None,
-            "duration_ms": ic.duration_ms,
-            "resource_type": raw.resource_type if raw else ic.request.resource_type,
-            "request_headers": dict(raw.headers if raw else ic.request.headers),
-            "response_headers": dict(ic.response.headers) if ic.response is not None else {},
-            "request_body_size": ic.request_body_size,
-            "response_body_size": ic.response_body_size,
-            "timings": ic.timings,
-            "open": ic.state not in _ENDED,
-            "late": ic.late,
-        }
-
-
-def _route_row(r: Route) -> dict[str, Any]:
-    return {
-        "id": r.id,
-        "method": r.matcher.method_text,
-        "matcher": r.describe(),
-        "stubbed": r.static is not None,
-        "handler": r.kind,
-        "alias": r.alias,
-        "matches": r.matches,
-        "times": r.times,
-        "middleware": r.middleware,
-        "log": r.log,
-    }
+            return [request_row(ic, self.raw.get(ic.id), by_id) for ic in self.records]

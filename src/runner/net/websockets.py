@@ -28,6 +28,7 @@ from runner.workers import Workers
 from ._util import as_coro, show
 from .matcher import CompiledMatcher, MatchView, validate_route_matcher
 from .route import validate_alias
+from .tables import Observer
 
 __all__ = ["WsConnection", "WsHandle", "WsMessage", "WsRoute", "WsRoutes", "WsTransport"]
 
@@ -315,7 +316,7 @@ class WsRoutes:
     """The WebSocket routes of the page and their connections (cleared with the HTTP routes)."""
 
     def __init__(self, lock: threading.RLock, cond: threading.Condition,
-                 report: Callable[[BaseException], None], observer: Any = None,
+                 report: Callable[[BaseException], None], observer: Observer | None = None,
                  timeout_s: Callable[[], float] = lambda: 4.0) -> None:
         self._lock = lock
         self._cond = cond
