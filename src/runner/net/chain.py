@@ -24,7 +24,7 @@ from .headers import header_get, headers_problem
 from .interception import Interception
 from .matcher import MatchView
 from .registry import Registry
-from .req import Completion, Req, RequestData, Subscription
+from .req import Completion, Req, RequestData
 from .responder import Responder
 from .route import Route
 from .types import Exchange, InterceptionState, RawRequest
@@ -161,10 +161,7 @@ class Chain:
             await self._responder.send_static(completion.static, raw, ic, exchange, gen, data)
             return
         if completion is not None and completion.callback is not None and walked.by is not None:
-            with data.lock:
-                data.subscriptions.append(
-                    Subscription(walked.by[0], walked.by[1], "response:callback", completion.callback)
-                )
+            data.subscribe(walked.by[0], walked.by[1], "response:callback", completion.callback)
         outgoing, changed = data.outgoing()
         problem = headers_problem(outgoing.headers) if changed else None
         if problem is not None:  # the browser would refuse it and leave the page waiting

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
@@ -59,9 +60,10 @@ class Registry:
         self._ids = itertools.count(1)
         self._observer = observer
 
-    def _tell(self, event: str, row: dict[str, Any]) -> None:
+    @staticmethod
+    def _tell(tell: Callable[[dict[str, Any]], None], row: dict[str, Any]) -> None:
         try:
-            getattr(self._observer, event)(row)  # `event` names an Observer method
+            tell(row)
         except Exception:  # noqa: BLE001 - an observer's bug must not break the engine
             pass
 
@@ -70,16 +72,17 @@ class Registry:
         with self.lock:
             self.routes.append(route)
             row = route_row(route) if self._observer is not None else None
-        if row is not None:
-            self._tell("route_added", row)
+        if row is not None and self._observer is not None:
+            self._tell(self._observer.route_added, row)
 
     def route_aliased(self, route: Route) -> None:
         """``.as_()`` named ``route``: the observer hears ``route_aliased(row)``."""
-        if self._observer is None or getattr(self._observer, "route_aliased", None) is None:
+        tell = getattr(self._observer, "route_aliased", None)  # optional (see Observer)
+        if tell is None:
             return
         with self.lock:
             row = route_row(route)
-        self._tell("route_aliased", row)
+        self._tell(tell, row)
 
     def has_routes(self) -> bool:
         return bool(self.routes)
@@ -149,7 +152,8 @@ class Registry:
                 rows = [request_row(ic, self.raw.get(ic.id), by_id, bodies=True)
                         for ic in self.records if ic.state not in _ENDED]
         for row in rows:
-            self._tell("request_ended", row)
+            assert self._observer is not None  # rows are made only for an observer
+            self._tell(self._observer.request_ended, row)
 
     # -- probes ----------------------------------------------------------------------------------
     def add_probe(self, probe: Probe) -> None:
@@ -255,8 +259,9 @@ class Registry:
                     row = request_row(ic, self.raw.get(ic.id), {r.id: r for r in self.routes}, bodies=True)
                     self._telling += 1
         if row is not None:
+            assert self._observer is not None  # a row is made only for an observer
             try:
-                self._tell("request_ended", row)
+                self._tell(self._observer.request_ended, row)
             finally:
                 with self.cond:
                     self._telling -= 1

@@ -168,6 +168,12 @@ class RequestData:
             alias=alias,
         )
 
+    def subscribe(self, route: Route, order: int, event: str, handler: Callable[..., Any]) -> None:
+        """Add a response-phase listener (``event``: see :class:`Subscription`) of the handler of
+        ``route`` (``order``: its place in the chain)."""
+        with self.lock:
+            self.subscriptions.append(Subscription(route, order, event, handler))
+
     def has_response_listeners(self) -> bool:
         return bool(self.subscriptions)
 
@@ -415,8 +421,7 @@ class Req:
             )
         if not callable(handler):
             raise UsageError("`req.on()` requires the second parameter to be a function.")
-        with self._data.lock:
-            self._data.subscriptions.append(Subscription(self._route, self._order, event, handler))
+        self._data.subscribe(self._route, self._order, event, handler)
         return self
 
     def _finish(self) -> Completion | None:
