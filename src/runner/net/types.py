@@ -2,8 +2,8 @@
 
 The adapter builds a :class:`RawRequest` for every request the page makes while any route exists
 and calls ``await interceptor.handle(raw, exchange)``; ``exchange`` (an :class:`Exchange`) is the
-adapter's narrow seam: the only four moves the engine can make with a request. Nothing here
-imports Playwright.
+adapter's narrow seam: the only four moves the engine can make with a request, and the four
+capabilities it declares (which moves the engine chooses). Nothing here imports Playwright.
 """
 
 from __future__ import annotations
