@@ -26,7 +26,7 @@ from .interception import Interception
 from .probes import StrictNetwork, matching
 from .registry import Registry
 from .route import RouteHandle, build_route, compile_matcher
-from .tables import Observer
+from .tables import Observer, RequestRow, RouteRow
 from .types import Exchange, RawRequest
 from .websockets import WsConnection, WsHandle, WsRoute, WsRoutes, WsTransport
 
@@ -231,12 +231,12 @@ class Interceptor:
         return self._aliases.get(alias)
 
     # -- tables ------------------------------------------------------------------------------
-    def routes_table(self) -> list[dict[str, Any]]:
+    def routes_table(self) -> list[RouteRow]:
         """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
         matches, times, middleware, log (the Routes panel)."""
         return self._registry.routes_table() + self._ws.routes_table()
 
-    def requests_log(self) -> list[dict[str, Any]]:
+    def requests_log(self) -> list[RequestRow]:
         """One row per intercepted request, in arrival order: id, browser_request_id, method,
         url, route_ids, aliases, stubbed (True) or went to the server (False), state, status,
         error, duration_ms, resource_type, request_headers, response_headers,

@@ -12,18 +12,19 @@ import itertools
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
 from .matcher import MatchView
 from .probes import Probe
 from .route import Route
-from .tables import Observer, request_row, route_row
+from .tables import Observer, RequestRow, RouteRow, request_row, route_row
 from .types import InterceptionState, RawRequest
 
 __all__ = ["Registry"]
 
 _S = InterceptionState
+_Row = TypeVar("_Row", RouteRow, RequestRow)
 _ENDED = (_S.COMPLETE, _S.ERRORED)
 # The longest the test's end waits for the observer to hear of requests that just ended.
 _TELLING_WAIT_S = 2.0
@@ -55,13 +56,13 @@ class Registry:
         # The test's end (see :meth:`close` and :meth:`seal`): closed, requests are served but no
         # longer recorded; sealed, the observer has heard of every record and hears no more.
         self.closed = False
-        self.sealed: list[dict[str, Any]] | None = None  # the requests table when sealed
+        self.sealed: list[RequestRow] | None = None  # the requests table when sealed
         self._telling = 0  # requests that ended and whose observer call is under way
         self._ids = itertools.count(1)
         self._observer = observer
 
     @staticmethod
-    def _tell(tell: Callable[[dict[str, Any]], None], row: dict[str, Any]) -> None:
+    def _tell(tell: Callable[[_Row], None], row: _Row) -> None:
         try:
             tell(row)
         except Exception:  # noqa: BLE001 - an observer's bug must not break the engine
@@ -137,7 +138,7 @@ class Registry:
         """Tell the observer of every record still in flight (its row says ``open``) and freeze
         the requests table as it is now: what ends later is neither told nor changes the
         table, so the test's records, its events and its table say the same."""
-        rows: list[dict[str, Any]] = []
+        rows: list[RequestRow] = []
         with self.cond:
             if self.sealed is not None:
                 return
@@ -273,17 +274,17 @@ class Registry:
         self.set_state(ic, _S.ERRORED)
 
     # -- tables (any thread) -------------------------------------------------------------------
-    def routes_table(self) -> list[dict[str, Any]]:
+    def routes_table(self) -> list[RouteRow]:
         """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
         matches, times, middleware, log (the Routes panel)."""
         with self.lock:
             return [route_row(r) for r in self.routes]
 
-    def requests_log(self) -> list[dict[str, Any]]:
+    def requests_log(self) -> list[RequestRow]:
         """One row per intercepted request, in arrival order (see :func:`~runner.net.tables.request_row`).
         Once sealed (:meth:`seal`), the table as it was then."""
         with self.lock:
             if self.sealed is not None:
-                return [dict(row) for row in self.sealed]
+                return [row.copy() for row in self.sealed]
             by_id = {r.id: r for r in self.routes}
             return [request_row(ic, self.raw.get(ic.id), by_id) for ic in self.records]

@@ -7,15 +7,58 @@ are added and requests end (the run's events are made from these rows).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import NotRequired, Protocol, TypedDict
 
 from .interception import Interception
 from .route import Route
 from .types import InterceptionState, RawRequest
 
-__all__ = ["Observer", "route_row", "request_row"]
+__all__ = ["Observer", "RouteRow", "RequestRow", "route_row", "request_row"]
 
 _ENDED = (InterceptionState.COMPLETE, InterceptionState.ERRORED)
+
+
+class RouteRow(TypedDict):
+    """One row of the Routes table (see :func:`route_row`)."""
+
+    id: str
+    method: str
+    matcher: str
+    stubbed: bool
+    handler: str
+    alias: str | None
+    matches: int
+    times: int | None
+    middleware: bool
+    log: bool
+
+
+class RequestRow(TypedDict):
+    """One row of the requests table (see :func:`request_row`). A WebSocket's row has neither
+    ``open`` nor ``late``; the bodies are in the rows the observer hears of only."""
+
+    id: str
+    browser_request_id: str
+    method: str
+    url: str
+    route_ids: list[str]
+    aliases: list[str]
+    stubbed: bool
+    log: bool
+    state: str
+    status: int | None
+    error: str | None
+    duration_ms: float | None
+    resource_type: str
+    request_headers: dict[str, str]
+    response_headers: dict[str, str]
+    request_body_size: int | None
+    response_body_size: int | None
+    timings: dict[str, float | None]
+    open: NotRequired[bool]
+    late: NotRequired[bool]
+    request_body: NotRequired[bytes | None]
+    response_body: NotRequired[bytes | None]
 
 
 class Observer(Protocol):
@@ -23,17 +66,17 @@ class Observer(Protocol):
     raises is swallowed. It may also have ``route_aliased(row)``, told when ``.as_()`` names a
     route (an observer without it is not told)."""
 
-    def route_added(self, row: dict[str, Any]) -> None:
+    def route_added(self, row: RouteRow) -> None:
         """A route was added (a :func:`route_row`; on the test thread)."""
         ...
 
-    def request_ended(self, row: dict[str, Any]) -> None:
+    def request_ended(self, row: RequestRow) -> None:
         """A recorded request ended, or was still in flight at the test's end (a
         :func:`request_row` with its bodies)."""
         ...
 
 
-def route_row(r: Route) -> dict[str, Any]:
+def route_row(r: Route) -> RouteRow:
     """One row of the Routes table: id, method, matcher, stubbed, handler kind, alias, matches,
     times, middleware, log."""
     return {
@@ -51,7 +94,7 @@ def route_row(r: Route) -> dict[str, Any]:
 
 
 def request_row(ic: Interception, raw: RawRequest | None, by_id: dict[str, Route], *,
-                bodies: bool = False) -> dict[str, Any]:
+                bodies: bool = False) -> RequestRow:
     """One row of the requests table for ``ic`` (``raw``: the request as the page sent it, when
     known; ``by_id``: the routes by id): id, browser_request_id, method, url, route_ids,
     aliases, stubbed (True) or went to the server (False), log (False when a route it reached
@@ -61,9 +104,9 @@ def request_row(ic: Interception, raw: RawRequest | None, by_id: dict[str, Route
     ``open`` (True: it had not ended, when the row was made) and ``late`` (see
     :attr:`Interception.late`). With ``bodies``, also the bodies runner held, as bytes
     (``request_body``, ``response_body``): for the observer only."""
-    aliases = [by_id[rid].alias for rid in ic.route_ids if rid in by_id and by_id[rid].alias]
+    aliases = [alias for rid in ic.route_ids if rid in by_id and (alias := by_id[rid].alias)]
     aliases += [a for a in ic.dynamic_aliases if a not in aliases]
-    row = {
+    row: RequestRow = {
         "id": ic.id,
         "browser_request_id": ic.browser_request_id,
         "method": raw.method if raw else ic.request.method,
