@@ -20,6 +20,7 @@ from runner.errors import InterceptError
 from .alias_names import AliasNames
 from .cors import preflight_response
 from .guard import Failed, Failures, Guard, describe, quietly, was_reported
+from .handlers import HandlerRunner
 from .headers import header_get, headers_problem
 from .interception import Interception
 from .matcher import MatchView
@@ -28,7 +29,6 @@ from .req import Completion, Req, RequestData
 from .responder import Responder
 from .route import Route
 from .types import Exchange, InterceptionState, RawRequest
-from .user_code import UserCode
 
 __all__ = ["Chain"]
 
@@ -61,9 +61,9 @@ class Chain:
         self._registry = registry
         self._aliases = aliases
         self._failures = Failures(registry, report_error)
-        self._user_code = UserCode(loop)
+        self._handlers = HandlerRunner(loop)
         self._responder = Responder(loop=loop, config=config, load_fixture=load_fixture, registry=registry,
-                                    failures=self._failures, user_code=self._user_code)
+                                    failures=self._failures, handlers=self._handlers)
 
     async def handle(self, raw: RawRequest, exchange: Exchange) -> None:
         """Serve one routed request. Never raises; always answers the page's request."""
@@ -190,7 +190,7 @@ class Chain:
         assert route.handler is not None
         length_before = header_get(data.headers, "content-length")
         try:
-            await self._user_code.call(route.handler, req, timeout_ms, ic)
+            await self._handlers.call(route.handler, req, timeout_ms, ic)
             data.sync_length(length_before)
         except TimeoutError as err:
             req._finish()

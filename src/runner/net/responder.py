@@ -19,6 +19,7 @@ from runner.errors import InterceptError
 from ._util import reason_phrase
 from .cors import add_cors_headers
 from .guard import Failed, Failures, Guard, describe, was_reported
+from .handlers import HandlerRunner
 from .headers import header_get, headers_problem
 from .interception import Interception, ResponseSnapshot, lazy_loader
 from .registry import Registry
@@ -33,7 +34,6 @@ from .types import (
     UpstreamError,
     UpstreamResponse,
 )
-from .user_code import UserCode
 
 __all__ = ["Responder"]
 
@@ -49,13 +49,13 @@ class Responder:
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
                  load_fixture: Callable[[str], bytes], registry: Registry, failures: Failures,
-                 user_code: UserCode) -> None:
+                 handlers: HandlerRunner) -> None:
         self._loop = loop
         self._config = config
         self._load_fixture = load_fixture
         self._registry = registry
         self._failures = failures
-        self._user_code = user_code
+        self._handlers = handlers
 
     async def pass_through(self, outgoing: OutgoingRequest | None, ic: Interception, exchange: Guard,
                            timeout_ms: float) -> None:
@@ -98,7 +98,7 @@ class Responder:
             return
         try:
             if static.fixture:  # file I/O: off the loop
-                rendered = await self._user_code.in_thread(functools.partial(render, static, self._load_fixture), None)
+                rendered = await self._handlers.in_thread(functools.partial(render, static, self._load_fixture), None)
             else:  # pure and cheap: no thread hop on the hot path of a stub
                 rendered = render(static, self._load_fixture)
         except Exception as err:  # noqa: BLE001 - a missing or unreadable fixture
@@ -228,7 +228,7 @@ class Responder:
         timeout_ms = float(self._config("defaultCommandTimeout"))
         where = f"\n\nIntercepted response: {rdata.describe()}"
         try:
-            await self._user_code.call(sub.handler, res, timeout_ms, ic)
+            await self._handlers.call(sub.handler, res, timeout_ms, ic)
         except TimeoutError as err:
             res._finish()
             error = InterceptError(

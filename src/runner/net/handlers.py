@@ -18,10 +18,10 @@ from runner.workers import Workers
 from ._util import as_coro
 from .interception import Interception
 
-__all__ = ["UserCode"]
+__all__ = ["HandlerRunner"]
 
 
-class UserCode:
+class HandlerRunner:
     """Runs the handlers of one page's routes (on ``loop``, or in its worker threads)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
