@@ -21,6 +21,8 @@ __all__ = [
     "header_get",
     "header_has",
     "header_set",
+    "header_replace",
+    "header_delete",
     "merge_headers",
     "header_problem",
     "headers_problem",
@@ -157,10 +159,23 @@ def header_has(headers: Mapping[str, str], name: str) -> bool:
 
 def header_set(headers: MutableMapping[str, Any], name: str, value: str) -> None:
     """Set ``name`` in the user's ``headers``, replacing any spelling of it already present."""
+    header_delete(headers, name)
+    headers[name] = value
+
+
+def header_replace(headers: MutableMapping[str, Any], name: str, value: str) -> None:
+    """Give every spelling of ``name`` in the user's ``headers`` the value ``value``, each keeping
+    its spelling and place (nothing when ``name`` is absent)."""
+    lname = name.lower()
+    for key in [k for k in headers if k.lower() == lname]:
+        headers[key] = value
+
+
+def header_delete(headers: MutableMapping[str, Any], name: str) -> None:
+    """Remove every spelling of ``name`` from the user's ``headers``."""
     lname = name.lower()
     for key in [k for k in headers if k.lower() == lname]:
         del headers[key]
-    headers[name] = value
 
 
 def merge_headers(base: Mapping[str, str], override: Mapping[str, str]) -> dict[str, str]:
