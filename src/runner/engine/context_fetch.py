@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from runner.engine.direct_fetch import DirectClient
-from runner.net import UpstreamError, UpstreamResponse
+from runner.net import Headers, UpstreamError, UpstreamResponse
 
 __all__ = ["fetch_in_context", "parse_set_cookie"]
 
@@ -82,7 +82,7 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 async def _store_cookies(context: Any, url: str, header: str | None) -> None:
     if not header:
         return
-    for line in header.split("\n"):
+    for _name, line in Headers({"set-cookie": header}).lines():  # one cookie a line
         cookie = parse_set_cookie(line, url)
         if cookie is None:
             continue

@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-from runner.net import UpstreamError, UpstreamResponse
+from runner.net import Headers, UpstreamError, UpstreamResponse
 from runner.net.bodies import MAX_READ_BODY_BYTES
 
 __all__ = ["BodyTooLarge", "DirectClient", "read_capped", "too_large_message"]
@@ -59,19 +59,12 @@ class DirectClient:
                 timeout=aiohttp.ClientTimeout(total=max(timeout_ms, 1) / 1000),
             ) as response:
                 data = await read_capped(response, method, url)
-                received: dict[str, str] = {}
-                for key, value in response.headers.items():
-                    name = key.lower()
-                    if name in _NOT_RETURNED:
-                        continue
-                    # Playwright's rule: several Set-Cookie lines travel as one value split by
-                    # newlines; any other repeated header is one value joined by ", " (HTTP's
-                    # own rule: a newline in it would be refused as an invalid header value)
-                    joiner = "\n" if name == "set-cookie" else ", "
-                    received[name] = f"{received[name]}{joiner}{value}" if name in received else value
+                # a repeated header is one value, joined by the rule of repeated headers
+                received = Headers((key.lower(), value) for key, value in response.headers.items()
+                                   if key.lower() not in _NOT_RETURNED)
                 received["content-length"] = str(len(data))
                 return UpstreamResponse(status=response.status, status_text=response.reason or "",
-                                        headers=received, body=data, url=str(response.url))
+                                        headers=received.to_dict(), body=data, url=str(response.url))
         except TimeoutError as err:
             raise UpstreamError(f"no answer within {timeout_ms:g}ms", timed_out=True) from err
         except aiohttp.ClientSSLError as err:

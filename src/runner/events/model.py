@@ -213,7 +213,7 @@ class RequestIntercepted(Event):
     response_headers: dict[str, str] = field(default_factory=dict)
     request_body_size: int | None = None
     response_body_size: int | None = None
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, float | None] = field(default_factory=dict)  # queued: None when unknown
     request_body: dict[str, Any] | None = None
     response_body: dict[str, Any] | None = None
     attempt: int = 1

@@ -175,6 +175,23 @@ class Interception(_CamelAttrs):
             "total": self.duration_ms,
         }
 
+    def queued_until(self, now: float) -> None:
+        """The request reached its first handler or stub (or, every route a spy, was sent on)
+        at ``now`` (``time.monotonic()``): its ``queued`` time, unless already known."""
+        if self._queued is None:
+            self._queued = now - self.started
+
+    def handler_ran(self, seconds: float, waited: float | None = None) -> None:
+        """A handler of this request ran for ``seconds``, after ``waited`` seconds for a free
+        worker thread (None: it ran on the loop, no wait)."""
+        if waited is not None:
+            self._queued = (self._queued or 0.0) + waited
+        self._handler += seconds
+
+    def upstream_took(self, seconds: float) -> None:
+        """The server took ``seconds`` to answer (or to fail)."""
+        self._upstream = seconds
+
     def its(self, path: str) -> Its:
         """The value at a dotted path (``"response.statusCode"``, ``"request.body.name"``), as a
         chainable :class:`Its` that compares equal to the value: ``its("response.statusCode")

@@ -11,14 +11,8 @@ from runner.casing import camel_to_snake
 from runner.errors import InterceptError, UsageError
 from runner.net.bodies import decode_body, encode_body
 
-from ._util import (
-    MISSING,
-    header_get,
-    header_has,
-    header_set,
-    is_finite_non_negative,
-    merge_headers,
-)
+from ._util import MISSING, is_finite_non_negative
+from .headers import header_get, header_has, header_set, merge_headers
 from .interception import ResponseSnapshot
 from .static import load_fixture_body, parse_shorthand
 from .types import UpstreamResponse

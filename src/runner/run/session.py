@@ -16,7 +16,7 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from runner import active
@@ -51,6 +51,9 @@ from runner.run.spec_videos import SpecVideos
 from runner.serve.files import FileServer, artifact_paths
 from runner.usercode.plugins_file import PluginEvents, load_module, load_plugins_file
 from runner.usercode.tracebacks import first_line
+
+if TYPE_CHECKING:
+    from runner.net.tables import RequestRow, RouteRow
 
 __all__ = ["RunSession", "check_base_url", "client_certificate_entries"]
 
@@ -703,7 +706,7 @@ class _RouteEvents:
         ctx = self._current()
         return (ctx.nodeid, ctx.attempt) if ctx is not None else None
 
-    def route_added(self, row: dict[str, Any]) -> None:
+    def route_added(self, row: RouteRow) -> None:
         test = self._test()
         if test is None:
             return
@@ -713,14 +716,16 @@ class _RouteEvents:
             stubbed=row["stubbed"], handler=row["handler"], alias=row["alias"], times=row["times"],
             middleware=row["middleware"]))
 
-    def route_aliased(self, row: dict[str, Any]) -> None:
+    def route_aliased(self, row: RouteRow) -> None:
         test = self._test()
         if test is None:
             return
         nodeid, attempt = test
-        self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=row["alias"]))
+        alias = row["alias"]
+        assert alias is not None  # told only once `.as_()` named the route
+        self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=alias))
 
-    def request_ended(self, row: dict[str, Any]) -> None:
+    def request_ended(self, row: RequestRow) -> None:
         from runner.net import header_get  # loaded already: the interceptor tells this
 
         test = self._test()

@@ -102,7 +102,7 @@ def test_a_watch_only_request_is_recorded_by_its_routes_but_no_handler_or_stub_r
     env.intercept("/api/users", lambda req: ran.append("handler")).as_("handler")
     raw = raw_request(URL)
     ex = FakeExchange(raw, env.upstream)
-    ex.watch_only = True  # type: ignore[attr-defined]
+    ex.watch_only = True
     env.lt.submit(env.interceptor.handle(raw, ex)).result(BOUND)
     assert ex.calls == ["pass_through"] and ran == []
     ic = env.get("@stub")
