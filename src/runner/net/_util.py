@@ -55,6 +55,11 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def is_whole_number(value: Any) -> bool:
+    """An int, or a float with no fraction (``80.0``); never infinity or NaN, which ``int()`` refuses."""
+    return is_number(value) and math.isfinite(value) and int(value) == value
+
+
 def is_finite_non_negative(value: Any) -> bool:
     return is_number(value) and math.isfinite(value) and value >= 0
 

@@ -113,6 +113,11 @@ PREFIX_RM = "An invalid RouteMatcher was supplied to `runner.intercept()`. "
         (({"url": "/x", "times": 9.75},), PREFIX_RM + "`times` must be a positive integer."),
         (({"url": "/x", "times": 0},), PREFIX_RM + "`times` must be a positive integer."),
         (({"url": "/x", "times": -1},), PREFIX_RM + "`times` must be a positive integer."),
+        # int() of these raised OverflowError / ValueError before: a traceback, not the message
+        (({"url": "/x", "times": float("inf")},), PREFIX_RM + "`times` must be a positive integer."),
+        (({"url": "/x", "times": float("nan")},), PREFIX_RM + "`times` must be a positive integer."),
+        (({"port": float("inf")},), PREFIX_RM + "`port` must be a number or a list of numbers."),
+        (({"port": [80, float("nan")]},), PREFIX_RM + "`port` must be a number or a list of numbers."),
         (({"headers": {"FOO": "a", "foo": "b"}},),
          PREFIX_RM + "`foo` was specified more than once in `headers`. Header fields can only be matched once "
          "(HTTP header field names are case-insensitive)."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._util import is_number
+from .._util import is_whole_number
 from .base import Field, MatcherProblem
 
 __all__ = ["RouteOption", "TimesField", "MiddlewareField"]
@@ -26,7 +26,7 @@ class TimesField(RouteOption):
 
     @classmethod
     def validate(cls, value: Any) -> Any:
-        if not (is_number(value) and int(value) == value and value > 0):
+        if not (is_whole_number(value) and value > 0):
             raise MatcherProblem("`times` must be a positive integer.")
         return int(value)
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .._util import is_number
+from .._util import is_whole_number
 from .base import Field, MatcherProblem
 from .text import TextField, TextGroupField, TextPattern, check_glob, check_text, compile_glob
 from .view import MatchView
@@ -109,7 +109,7 @@ class PortField(Field):
     def validate(cls, value: Any) -> Any:
         ports = value if isinstance(value, list) else [value]
         if not (isinstance(value, (list, int, float)) and not isinstance(value, bool)) or not all(
-            is_number(p) and int(p) == p for p in ports
+            is_whole_number(p) for p in ports
         ):
             raise MatcherProblem("`port` must be a number or a list of numbers.")
         return [int(p) for p in value] if isinstance(value, list) else int(value)
