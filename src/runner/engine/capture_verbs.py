@@ -3,7 +3,7 @@
 recordings (``har_recorder``) and the files it downloads (saved to ``downloadsFolder``).
 
 A screenshot of one element is an element verb (``element_verbs``); the video of a spec is
-recorded through CDP by ``artifacts`` (``devtools.py``).
+recorded by ``spec_videos`` and ``artifacts/video.py`` through the CDP adapter (``devtools.py``).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -107,35 +108,8 @@ def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
     if not name:
         return None
     cookie: dict[str, Any] = {"name": name, "value": value}
-    domain = path = None
-    expires: float | None = None
-    max_age: float | None = None
-    for attribute in parts[1:]:
-        key, _, val = attribute.partition("=")
-        key, val = key.strip().lower(), val.strip()
-        if key == "domain" and val:
-            # Playwright's rule: "Domain=example.test" is ".example.test" (its subdomains too)
-            domain = val.lower()
-            if not domain.startswith(".") and "." in domain:
-                domain = "." + domain
-        elif key == "path" and val.startswith("/"):
-            path = val
-        elif key == "expires":
-            try:
-                expires = parsedate_to_datetime(val).timestamp()
-            except (TypeError, ValueError, IndexError):
-                pass
-        elif key == "max-age":
-            try:
-                max_age = float(int(val))
-            except ValueError:
-                pass
-        elif key == "secure":
-            cookie["secure"] = True
-        elif key == "httponly":
-            cookie["httpOnly"] = True
-        elif key == "samesite" and val.lower() in ("strict", "lax", "none"):
-            cookie["sameSite"] = val.capitalize()
+    attributes = _CookieAttributes.parse(parts[1:], cookie)
+    domain, path = attributes.domain, attributes.path
     parts_url = urlsplit(url)
     host = (parts_url.hostname or "").lower()
     if domain is not None and not _domain_matches(host, domain):
@@ -145,13 +119,57 @@ def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
         request_path = parts_url.path or "/"
         path = request_path[: request_path.rfind("/")] or "/" if request_path.startswith("/") else "/"
     cookie["path"] = path
-    when = time.time() + max_age if max_age is not None else expires
+    when = time.time() + attributes.max_age if attributes.max_age is not None else attributes.expires
     if when is not None:
         if when <= time.time():
             cookie["_expired"] = True
         else:
             cookie["expires"] = when
     return cookie
+
+
+@dataclass
+class _CookieAttributes:
+    """The attributes of a ``Set-Cookie`` line that depend on the request's URL or the time
+    (``Domain``, ``Path``, ``Expires``, ``Max-Age``); the flags are set on the cookie itself."""
+
+    domain: str | None = None
+    path: str | None = None
+    expires: float | None = None
+    max_age: float | None = None
+
+    @classmethod
+    def parse(cls, attributes: list[str], cookie: dict[str, Any]) -> _CookieAttributes:
+        """Read ``attributes`` (``key=value`` or a flag each); ``Secure``, ``HttpOnly`` and
+        ``SameSite`` go straight into ``cookie``. A value that cannot be read is ignored."""
+        found = cls()
+        for attribute in attributes:
+            key, _, val = attribute.partition("=")
+            key, val = key.strip().lower(), val.strip()
+            if key == "domain" and val:
+                # Playwright's rule: "Domain=example.test" is ".example.test" (its subdomains too)
+                found.domain = val.lower()
+                if not found.domain.startswith(".") and "." in found.domain:
+                    found.domain = "." + found.domain
+            elif key == "path" and val.startswith("/"):
+                found.path = val
+            elif key == "expires":
+                try:
+                    found.expires = parsedate_to_datetime(val).timestamp()
+                except (TypeError, ValueError, IndexError):
+                    pass
+            elif key == "max-age":
+                try:
+                    found.max_age = float(int(val))
+                except ValueError:
+                    pass
+            elif key == "secure":
+                cookie["secure"] = True
+            elif key == "httponly":
+                cookie["httpOnly"] = True
+            elif key == "samesite" and val.lower() in ("strict", "lax", "none"):
+                cookie["sameSite"] = val.capitalize()
+        return found
 
 
 def _domain_matches(host: str, domain: str) -> bool:
