@@ -1,6 +1,7 @@
-"""A subject's pointer actions: ``click`` (and ``dblclick``, ``rightclick``), ``focus``,
-``blur``, ``trigger``, ``scroll_into_view``, ``screenshot``, each after the element can take
-it (visible, enabled, still, not covered: :meth:`Actions._prepare`).
+"""A subject's pointer actions: click, focus, blur, trigger, scroll_into_view, screenshot.
+
+Each waits until the element can take it (visible, enabled, still, not covered:
+:meth:`Actions._prepare`); ``dblclick`` and ``rightclick`` are clicks.
 
 Typing and form controls build on these in ``forms.py``; new pointer actions (``hover``,
 ``scroll_to``) belong here.

@@ -1,5 +1,6 @@
-"""What every family of the ``runner`` fixture's commands shares: the test's context and the
-collaborators the run hands the fixture, and the reading of a command's keyword options.
+"""What every family of the ``runner`` fixture's commands shares: the test and the run's collaborators.
+
+Also the reading of a command's keyword options (camelCase or snake_case, unknown ones refused).
 
 Each family (``navigation``, ``page``, ``queries``, ``network``, ``storage``, ``system``,
 ``screenshots``) is a class over :class:`CommandsBase`; ``api.RunnerCommands`` is all of them.

@@ -1,5 +1,4 @@
-"""The recipe of a DOM subject and its reading in the page: the base of :class:`~runner.
-commands.subject.Subject`.
+"""A DOM subject's recipe (its query steps) and its reading in the page: the base of ``Subject``.
 
 A subject is a list of query steps (``dom.js`` runs them) rather than a handle: each read,
 assertion or action runs them again. :class:`DomQuery` holds the steps and their options

@@ -1,5 +1,6 @@
-"""A subject's form input: ``type`` (and ``clear``), ``check``/``uncheck``, ``select``, on
-the pointer actions they need (``actions.py``). File uploads belong here.
+"""A subject's form input: type, clear, check, uncheck, select.
+
+They build on the pointer actions (``actions.py``). File uploads belong here.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""Navigation commands: load a page (``visit``, ``mount``) and move through its history
-(``go``, ``reload``).
+"""Navigation commands: visit, mount, go, reload.
 
 What loads or leaves a document belongs here (tabs and popups too); what reads or resizes the
 page that is loaded is in ``page.py``.

@@ -1,6 +1,7 @@
-"""Network commands: the page's requests intercepted, waited for and recorded (``intercept``,
-``intercept_ws``, ``wait``, ``requests``, ``assert_no_request``, ``record_har``, ``replay_har``)
-and HTTP sent by the test itself (``request``).
+"""Network commands: intercept, intercept_ws, wait, requests, assert_no_request, HAR, request.
+
+The page's requests intercepted, waited for and recorded, and HTTP sent by the test itself
+(``request``).
 
 The interception engine itself is ``runner.net``; these commands hand it the test's calls.
 Commands that shape the page's traffic (network conditions, the app's backend) belong here.

@@ -1,5 +1,4 @@
-"""Commands on the page that is loaded: where it is (``url``, ``location``), its ``title``,
-and the size of its window (``viewport``).
+"""Commands on the loaded page: url, location, title, viewport.
 
 The page's window and document as subjects belong here too; loading a document is
 ``navigation.py``'s, querying its elements ``queries.py``'s.

@@ -1,5 +1,4 @@
-"""Query commands: the retrying subjects a test starts a chain from (``get``, ``contains``,
-``wrap``) and the aliases it named (``get("@name")``).
+"""Query commands: get, contains, wrap (where a chain starts) and get("@alias").
 
 A new way to start a chain (the page's frames, the window, ...) belongs here; what a chain does
 once started is the subject's (``subject.py``).

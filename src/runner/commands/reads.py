@@ -1,6 +1,8 @@
-"""A subject's reads: what it yields now (``text``, ``attr``, ``value``, ``count``,
-``snapshot``), the values it leads to (``its``, ``invoke``: retrying :class:`Value` s), and the
-chain's own steps (``as_`` names it, ``then`` hands it on).
+"""A subject's reads: text, attr, value, count, snapshot, its, invoke, as_, then.
+
+What the subject yields now (``text``, ``attr``, ``value``, ``count``, ``snapshot``), the
+retrying :class:`Value` s it leads to (``its``, ``invoke``), and the chain's own steps (``as_``
+names it, ``then`` hands it on).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Screenshot commands: ``runner.screenshot()`` of the page, and the element screenshots a
-subject's ``screenshot()`` takes through :func:`element_screenshot`; both claim a file under
-``screenshotsFolder`` and tell ``screenshot.taken``.
+"""Screenshot commands: ``runner.screenshot()`` and a subject's ``screenshot()``.
+
+Both claim a file under ``screenshotsFolder`` and tell ``screenshot.taken``; a subject's goes
+through :func:`element_screenshot`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""A subject's assertions: ``should`` (and ``and_``), retried until the chai-style chainer
-(``runner.assertions``) holds on the elements as they are, or a callback passes on them.
+"""A subject's assertions: ``should`` (and ``and_``), retried until they hold.
+
+A chai-style chainer (``runner.expect``) holds on the elements as they are, or a callback
+passes on them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Storage commands: the browser's cookies (``get_cookies``, ``get_cookie``, ``set_cookie``,
-``clear_cookie``, ...) and sessions that cache and restore them with local storage
-(``session``).
+"""Storage commands: cookies and ``session``.
+
+A session caches the cookies and local storage a setup made, and restores them in later tests.
 
 Commands on the page's local and session storage belong here too.
 """

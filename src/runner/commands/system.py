@@ -1,6 +1,6 @@
-"""Commands about the test's surroundings rather than its page: its configuration (``config``,
-``env``), its command log (``log``), fixture files (``fixture``), shell commands (``exec``) and
-the plugins file's tasks (``task``).
+"""Commands outside the page: config, env, log, fixture, exec, task.
+
+The test's configuration and log, fixture files, shell commands and the plugins file's tasks.
 """
 
 from __future__ import annotations

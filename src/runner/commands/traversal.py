@@ -1,5 +1,4 @@
-"""A subject's traversal: the queries that lead from its elements to others (``find``,
-``contains``, ``first``, ``eq``, ``filter``, ``parent``, ``closest``, ...).
+"""A subject's traversal: find, contains, first, last, eq, filter, not_, parent, children, closest.
 
 Each adds a step to the subject's recipe and returns a new subject; nothing is read until a
 command runs. New traversals (``next``, ``siblings``, ``parents``, ``within``, ...) belong here.

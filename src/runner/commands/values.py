@@ -1,5 +1,6 @@
-"""Retrying values: what ``runner.wrap()``, ``its()``, ``invoke()`` and ``runner.requests()``
-return, a :class:`Value` over data that is not DOM, read again until what is asked of it holds.
+"""Retrying values: ``Value``, a subject over data that is not DOM (wrap, its, invoke, requests).
+
+A :class:`Value` is read again until what is asked of it holds, as a DOM subject is.
 
 Also the reading of a dotted path through such data (:func:`lookup_path`) and the rule of an
 alias's name, which a DOM subject shares.

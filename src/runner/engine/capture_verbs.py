@@ -1,6 +1,8 @@
-"""The verbs of what a test leaves behind: screenshots of the page (``screenshot``,
-``failure_screenshot``), its trace (``start_trace``, ``trace_step``, ``stop_trace``), HAR
-recordings (``har_recorder``) and the files it downloads (saved to ``downloadsFolder``).
+"""The verbs of what a test leaves behind: screenshots, traces, HAR recordings, downloads.
+
+Screenshots of the page (``screenshot``, ``failure_screenshot``), its trace (``start_trace``,
+``trace_step``, ``stop_trace``), HAR recordings (``har_recorder``) and the files it downloads
+(saved to ``downloadsFolder``).
 
 A screenshot of one element is an element verb (``element_verbs``); the video of a spec is
 recorded by ``spec_videos`` and ``artifacts/video.py`` through the CDP adapter (``devtools.py``).

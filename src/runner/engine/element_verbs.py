@@ -1,6 +1,8 @@
-"""The verbs on elements: ``dom.js`` run in the page (``dom``), and the user's actions on what
-it finds (``click_element``, ``eval_first``, ``call_method``, ``select_options``,
-``dispatch_event``, ``element_screenshot``) and the keyboard (``type_text``, ``press_key``).
+"""The verbs on elements: ``dom.js`` run in the page, the user's actions on elements, the keyboard.
+
+``dom`` runs ``dom.js``; ``click_element``, ``eval_first``, ``call_method``, ``select_options``,
+``dispatch_event``, ``element_screenshot`` act on what it finds; ``type_text`` and ``press_key``
+use the keyboard.
 
 Elements are found by ``dom.js`` from a query (``{"steps": [...], "shadow": bool}``, e.g. a
 subject's), run again for every verb, so no element handle outlives a verb.

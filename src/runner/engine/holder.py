@@ -1,5 +1,4 @@
-"""What every family of the browser session's verbs stands on: the Playwright objects the
-session holds, and the few things all of them read.
+"""What every family of the browser session's verbs stands on: the browser, context and page held.
 
 :class:`~runner.engine.browser.BrowserSession` is :class:`BrowserHolder` with the families
 mixed in (``recovery``: what broke, replaced; ``page_verbs``: navigation; ``element_verbs``:

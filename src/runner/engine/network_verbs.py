@@ -1,6 +1,8 @@
-"""The verbs of the network: the page's requests routed to the routing target or only
-watched (``set_routing``, ``set_watching``, ``route_web_sockets``), and HTTP sent by the test
-itself with the context's cookies (``fetch``, never routed).
+"""The verbs of the network: the page routed or watched, and HTTP sent by the test itself.
+
+The page's requests routed to the routing target or only watched (``set_routing``,
+``set_watching``, ``route_web_sockets``); ``fetch`` sends the test's own request with the
+context's cookies, never routed.
 
 Routing turns the browser's HTTP cache off, so the page is routed only while a route needs it;
 spies only watch. What a routed request meets is ``exchange.py`` (imported on the first one).

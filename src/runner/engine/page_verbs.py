@@ -1,5 +1,4 @@
-"""The verbs of navigation: the page loaded (``goto``), moved through its history
-(``history_go``, ``reload``), and read or resized (``location``, ``title``, ``set_viewport``).
+"""The verbs of navigation: goto, history_go, reload, location, title, set_viewport.
 
 Every verb of the browser session takes and returns plain data; ``commands/`` and the plugin
 call them (through the engine loop) and never hold a Playwright object. The session's other

@@ -1,7 +1,9 @@
-"""The browser session's recovery: a page that crashed or stopped answering, a browser that
-closed or froze, a driver that died are noticed (``broken`` says why, and the running test
-fails with it) and replaced before the next test (:meth:`Recovery.ensure_alive`), every step
-bounded, killing the processes of what does not answer.
+"""The browser session's recovery: a crashed page, closed browser or dead driver, replaced.
+
+A page that crashed or stopped answering, a browser that closed or froze, a driver that died
+are noticed (``broken`` says why, and the running test fails with it) and replaced before the
+next test (:meth:`Recovery.ensure_alive`), every step bounded, killing the processes of what
+does not answer.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""The verbs of what the browser keeps for a site: cookies (``cookies``, ``add_cookies``,
-``clear_cookies``) and the storage of the origins the page visited, wiped (``clear_storage``),
-or captured and restored for a session (``capture_storage``, ``restore_storage``).
+"""The verbs of what the browser keeps for a site: cookies and the storage of visited origins.
+
+Cookies (``cookies``, ``add_cookies``, ``clear_cookies``) and the storage of the origins the page
+visited, wiped (``clear_storage``), or captured and restored for a session (``capture_storage``,
+``restore_storage``).
 
 The page's navigations are watched (:meth:`StorageVerbs._on_navigated`) to learn which origins
 hold storage: the reset between tests (``browser.py``) wipes those through CDP.
