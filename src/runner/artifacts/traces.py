@@ -85,7 +85,7 @@ def mark_failed_steps(path: Path, failed: dict[int, StepError], *, quiet: str | 
     call. With ``quiet``, a step's own evaluation of that expression (runner's closing snapshot)
     loses the error it may have failed with: it is not the test's. An evaluation inside a step
     that failed with a message holding one of ``waited_out`` (a navigation destroyed its page:
-    runner waits it out and evaluates again, page_verbs ``_in_page``) loses its error too: the
+    runner waits it out and evaluates again, element_verbs ``_in_page``) loses its error too: the
     command did not fail of it, and the Errors tab holds the test's errors, not the retries
     runner made on its way. The zip is rewritten whole (a
     trace is tens of KB); a trace that cannot be read or written is left as it is."""

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from runner.commands.context import TestContext
 from runner.commands.records import Record
-from runner.engine.page_verbs import BodyRefusedError
+from runner.engine.network_verbs import BodyRefusedError
 from runner.errors import CommandError, UsageError
 from runner.net.bodies import decode_body
 from runner.usercode.tracebacks import first_line
 
 if TYPE_CHECKING:
-    from runner.engine.page_verbs import FetchedResponse
+    from runner.engine.network_verbs import FetchedResponse
 
 __all__ = ["perform_request"]
 

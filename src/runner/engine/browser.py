@@ -1,9 +1,12 @@
 """The Playwright adapter: one browser, one context and one page, reused from test to test.
 
 Only ``engine/`` imports Playwright, and only its modules hold Playwright objects: the commands
-call the verbs :class:`BrowserSession` gets from :class:`~runner.engine.page_verbs.PageVerbs`,
-which take and return plain data. Everything here is ``async`` and runs on the engine loop
-(``loop.py``); the commands call it through that loop.
+call the verbs :class:`BrowserSession` gets from its families (``page_verbs``, ``element_verbs``,
+``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``; see ``holder.py``),
+which take and return plain data. This module launches the browser (or connects to a remote
+one), makes its context and page, replaces what broke, resets the page between tests and closes
+it all. Everything here is ``async`` and runs on the engine loop (``loop.py``); the commands call
+it through that loop.
 
 Isolation between tests comes from :meth:`BrowserSession.reset`, which is measured at about a
 quarter of the cost of a new context and page (see ``shared/notes/engine-facts.md``): routes off,
@@ -14,44 +17,43 @@ cleared through CDP, the HTTP cache cleared, and the viewport set back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from playwright.async_api import (
     Browser,
     BrowserContext,
     CDPSession,
-    Download,
     Page,
     Playwright,
     Request,
-    Route,
     async_playwright,
 )
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from runner.engine.capture_verbs import CaptureVerbs
 from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
-from runner.engine.page_verbs import DOM_SCRIPT, PageVerbs
-from runner.engine.processes import cpu_seconds, kill_tree
+from runner.engine.element_verbs import ElementVerbs
+from runner.engine.network_verbs import NetworkVerbs
+from runner.engine.page_verbs import PageVerbs
+from runner.engine.recovery import CLOSE_BOUND, OPEN_BOUND, Recovery
+from runner.engine.storage_verbs import StorageVerbs
 from runner.engine.studio_verbs import StudioVerbs
-from runner.engine.tracing import ContextTracing, FailureStep, StepError
+from runner.engine.tracing import ContextTracing
 from runner.errors import BrowserNotFoundError
 from runner.usercode.tracebacks import first_line
 
 if TYPE_CHECKING:
-    from runner.engine.har_recorder import HarRecorder
     from runner.engine.remote import RemoteEndpoint
     from runner.engine.routing import RoutingTarget
 
-__all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS", "DOM_SCRIPT"]
+__all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS"]
 
 # Keep Chromium from phoning home on a closed network (each of these was seen to matter).
 QUIET_FLAGS = (
@@ -68,22 +70,10 @@ QUIET_FLAGS = (
     "--no-pings",
 )
 
-# How long the steps that replace a broken page or browser may take (seconds). A page or browser
-# that does not answer within them is given up on: its context closed, else its processes killed.
-_CLEAN_BOUND = 10.0  # the per-test reset of a page that seemed fine
-_CLOSE_BOUND = 5.0  # closing a context or a browser
-_OPEN_BOUND = 15.0  # a new context and page
+# How long the per-test reset of a page that seemed fine may take (seconds); the other steps
+# that replace a page or browser are bounded in recovery.py.
+_CLEAN_BOUND = 10.0
 _LAUNCH_TIMEOUT_MS = 60_000  # launching the browser (Playwright's own bound)
-
-# What the test that was running is told (the first line is the one reports show).
-_CRASHED = "The browser page crashed while the test was running.\nThe next test gets a fresh page."
-_CLOSED = ("The browser closed unexpectedly while the test was running.\n"
-          "The next test gets a fresh browser.")
-_DRIVER_STOPPED = (
-    "The browser's driver stopped (killed?) while the test was running: Playwright's node process "
-    "is gone, and the browser with it.\nThe next test starts a new driver and browser. If the "
-    "system killed it (out of memory?), see the system log (dmesg)."
-)
 
 # Playwright's driver (a node process) takes most of a second to start and needs no
 # configuration, so `runner run` starts it first thing, while the rest of runner loads. The
@@ -176,11 +166,17 @@ class LaunchOptions:
     browser_choice: str | None = None  # what --browser said (sent to the server), None: its default
 
 
-class BrowserSession(PageVerbs, StudioVerbs):
+class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVerbs, CaptureVerbs,
+                     StudioVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
     ``routing`` says where the page's requests go while it is routed or watched (see
     :meth:`set_routing`, :meth:`set_watching`); without one, routed requests go on unchanged.
+
+    The verbs come in families, each a base class (the commands and the plugin call
+    ``browser.goto``, ``browser.cookies``, ``browser.set_routing`` on this one object): they
+    use what this class holds (``holder.BrowserHolder``), and only this class makes and
+    replaces it.
     """
 
     def __init__(self, options: LaunchOptions, routing: RoutingTarget | None = None,
@@ -305,125 +301,10 @@ class BrowserSession(PageVerbs, StudioVerbs):
         self.broken = None
         self._fresh = True  # a new page is clean: the first reset can skip most of its work
 
-    def _on_disconnected(self, browser: Browser) -> None:
-        if browser is self.browser and self.broken is None:
-            self.broken = _CLOSED
-
-    def _on_crash(self, page: Page) -> None:
-        if page is self.page:
-            self.broken = _CRASHED
-
-    def _driver_exited(self, pw: Playwright) -> None:
-        if pw is self._pw:  # not a driver runner stopped itself
-            self._driver_gone = True
-            self.broken = _DRIVER_STOPPED
-
-    def driver_cpu(self) -> float | None:
-        """The CPU time (seconds) Playwright's driver process has used so far (None where
-        unknown): while it climbs, the driver is busy moving data (a large body), not waiting
-        for a page that does not answer."""
-        return cpu_seconds(self._driver_pid) if self._driver_pid is not None else None
-
-    def stopped_responding(self, message: str) -> str:
-        """The page (or the browser) did not answer a command: the test fails with ``message``,
-        later commands fail at once, and the next reset replaces the page. Returns ``message``."""
-        if self.broken is None:
-            self.broken = message
-        return self.broken
-
-    def _on_navigated(self, frame: Any) -> None:
-        url = frame.url
-        if url.startswith(("http://", "https://")):
-            parts = urlsplit(url)
-            self._touched_origins.add(f"{parts.scheme}://{parts.netloc}")
-
-    def _on_download(self, download: Download) -> None:
-        folder = self.options.downloads_folder
-        if folder is None:
-            return
-
-        async def save() -> None:
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                await download.save_as(folder / download.suggested_filename)
-            except (PlaywrightError, OSError):
-                pass  # an unusable downloadsFolder was reported when the run started
-
-        self._downloads.append(asyncio.ensure_future(save()))
-
-    async def wait_downloads(self, timeout: float = 30.0) -> None:
-        pending = [t for t in self._downloads if not t.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=timeout)
-        self._downloads = [t for t in self._downloads if not t.done()]
-
     @property
     def version(self) -> str:
         """The browser's version ("" before it is launched)."""
         return self.browser.version if self.browser is not None else ""
-
-    @property
-    def alive(self) -> bool:
-        return (
-            self.broken is None
-            and self.browser is not None
-            and self.browser.is_connected()
-            and self.page is not None
-            and not self.page.is_closed()
-        )
-
-    async def ensure_alive(self) -> bool:
-        """Replace what broke: the page (a new context), else the browser (killed when it does
-        not answer), else the driver too. Returns True when something had to be made anew.
-
-        Every step is bounded, so a page stuck in JavaScript or a frozen browser cannot hold it
-        up. Raises ``BrowserNotFoundError`` when a new browser cannot be started.
-        """
-        if self.alive:
-            return False
-        if self._driver_gone:
-            await self._drop_driver()
-        elif self.browser is not None and self.browser.is_connected():
-            try:
-                if self.context is not None:
-                    with contextlib.suppress(PlaywrightError):  # closed already
-                        await asyncio.wait_for(self.context.close(), _CLOSE_BOUND)
-                await asyncio.wait_for(self._new_context(), _OPEN_BOUND)
-                return True
-            except (PlaywrightError, TimeoutError):
-                self._kill_browser()  # it does not answer (frozen), or makes no page
-        else:
-            self._kill_browser()  # what may be left of it
-        await self.start()
-        return True
-
-    def _kill_browser(self) -> None:
-        """Kill the browser's processes (a frozen browser cannot be closed) and forget it."""
-        if self._browser_pid is not None:
-            kill_tree(self._browser_pid)
-        self._forget_browser()
-
-    def _forget_browser(self) -> None:
-        self.browser = self.context = self.page = None
-        self.cdp = self.devtools = None
-        self._browser_pid = None
-
-    def kill(self) -> None:
-        """Kill the driver and the browser without asking them (from any thread): for when the
-        engine's loop itself is blocked. The session is unusable afterwards."""
-        for pid in (self._browser_pid, self._driver_pid):
-            if pid is not None:
-                kill_tree(pid)
-
-    async def _drop_driver(self) -> None:
-        """Forget a driver that went away (its browser went with it)."""
-        pw, self._pw, self._driver_pid = self._pw, None, None
-        self._kill_browser()
-        if pw is not None:
-            try:
-                await asyncio.wait_for(pw.stop(), _CLOSE_BOUND)
-            except Exception:  # noqa: BLE001 - it is gone already
-                pass
 
     async def reset(self, viewport: tuple[int, int]) -> None:
         """Make the page as clean as a new one, cheaply; replace it when it does not answer
@@ -437,7 +318,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
                 self.stopped_responding("The page did not answer its reset between tests.")
                 await self.ensure_alive()
         self._fresh = False
-        await asyncio.wait_for(self._set_viewport(viewport), _OPEN_BOUND)
+        await asyncio.wait_for(self._set_viewport(viewport), OPEN_BOUND)
 
     async def _clean(self) -> None:
         assert self.page is not None and self.context is not None and self.cdp is not None
@@ -446,9 +327,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         await self._blank()
         await self.context.clear_cookies()
         await self.context.clear_permissions()
-        origins, self._touched_origins = self._touched_origins, set()
-        for origin in origins:
-            await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        await self._forget_origins()
         await self.cdp.send("Network.clearBrowserCache")
 
     async def _set_viewport(self, viewport: tuple[int, int]) -> None:
@@ -457,51 +336,6 @@ class BrowserSession(PageVerbs, StudioVerbs):
         if not size or (size["width"], size["height"]) != viewport:
             await self.page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
 
-    async def clear_storage(self) -> None:
-        """Cookies and the storage of every visited origin cleared; the page at about:blank."""
-        assert self.context is not None and self.cdp is not None
-        await self._blank()
-        await self.context.clear_cookies()
-        origins, self._touched_origins = self._touched_origins, set()
-        for origin in origins:
-            await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-
-    async def capture_storage(self) -> dict[str, Any]:
-        """Cookies and local storage of the context (Playwright's storage state)."""
-        assert self.context is not None
-        state: dict[str, Any] = dict(await self.context.storage_state())
-        return state
-
-    async def restore_storage(self, state: dict[str, Any]) -> None:
-        """Put back what :meth:`capture_storage` took, leaving the page at about:blank.
-
-        Local storage can only be written from a document of its origin, so each origin is
-        opened on a placeholder page answered by runner itself (nothing reaches the server).
-        """
-        assert self.context is not None and self.page is not None
-        await self.clear_storage()
-        cookies = state.get("cookies") or []
-        if cookies:
-            await self.context.add_cookies(cookies)
-        origins = [o for o in state.get("origins") or [] if o.get("localStorage")]
-        if not origins:
-            return
-        marker = "/__runner_session_restore__"
-
-        async def placeholder(route: Route) -> None:
-            await route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>runner</title>")
-
-        await self.page.route(f"**{marker}", placeholder)
-        try:
-            for origin in origins:
-                await self.page.goto(origin["origin"] + marker)
-                await self.page.evaluate(
-                    "items => { for (const {name, value} of items) localStorage.setItem(name, value); }",
-                    origin["localStorage"],
-                )
-        finally:
-            await self.page.unroute(f"**{marker}", placeholder)
-            await self._blank()
 
     async def _blank(self) -> None:
         """Navigate to about:blank; a late error page of the last test can interrupt it once.
@@ -509,7 +343,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
         assert self.page is not None
         for _ in range(3):
             try:
-                await self.page.goto("about:blank", timeout=_CLOSE_BOUND * 1000)
+                await self.page.goto("about:blank", timeout=CLOSE_BOUND * 1000)
                 return
             except PlaywrightTimeoutError:
                 raise
@@ -535,7 +369,7 @@ class BrowserSession(PageVerbs, StudioVerbs):
             if closer is None:
                 continue
             try:
-                await asyncio.wait_for(closer.close(), _CLOSE_BOUND)
+                await asyncio.wait_for(closer.close(), CLOSE_BOUND)
             except TimeoutError:  # frozen
                 self._kill_browser()
                 break
@@ -545,127 +379,6 @@ class BrowserSession(PageVerbs, StudioVerbs):
         pw, self._pw = self._pw, None
         if pw is not None:
             try:
-                await asyncio.wait_for(pw.stop(), _CLOSE_BOUND)
+                await asyncio.wait_for(pw.stop(), CLOSE_BOUND)
             except Exception:  # noqa: BLE001
                 pass
-
-    # -- tracing ----------------------------------------------------------------------------
-    async def start_trace(self, title: str, *, screenshots: bool) -> None:
-        """Trace what follows (until :meth:`stop_trace`) as the trace ``title``: DOM snapshots,
-        network, console, and screenshots when asked. Raises Playwright's error when tracing
-        cannot start (the attempt is then not traced)."""
-        assert self.context is not None
-        await self._tracing.begin(self.context, title, screenshots=screenshots)
-
-    async def stop_trace(self, path: Path | None, failure: FailureStep | None = None) -> bool:
-        """End the trace :meth:`start_trace` began: written to ``path`` (its folder must exist),
-        or discarded (nothing written) when ``path`` is None; ``failure``, the test's, is its last
-        step when no command's step carries it. Returns whether it was written; raises
-        Playwright's error when it could not be ended."""
-        return await self._tracing.end(self.context, path, failure)
-
-    async def trace_step(self, name: str, file: str | None, line: int | None) -> None:
-        """Open a step of the trace (a group in the viewer's action list) at the user's line."""
-        await self._tracing.group(self.context, name, file, line)
-
-    async def trace_step_end(self, error: StepError | None = None, *, snapshot: bool = False) -> None:
-        """Close the step :meth:`trace_step` opened: failed with ``error``; with ``snapshot``,
-        after a DOM snapshot of the page as it is now (for a command that made no browser call)."""
-        page = self.page if snapshot and self.alive else None
-        await self._tracing.group_end(self.context, error=error, snapshot=page)
-
-    def har_recorder(self, keep: Callable[[str], bool], content: str) -> HarRecorder | None:
-        """A recorder of the page's exchanges to a HAR (har_recorder.py), or None with no page."""
-        if self.page is None:
-            return None
-        from runner.engine.har_recorder import HarRecorder
-
-        return HarRecorder(self.page, keep, content)
-
-    # -- routing ----------------------------------------------------------------------------
-    def set_watching(self, on: bool, *, revalidations: bool = True) -> None:
-        """Show every request the page makes to the routing target, without intercepting it.
-
-        Watching costs next to nothing, unlike routing: spies use it (see net's cost rule).
-        ``revalidations``: also learn which responses were the server's 304 (only worth it while
-        the page is not routed: routing turns the HTTP cache off).
-        """
-        page = self.page
-        if page is None:
-            return
-        if self._observer is not None:
-            page.remove_listener("request", self._observer)
-        self._observer = self._on_request if on else None
-        if self._observer is not None:
-            page.on("request", self._observer)
-        if on and revalidations and self._revalidations is None and self.cdp is not None:
-            from runner.engine.revalidations import Revalidations
-
-            self._revalidations = Revalidations(self.cdp)  # listens once a response can be revalidated
-            if page.url not in ("", "about:blank"):
-                # the page loaded something in this test: a response it cached before the spies
-                # watched can be revalidated by the very next request, so listen at once
-                self._revalidations.begin()
-        elif (not on or not revalidations) and self._revalidations is not None:
-            stopped, self._revalidations = self._revalidations, None
-            asyncio.ensure_future(quietly(stopped.stop()))
-
-    async def watching_ready(self) -> None:
-        """Wait until what :meth:`set_watching` started listens (the next request is seen)."""
-        if self._revalidations is not None:
-            await self._revalidations.ready()
-
-    def _on_request(self, request: Request) -> None:
-        # While routed, the route handler sees every request but the hops after a redirect
-        # (Playwright does not route those): they are watched here, the rest there.
-        if self._routing is not None and (not self._routed or request.redirected_from is not None):
-            from runner.engine.exchange import observe_request
-
-            observe_request(self._routing, request, self.page_url, self._revalidations)
-
-    async def _on_route(self, route: Route, request: Request) -> None:
-        if self._routing is None:
-            await route.fallback()
-            return
-        # Imported on the first routed request: the interception engine loads only when used.
-        from runner.engine.exchange import handle_route
-
-        await handle_route(self._routing, route, request, self.page_url, self._direct_client())
-
-    async def route_web_sockets(self) -> None:
-        """Send the page's WebSockets that a WebSocket route matches to the routing target
-        (installed once per page; a socket no route takes connects as usual)."""
-        if self.page is None or self._routing is None or self._ws_page is self.page:
-            return
-        from runner.engine.websocket_routes import route_web_sockets
-
-        await route_web_sockets(self.page, self._routing)
-        self._ws_page = self.page
-
-    async def set_routing(self, on: bool, *, preflights: bool = False) -> None:
-        """Route the page's requests to the routing target (``on``) or let them go. CORS
-        preflights reach the routes while routed (Playwright would answer them itself) and, with
-        ``preflights``, while not (a route's method mentions OPTIONS)."""
-        if self.page is None:
-            return
-        guard = on or preflights
-        if guard and self._routing is not None:
-            await self._preflight_guard().arm()
-        if on != self._routed:
-            # Routing turns the browser cache off for the context, so route only while needed.
-            if on:
-                await self.page.route("**/*", self._on_route)
-            else:
-                await self.page.unroute_all(behavior="ignoreErrors")
-            self._routed = on
-        if not guard and self.preflights is not None:
-            await self.preflights.disarm()
-
-    def _preflight_guard(self) -> Any:
-        if self.preflights is None:
-            from runner.engine.preflights import PreflightGuard
-
-            assert self._routing is not None and self.context is not None
-            self.preflights = PreflightGuard(self.context, self.page, self._routing, lambda: self.page_url)
-        return self.preflights
-

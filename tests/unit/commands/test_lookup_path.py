@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from runner.commands.subject import _Missing, lookup_path
+from runner.commands.values import _Missing, lookup_path
 
 
 class _Item:

@@ -115,6 +115,6 @@ def test_trace_steps_are_named_as_the_command_log_names_them(call: tuple[Any, ..
      "intercept //a/\\d+/ (spy)"),
 ])
 def test_an_intercept_step_names_its_route(row: dict[str, Any], name: str) -> None:
-    from runner.commands.api import intercept_step_name
+    from runner.commands.network import intercept_step_name
 
     assert intercept_step_name(row) == name

@@ -1,0 +1,136 @@
+"""A subject's pointer actions: click, focus, blur, trigger, scroll_into_view, screenshot.
+
+Each waits until the element can take it (visible, enabled, still, not covered:
+:meth:`Actions._prepare`); ``dblclick`` and ``rightclick`` are clicks.
+
+Typing and form controls build on these in ``forms.py``; new pointer actions (``hover``,
+``scroll_to``) belong here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine, Sequence
+from typing import Any, Self
+
+from runner.commands.context import Attempt, retry
+from runner.commands.dom_query import DomQuery
+from runner.commands.screenshots import element_screenshot
+from runner.commands.steps import command
+from runner.engine.actionability import why_not_actionable
+from runner.errors import CommandError
+
+__all__ = ["Actions"]
+
+_SCROLL = {"top": "start", "center": "center", "bottom": "end", "nearest": "nearest"}
+
+
+class Actions(DomQuery):
+    """What a user does to the subject's element with the pointer."""
+
+    def _prepare(self, name: str, *, index: int = 0, force: bool = False,
+                 timeout: float | None = None, multiple: bool = False,
+                 scroll_behavior: Any = ...) -> list[dict[str, Any]]:
+        """Wait until the element(s) can take a user action; returns where to act."""
+        __tracebackhide__ = True
+        config = self._ctx.config
+        behavior = config.scroll_behavior if scroll_behavior is ... else scroll_behavior
+        scroll = _SCROLL.get(str(behavior)) if behavior else None
+        threshold = config.animation_distance_threshold if config.wait_for_animations and not force else None
+        deadline_ms = self._timeout_ms(timeout)
+        snap = self._existing(timeout, f"to {name}")
+        count = len(snap.elements)
+        if count > 1 and not multiple:
+            raise CommandError(
+                f"{self._label}.{name}() can only be called on a single element, but the subject "
+                f"contained {count} elements.\nPass multiple=True to act on each of them, or narrow "
+                "the query (first(), eq(n), a more specific selector)."
+            )
+        spots = []
+        for i in range(count if multiple else 1):
+            arg = {**self._query_arg(), "mode": "prepare", "index": index + i, "scroll": scroll,
+                   "threshold": threshold, "animationTimeout": deadline_ms,
+                   "checkCovered": not force}
+
+            def attempt(arg: dict[str, Any] = arg) -> Attempt:
+                spot = self._ctx.run(self._ctx.browser.dom(arg))
+                if spot.get("ok"):
+                    return Attempt(True, value=spot)
+                return Attempt(False, why_not_actionable(spot))
+
+            if force:
+                spot = self._ctx.run(self._ctx.browser.dom(arg))
+                if spot.get("reason") == "gone":
+                    raise CommandError(f"{self._label}.{name}(): the element left the page.")
+                spots.append(spot)
+            else:
+                spots.append(retry(self._ctx, attempt, deadline_ms, f"{self._label}.{name}()"))
+        return spots
+
+    @command("click")
+    def click(self, *, force: bool = False, multiple: bool = False, timeout: float | None = None,
+              button: str = "left", click_count: int = 1, modifiers: Sequence[str] = ()) -> Self:
+        """Click the element's centre like a user (after scrolling it into view and waiting
+        until it is visible, enabled, not moving and not covered)."""
+        __tracebackhide__ = True
+        spots = self._prepare("click", force=force, multiple=multiple, timeout=timeout)
+        for index, _spot in enumerate(spots):
+            self._press(index, button, click_count, list(modifiers), force, timeout)
+        self._ctx.add_log("click", self._label)
+        return self
+
+    def _press(self, index: int, button: str, count: int, modifiers: list[str], force: bool,
+               timeout: float | None) -> None:
+        """Click element ``index`` like a user; the engine checks, right as the event is
+        dispatched, that it lands on the element (a layout shift in between is retried)."""
+        __tracebackhide__ = True
+        limit = self._timeout_ms(timeout)
+        problem = self._ctx.run(self._ctx.browser.click_element(
+            self._query_arg(), index, button=button, click_count=count, modifiers=modifiers,
+            force=force, timeout_ms=limit), limit)
+        if problem is not None:
+            raise CommandError(f"{self._label}: the click did not happen within {int(limit)}ms: {problem}")
+
+    @command("dblclick")
+    def dblclick(self, **options: Any) -> Self:
+        return self.click(click_count=2, **options)
+
+    @command("rightclick")
+    def rightclick(self, **options: Any) -> Self:
+        return self.click(button="right", **options)
+
+    @command("focus")
+    def focus(self) -> Self:
+        self._existing()
+        self._ctx.run(self._eval_first("el => el.focus()"))
+        return self
+
+    @command("blur")
+    def blur(self) -> Self:
+        self._existing()
+        self._ctx.run(self._eval_first("el => el.blur()"))
+        return self
+
+    def _eval_first(self, script: str, arg: Any = None) -> Coroutine[Any, Any, Any]:
+        """Call the JavaScript ``script(element, arg)`` on the first element (run it with ctx.run)."""
+        return self._ctx.browser.eval_first(self._query_arg(), script, arg)
+
+    @command("trigger")
+    def trigger(self, event: str, **init: Any) -> Self:
+        """Dispatch a DOM event (``mouseover``, ``change``, ...) on the element."""
+        __tracebackhide__ = True
+        self._prepare("trigger", force=bool(init.pop("force", False)))
+        self._ctx.run(self._ctx.browser.dispatch_event(self._query_arg(), event, init or None))
+        self._ctx.add_log("trigger", f"{self._label} {event}")
+        return self
+
+    @command("scroll_into_view")
+    def scroll_into_view(self, *, block: str = "start") -> Self:
+        self._existing()
+        self._ctx.run(self._eval_first("(el, b) => el.scrollIntoView({block: b})", block))
+        return self
+
+    @command("screenshot")
+    def screenshot(self, name: str | None = None) -> Any:
+        self._existing()
+        return element_screenshot(self._commands, self._query_arg(), name)
+

@@ -1,0 +1,100 @@
+"""A DOM subject's recipe (its query steps) and its reading in the page: the base of ``Subject``.
+
+A subject is a list of query steps (``dom.js`` runs them) rather than a handle: each read,
+assertion or action runs them again. :class:`DomQuery` holds the steps and their options
+(timeout, shadow DOM) and reads what they find now (:meth:`DomQuery._snap`) or waits until they
+find something (:meth:`DomQuery._existing`); the subject's families build on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from runner import expect as assertions
+from runner.commands.base import CommandsBase
+from runner.commands.context import Attempt, TestContext, retry
+
+__all__ = ["DomQuery"]
+
+
+def _snapshot(raw: Mapping[str, Any]) -> assertions.ElementSnapshot:
+    return assertions.ElementSnapshot(
+        tag=raw["tag"],
+        text=raw["text"],
+        inner_text=raw["inner_text"],
+        html=raw["html"],
+        value=raw["value"],
+        visible=raw["visible"],
+        attrs=dict(raw["attrs"]),
+        classes=tuple(raw["classes"]),
+        checked=raw["checked"],
+        selected=raw["selected"],
+        disabled=raw["disabled"],
+        focused=raw["focused"],
+        css=dict(raw["css"]),
+        props=dict(raw["props"]),
+        description=raw["description"],
+    )
+
+
+class DomQuery:
+    """The query steps of a subject, its label and options, and their reading in the page."""
+
+    def __init__(self, commands: CommandsBase, steps: list[dict[str, Any]], label: str,
+                 timeout: float | None = None, include_shadow_dom: bool | None = None) -> None:
+        self._commands = commands
+        self._ctx: TestContext = commands._ctx
+        self._steps = steps
+        self._label = label
+        self._timeout = timeout
+        self._shadow = include_shadow_dom
+
+    def __repr__(self) -> str:
+        return f"<Subject {self._label}>"
+
+    def _derive(self, step: dict[str, Any], label: str) -> Self:
+        """This subject with one more step (its label extended with ``label``)."""
+        return type(self)(self._commands, [*self._steps, step], f"{self._label}.{label}",
+                          self._timeout, self._shadow)
+
+    def _timeout_ms(self, timeout: float | None = None) -> float:
+        if timeout is not None:
+            return float(timeout)
+        if self._timeout is not None:
+            return float(self._timeout)
+        return float(self._ctx.config.default_command_timeout)
+
+    def _shadow_on(self) -> bool:
+        if self._shadow is not None:
+            return self._shadow
+        return bool(self._ctx.config.include_shadow_dom)
+
+    def _query_arg(self) -> dict[str, Any]:
+        """The query the engine's element verbs take."""
+        return {"mode": "elements", "steps": self._steps, "shadow": self._shadow_on()}
+
+    def _snap(self, css: Sequence[str] = (), props: Sequence[str] = (),
+              limit: int | None = None) -> assertions.DomSubject:
+        """The elements as they are now; with ``limit``, only the first ``limit`` are read (and
+        all are counted: ``DomSubject.count``)."""
+        raw = self._ctx.run(self._ctx.browser.dom({
+            "mode": "snapshot", "steps": self._steps, "shadow": self._shadow_on(),
+            "css": list(css), "props": list(props), "limit": limit,
+        }))
+        if limit is None:
+            return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
+        return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw["elements"]),
+                                     total=int(raw["total"]))
+
+    def _existing(self, timeout: float | None = None, what: str = "to exist") -> assertions.DomSubject:
+        """Retry until at least one element matches; returns the snapshot."""
+        __tracebackhide__ = True
+
+        def attempt() -> Attempt:
+            snap = self._snap()
+            if snap.elements:
+                return Attempt(True, value=snap)
+            return Attempt(False, f"expected to find element {self._label}, but never found it")
+
+        return retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label} {what}")

@@ -1,0 +1,128 @@
+"""Navigation commands: visit, mount, go, reload.
+
+What loads or leaves a document belongs here (tabs and popups too); what reads or resizes the
+page that is loaded is in ``page.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from runner.commands.base import CommandsBase, snake_options
+from runner.commands.mount import ROOT_ID, mount_document
+from runner.commands.steps import command
+from runner.commands.subject import Subject
+from runner.engine.raw_http import INVALID_HTTP
+from runner.errors import CommandError, UsageError
+
+__all__ = ["NavigationCommands"]
+
+_VISIT_OPTIONS = {"timeout", "fail_on_status_code", "qs", "headers", "wait_until"}
+
+
+class NavigationCommands(CommandsBase):
+    """``visit``, ``mount``, ``go``, ``reload``: the commands that load a document."""
+
+    @command("visit")
+    def visit(self, url: str, **options: Any) -> None:
+        """Load ``url`` (relative to ``baseUrl``) and wait for the load event.
+
+        Options: ``timeout`` (default ``pageLoadTimeout``), ``fail_on_status_code`` (default
+        True: a 4xx/5xx document fails the test), ``qs`` (dict added to the query string),
+        ``headers`` (extra request headers for the document).
+        Raises ``CommandError`` when the page does not load.
+        """
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        opts = snake_options(options, _VISIT_OPTIONS, "runner.visit")
+        if not isinstance(url, str) or not url:
+            raise UsageError(f"runner.visit() needs a URL string; found {url!r}.")
+        full = _with_query(self._ctx.resolve_url(url), opts.get("qs"))
+        timeout = float(opts.get("timeout", self._ctx.config.page_load_timeout))
+        fail_on_status = opts.get("fail_on_status_code", True)
+        headers = opts.get("headers")
+
+        extra = {str(k): str(v) for k, v in headers.items()} if headers else None
+        self._load(full, timeout, fail_on_status, wait_until=opts.get("wait_until", "load"), headers=extra)
+        self._ctx.add_log("visit", full)
+
+    def _load(self, full: str, timeout: float, fail_on_status: bool, *, wait_until: str = "load",
+              headers: dict[str, str] | None = None) -> None:
+        """Navigate to ``full`` and wait for ``wait_until``; CommandError when it does not load."""
+        __tracebackhide__ = True
+        status, status_text, error = self._ctx.run(self._ctx.browser.goto(
+            full, wait_until=wait_until, timeout_ms=timeout, headers=headers), timeout)
+        if error is not None and error.startswith(INVALID_HTTP):
+            raise CommandError(
+                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"The response was not valid HTTP: {error[len(INVALID_HTTP):]}.\n"
+                "The browser forgave it, but a stricter client (and the original runner) does "
+                "not: fix what the web server sends."
+            )
+        if error is not None:
+            if "Timeout" in error:
+                raise CommandError(
+                    f"runner.visit() timed out after {int(timeout)}ms waiting for the load event of:\n\n"
+                    f"  {full}\n\nThe page did not fire its load event (pageLoadTimeout). "
+                    "Pass timeout= to wait longer."
+                )
+            raise CommandError(
+                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"The request failed without a response: {error}\n"
+                "Is your web server running, and is the URL right?"
+            )
+        if fail_on_status and status is not None and status >= 400:
+            raise CommandError(
+                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"The response from the web server was:\n\n  > {status}: {status_text}\n\n"
+                "This counts as a failure because the status code was not 2xx or 3xx.\n"
+                "Pass fail_on_status_code=False if this status is expected."
+            )
+
+    @command("mount")
+    def mount(self, markup: str, *, stylesheets: Any = (), scripts: Any = (), modules: Any = (),
+              title: str = "runner.mount", timeout: float | None = None) -> Subject:
+        """Render ``markup`` (HTML: a string, or what your template engine rendered) into a page
+        of its own and return the mounted root (``<div id="runner-root">``) as a subject.
+
+        The page is served by runner from ``fileServerFolder``'s origin; ``stylesheets`` (in the
+        head), ``scripts`` and ``modules`` (ES modules, after the markup) are URLs relative to
+        ``fileServerFolder``, or to the dev server when the plugins file starts one
+        (``dev-server:start``). Every command and ``runner.intercept`` work on the page.
+        """
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._mount_host is None:
+            raise UsageError("runner.mount() needs runner's run: use the `runner` fixture of a run.")
+        page = mount_document(markup, stylesheets=stylesheets, scripts=scripts, modules=modules,
+                              base=self._mount_host.dev_server(), title=title)
+        url = self._mount_host.serve(page)
+        limit = float(timeout if timeout is not None else self._ctx.config.page_load_timeout)
+        self._load(url, limit, True)
+        self._ctx.add_log("mount", f"{len(markup)} characters of markup")
+        return Subject(self, [{"op": "get", "selector": f"#{ROOT_ID}"}], "mount()", timeout, None)
+
+    @command("go")
+    def go(self, direction: str | int) -> None:
+        """Go back or forward in history: ``"back"``, ``"forward"`` or a number of steps."""
+        steps = {"back": -1, "forward": 1}.get(direction) if isinstance(direction, str) else direction
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps == 0:
+            raise UsageError(f"runner.go() expects 'back', 'forward' or a non-zero integer; found {direction!r}.")
+        timeout = float(self._ctx.config.page_load_timeout)
+        self._ctx.run(self._ctx.browser.history_go(steps, timeout), timeout)
+
+    @command("reload")
+    def reload(self, *, timeout: float | None = None) -> None:
+        limit = float(timeout if timeout is not None else self._ctx.config.page_load_timeout)
+        self._ctx.run(self._ctx.browser.reload(limit), limit)
+
+
+def _with_query(url: str, qs: Mapping[str, Any] | None) -> str:
+    if not qs:
+        return url
+    parts = urlsplit(url)
+    extra = urlencode({k: v for k, v in qs.items()}, doseq=True)
+    query = f"{parts.query}&{extra}" if parts.query else extra
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))

@@ -1,0 +1,59 @@
+"""A subject's assertions: ``should`` (and ``and_``), retried until they hold.
+
+A chai-style chainer (``runner.expect``) holds on the elements as they are, or a callback
+passes on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Self
+
+from runner import expect as assertions
+from runner.commands.context import Attempt, retry
+from runner.commands.dom_query import DomQuery
+from runner.commands.steps import command
+
+__all__ = ["DomAssertions"]
+
+
+class DomAssertions(DomQuery):
+    """``should``: what must hold of the subject's elements, retried."""
+
+    @command("should")
+    def should(self, chainer: str | Callable[..., Any], *args: Any, timeout: float | None = None) -> Self:
+        """Retry until the chai-style assertion holds, e.g. ``should("have.length", 3)``.
+
+        A callable is called with the snapshot (``DomSubject``) and holds when it returns
+        without raising ``AssertionError``.
+        """
+        __tracebackhide__ = True
+        if callable(chainer):
+            func = chainer
+
+            def attempt_fn() -> Attempt:
+                snap = self._snap()
+                try:
+                    func(snap)
+                except AssertionError as err:
+                    return Attempt(False, str(err) or "the callback's assertion failed")
+                return Attempt(True)
+
+            retry(self._ctx, attempt_fn, self._timeout_ms(timeout), f"{self._label}.should(<callback>)")
+            return self
+        assertions.validate_chainer(chainer, *args)
+        css = assertions.css_properties_needed(chainer, *args)
+        props = assertions.props_needed(chainer, *args)
+        limit = assertions.LISTED if assertions.counts_only(chainer) else None
+
+        def attempt() -> Attempt:
+            snap = self._snap(css, props, limit)
+            outcome = assertions.check(snap, chainer, *args)
+            return Attempt(outcome.ok, outcome.message)
+
+        shown = ", ".join(repr(a) for a in (chainer, *args))
+        retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label}.should({shown})")
+        self._ctx.add_log("assert", f"{self._label} should {chainer} {' '.join(map(repr, args))}".strip())
+        return self
+
+    and_ = should

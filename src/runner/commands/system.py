@@ -1,0 +1,95 @@
+"""Commands outside the page: config, env, log, fixture, exec, task.
+
+The test's configuration and log, fixture files, shell commands and the plugins file's tasks.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from typing import Any
+
+from runner.commands.base import CommandsBase
+from runner.commands.fixtures import read_fixture
+from runner.commands.records import Record
+from runner.commands.shell import run_shell
+from runner.commands.steps import command
+from runner.errors import CommandError, UsageError
+from runner.events import LogLine
+from runner.events.cut import LOG_LIMIT, cut_text
+
+__all__ = ["SystemCommands"]
+
+
+class SystemCommands(CommandsBase):
+    """The test's configuration and log, and what it runs or reads outside the browser."""
+
+    def config(self, name: str | None = None) -> Any:
+        """The current test's configuration value (or the whole configuration as a dict)."""
+        if name is None:
+            return self._ctx.config.as_dict()
+        return self._ctx.config[name]
+
+    def env(self, name: str | None = None) -> Any:
+        """A value of ``env`` (None when unset), or the whole ``env`` dict."""
+        env = self._ctx.config.env
+        if name is None:
+            return dict(env)
+        return env.get(name)
+
+    def log(self, message: Any) -> None:
+        """Add a line to the command log (shown with a failing test's error)."""
+        text = cut_text(str(message), LOG_LIMIT, "the runner.log() message")  # kept in every report: capped
+        self._ctx.add_log("log", text)
+        self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=text, attempt=self._ctx.attempt))
+
+    @command("fixture")
+    def fixture(self, path: str, encoding: Any = ...) -> Any:
+        """Read a file of ``fixturesFolder``: JSON parsed, images as base64, text as str;
+        ``encoding=None`` (or ``"path,null"``) gives bytes."""
+        return read_fixture(self._ctx.config.path("fixturesFolder"), path, encoding)
+
+    @command("exec")
+    def exec(self, command: str, *, timeout: float | None = None, fail_on_non_zero_exit: bool = True,
+             env: Mapping[str, str] | None = None) -> Record:
+        """Run a shell command in the project folder; returns ``code``, ``stdout``, ``stderr``.
+
+        Fails on a non-zero exit unless ``fail_on_non_zero_exit=False``, and after
+        ``execTimeout`` (or ``timeout``) ms.
+        """
+        __tracebackhide__ = True
+        if not isinstance(command, str) or not command.strip():
+            raise UsageError(f"runner.exec() needs a command string; found {command!r}.")
+        limit = float(timeout if timeout is not None else self._ctx.config.exec_timeout)
+        full_env = {**os.environ, **{k: str(v) for k, v in (env or {}).items()}}
+        try:
+            done = run_shell(command, cwd=self._ctx.project_root, env=full_env, timeout=limit / 1000)
+        except subprocess.TimeoutExpired as err:
+            raise CommandError(
+                f"runner.exec({command!r}) timed out after {int(limit)}ms (execTimeout); the command "
+                "and every process it started were killed.\n"
+                "Make the command finish sooner or pass timeout=."
+            ) from err
+        result = Record(code=done.code, stdout=done.stdout.decode("utf-8", "replace").rstrip("\n"),
+                        stderr=done.stderr.decode("utf-8", "replace").rstrip("\n"))
+        if fail_on_non_zero_exit and done.code != 0:
+            raise CommandError(
+                f"runner.exec({command!r}) failed: the command exited with code {done.code}.\n"
+                f"stdout: {result.stdout[-2000:] or '(empty)'}\nstderr: {result.stderr[-2000:] or '(empty)'}\n"
+                "Pass fail_on_non_zero_exit=False to read the result instead."
+            )
+        self._ctx.add_log("exec", f"{command} -> {done.code}")
+        return result
+
+    @command("task")
+    def task(self, name: str, arg: Any = None, *, timeout: float | None = None) -> Any:
+        """Run a task registered by the plugins file with ``on("task", {...})``."""
+        __tracebackhide__ = True
+        if self._events is None:
+            from runner.usercode.plugins_file import PluginEvents
+
+            self._events = PluginEvents()
+        limit = float(timeout if timeout is not None else self._ctx.config.task_timeout)
+        return self._events.run_task(name, arg, limit)
+

@@ -1,0 +1,171 @@
+"""Retrying values: ``Value``, a subject over data that is not DOM (wrap, its, invoke, requests).
+
+A :class:`Value` is read again until what is asked of it holds, as a DOM subject is.
+
+Also the reading of a dotted path through such data (:func:`lookup_path`) and the rule of an
+alias's name, which a DOM subject shares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from runner import expect as assertions
+from runner.commands.base import CommandsBase
+from runner.commands.context import Attempt, TestContext, retry
+from runner.commands.steps import command
+from runner.errors import CommandError, UsageError
+
+__all__ = ["Value", "lookup_path", "alias_name"]
+
+
+class _Missing(Exception):
+    """A value path could not be read yet (retried)."""
+
+
+class Value:
+    """A retrying subject over data that is not DOM."""
+
+    _pageless = True  # its commands' trace steps end with a snapshot of the page (steps.py)
+
+    def __init__(self, commands: CommandsBase, getter: Callable[[], Any], label: str,
+                 detail: Callable[[Any], str] | None = None) -> None:
+        self._commands = commands
+        self._ctx: TestContext = commands._ctx
+        self._getter = getter
+        self._label = label
+        self._detail = detail  # what a failing should() adds about the value, e.g. one line per item
+
+    @classmethod
+    def wrapping(cls, commands: CommandsBase, value: Any) -> Value:
+        """``runner.wrap(value)``: a subject over ``value`` itself."""
+        return cls(commands, lambda: value, f"wrap({value!r})"[:80])
+
+    def _explained(self, message: str, value: Any) -> str:
+        if self._detail is None:
+            return message
+        try:
+            return f"{message}\n{self._detail(value)}"
+        except Exception:  # noqa: BLE001 - a detail must never hide the failure itself
+            return message
+
+    def __repr__(self) -> str:
+        return f"<Value {self._label}>"
+
+    def _read(self) -> tuple[bool, Any, str]:
+        try:
+            return True, self._getter(), ""
+        except (_Missing, KeyError, IndexError, AttributeError, TypeError) as err:
+            return False, None, str(err) or type(err).__name__
+        except CommandError as err:
+            return False, None, str(err)
+
+    @command("value")
+    def value(self) -> Any:
+        """The current value, waiting (up to defaultCommandTimeout) until it can be read."""
+        __tracebackhide__ = True
+
+        def attempt() -> Attempt:
+            ok, value, message = self._read()
+            return Attempt(ok, message, value)
+
+        return retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout), self._label)
+
+    @command("should")
+    def should(self, chainer: str | Callable[[Any], Any], *args: Any, timeout: float | None = None) -> Value:
+        __tracebackhide__ = True
+        limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
+        if callable(chainer):
+            func = chainer
+
+            def attempt_fn() -> Attempt:
+                ok, value, message = self._read()
+                if not ok:
+                    return Attempt(False, message)
+                try:
+                    func(value)
+                except AssertionError as err:
+                    return Attempt(False, self._explained(str(err) or "the callback's assertion failed", value))
+                return Attempt(True)
+
+            retry(self._ctx, attempt_fn, limit, f"{self._label}.should(<callback>)")
+            return self
+        assertions.validate_chainer(chainer, *args)
+
+        def attempt() -> Attempt:
+            ok, value, message = self._read()
+            if not ok and not chainer.endswith("exist"):
+                return Attempt(False, message)
+            outcome = assertions.check(value, chainer, *args)
+            return Attempt(outcome.ok, outcome.message if outcome.ok else self._explained(outcome.message, value))
+
+        shown = ", ".join(repr(a) for a in (chainer, *args))
+        retry(self._ctx, attempt, limit, f"{self._label}.should({shown})")
+        return self
+
+    and_ = should
+
+    def its(self, path: str) -> Value:
+        return Value(self._commands, lambda: lookup_path(self._getter(), str(path)),
+                     f"{self._label}.its({path!r})")
+
+    @command("invoke")
+    def invoke(self, method: str, *args: Any, **kwargs: Any) -> Value:
+        """Call ``method(*args, **kwargs)`` of the value, now (once it can be read, up to
+        defaultCommandTimeout), and yield what it returned."""
+        __tracebackhide__ = True
+        label = f"{self._label}.invoke({method!r})"
+
+        def attempt() -> Attempt:
+            ok, target, message = self._read()
+            if not ok:
+                return Attempt(False, message)
+            func = getattr(target, method, None)
+            if func is None and isinstance(target, Mapping):
+                func = target.get(method)
+            if not callable(func):
+                raise CommandError(f"{label}: {_short(target)} has no method {method!r}.")
+            return Attempt(True, value=func)
+
+        func = retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout), label)
+        result = func(*args, **kwargs)  # once: what it raises is the test's error, as in a plain call
+        return Value(self._commands, lambda: result, label)
+
+    def then(self, func: Callable[[Any], Any]) -> Any:
+        result = func(self.value())
+        return self if result is None else Value.wrapping(self._commands, result)
+
+    def as_(self, alias: str) -> Value:
+        self._commands._dom_aliases[alias_name(alias)] = self
+        return self
+
+
+def lookup_path(value: Any, path: str) -> Any:
+    """Follow a dotted path through dicts, lists and attributes (camelCase or snake_case); a
+    zero-argument accessor on the way (e.g. a Subject's text) reads through.
+
+    Raises _Missing (the retry loop tries again) when a part of the path does not exist yet.
+    """
+    try:
+        return assertions.walk_path(value, path, call_accessors=True)
+    except assertions.PathMissing as err:
+        if err.reason == "index":  # the words of Python's IndexError, as before the walker
+            container = err.container
+            kind = "string" if isinstance(container, str) else "tuple" if isinstance(container, tuple) else "list"
+            raise _Missing(f"{kind} index out of range") from None
+        raise _Missing(f"{_short(err.container)} has no property {err.part!r}") from None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+def alias_name(alias: str) -> str:
+    """``alias`` as ``as_()`` names a subject (without the ``@`` that reads it back)."""
+    if not isinstance(alias, str) or not alias:
+        raise UsageError(f"as_() needs a non-empty string alias; found {alias!r}.")
+    if alias.startswith("@"):
+        raise UsageError(f"as_({alias!r}): an alias cannot start with '@'. Try renaming it to {alias.lstrip('@')!r}.")
+    return alias

@@ -1,0 +1,192 @@
+"""The verbs on elements: ``dom.js`` run in the page, the user's actions on elements, the keyboard.
+
+``dom`` runs ``dom.js``; ``click_element``, ``eval_first``, ``call_method``, ``select_options``,
+``dispatch_event``, ``element_screenshot`` act on what it finds; ``type_text`` and ``press_key``
+use the keyboard.
+
+Elements are found by ``dom.js`` from a query (``{"steps": [...], "shadow": bool}``, e.g. a
+subject's), run again for every verb, so no element handle outlives a verb.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import ElementHandle, JSHandle, Page
+from playwright.async_api import Error as PlaywrightError
+
+from runner.engine.actionability import why_not_actionable
+from runner.engine.holder import BrowserHolder, PageError
+from runner.engine.page_verbs import NAVIGATING
+
+__all__ = ["ElementVerbs", "DOM_SCRIPT"]
+
+DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
+_CALL_METHOD_SCRIPT = (
+    "(els, [m, a]) => { const el = els[0]; if (!el) return {gone: true};"
+    " if (typeof el[m] !== 'function') return {missing: typeof el[m]};"
+    " const r = el[m](...a);"
+    " try { return {value: JSON.parse(JSON.stringify(r === undefined ? null : r))}; }"
+    " catch (e) { return {value: String(r)}; } }"
+)
+_HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
+
+
+class ElementVerbs(BrowserHolder):
+    """The page's elements, found by ``dom.js`` and acted on like a user; the keyboard."""
+
+    async def dom(self, arg: dict[str, Any]) -> Any:
+        """Run ``dom.js`` with ``arg`` (its modes: ``snapshot``, ``prepare``) and return its data."""
+        return await self._in_page(lambda page: page.evaluate(DOM_SCRIPT, arg))
+
+    async def _elements(self, query: dict[str, Any]) -> JSHandle:
+        """The elements ``query`` matches now, as one handle (the caller disposes of it)."""
+        arg = {**query, "mode": "elements"}
+        handle: JSHandle = await self._in_page(lambda page: page.evaluate_handle(DOM_SCRIPT, arg))
+        return handle
+
+    async def _in_page(self, call: Callable[[Page], Awaitable[Any]]) -> Any:
+        """Evaluate in the page; a navigation under way is waited out, not reported."""
+        page = self._live_page()
+        for attempt in range(20):
+            try:
+                return await call(page)
+            except PlaywrightError as err:
+                text = str(err)
+                if attempt == 19 or not any(s in text for s in NAVIGATING):
+                    raise
+                try:
+                    await page.wait_for_load_state("domcontentloaded", timeout=5_000)
+                except PlaywrightError:
+                    await asyncio.sleep(0.02)
+        raise AssertionError("unreachable")
+
+    async def click_element(self, query: dict[str, Any], index: int, *, button: str,
+                            click_count: int, modifiers: list[str], force: bool,
+                            timeout_ms: float) -> str | None:
+        """Click element ``index`` of ``query`` like a user: right before the mouse goes down,
+        the element's centre is measured again and must hit the element (a layout shift or a
+        cover is retried until ``timeout_ms``). The caller has already waited for motion as
+        ``waitForAnimations`` and ``animationDistanceThreshold`` say; Playwright's own
+        stability wait is not used (it knows no threshold: an element creeping by less than it
+        could never be clicked). ``force`` clicks through Playwright without any check.
+
+        Returns None once clicked, else why not (the first line of Playwright's error, or
+        ``"the element left the page"``).
+        """
+        if not force:
+            return await self._click_at_centre(query, index, button=button, click_count=click_count,
+                                               modifiers=modifiers, timeout_ms=timeout_ms)
+        handle = await self._elements(query)
+        try:
+            element = (await handle.evaluate_handle("(els, i) => els[i]", index)).as_element()
+            if element is None:
+                return "the element left the page"
+            await element.click(button=button, click_count=click_count, modifiers=modifiers,  # type: ignore[arg-type]
+                                force=force, timeout=timeout_ms)
+            return None
+        except Exception as err:  # Playwright's TimeoutError / Error: the caller reports it
+            return str(err).splitlines()[0]
+        finally:
+            await handle.dispose()
+
+    async def _click_at_centre(self, query: dict[str, Any], index: int, *, button: str, click_count: int,
+                               modifiers: list[str], timeout_ms: float) -> str | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(timeout_ms, 0.0) / 1000
+        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True}
+        while True:
+            spot = await self.dom(arg)
+            if spot.get("ok"):
+                break
+            if spot.get("reason") == "gone":
+                return "the element left the page"
+            if loop.time() >= deadline:
+                return why_not_actionable(spot)
+            await asyncio.sleep(0.02)  # about a frame: the page moves on meanwhile
+        page = self._live_page()
+        for key in modifiers:
+            await page.keyboard.down(key)
+        try:
+            await page.mouse.click(spot["x"], spot["y"], button=button, click_count=click_count)  # type: ignore[arg-type]
+        finally:
+            for key in reversed(modifiers):
+                await page.keyboard.up(key)
+        return None
+
+    async def eval_first(self, query: dict[str, Any], function: str, arg: Any = None) -> Any:
+        """Call the JavaScript ``function(element, arg)`` on the first element of ``query``
+        and return its result (JSON data)."""
+        handle = await self._elements(query)
+        try:
+            return await handle.evaluate(f"(els, arg) => ({function})(els[0], arg)", arg)
+        finally:
+            await handle.dispose()
+
+    async def call_method(self, query: dict[str, Any], method: str, args: list[Any]) -> dict[str, Any]:
+        """Call the DOM method ``method(*args)`` of the first element of ``query``, once.
+
+        Returns ``{"value": result}`` (JSON data; ``String(result)`` when it is not JSON, None
+        for undefined), ``{"gone": True}`` when no element matches, or ``{"missing": type}``
+        when the element's ``method`` is not a function (``"undefined"``, ``"string"``...).
+        Raises :class:`PageError` when the method throws (or the page failed).
+        """
+        try:
+            handle = await self._elements(query)
+            try:
+                answer: dict[str, Any] = await handle.evaluate(_CALL_METHOD_SCRIPT, [method, args])
+                return answer
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            raise PageError(str(err)) from err
+
+    async def select_options(self, query: dict[str, Any], values: list[str]) -> list[str]:
+        """Select the options of the first ``<select>`` of ``query`` whose values are
+        ``values``, else those whose labels are; returns the selected values.
+
+        Raises :class:`PageError` when an option is missing (or the page failed).
+        """
+        try:
+            handle = await self._elements(query)
+            try:
+                element = await handle.evaluate_handle("els => els[0]")
+                select = element.as_element()
+                assert select is not None
+                if await select.evaluate(_HAS_VALUES_SCRIPT, values):
+                    return await select.select_option(value=values)
+                return await select.select_option(label=values)
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            raise PageError(str(err)) from err
+
+    async def dispatch_event(self, query: dict[str, Any], event: str,
+                             init: dict[str, Any] | None) -> None:
+        """Dispatch the DOM event ``event`` (with ``init``) on the first element of ``query``."""
+        await self._on_first(query, lambda element: element.dispatch_event(event, init))
+
+    async def element_screenshot(self, query: dict[str, Any], path: Path | str) -> None:
+        """Save a PNG of the first element of ``query`` at ``path``."""
+        await self._on_first(query, lambda element: element.screenshot(path=str(path)))
+
+    async def _on_first(self, query: dict[str, Any],
+                        act: Callable[[ElementHandle], Awaitable[Any]]) -> None:
+        handle = await self._elements(query)
+        try:
+            element = (await handle.evaluate_handle("els => els[0]")).as_element()
+            assert element is not None
+            await act(element)
+        finally:
+            await handle.dispose()
+
+    async def type_text(self, text: str, delay: float) -> None:
+        """Type ``text`` into the focused element, ``delay`` ms between keys."""
+        await self._live_page().keyboard.type(text, delay=delay)
+
+    async def press_key(self, key: str) -> None:
+        """Press one key or chord, e.g. ``"Enter"``, ``"ControlOrMeta+A"``."""
+        await self._live_page().keyboard.press(key)
