@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.support.servers import TestServer  # noqa: E402
 
-from runner.session import RunSession  # noqa: E402
+from runner.run.session import RunSession  # noqa: E402
 
 SMALL = b'{"ok": true, "items": [1, 2, 3]}'
 BIG = b'{"pad": "' + b"x" * (1024 * 1024) + b'"}'

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.support.servers import TestServer  # noqa: E402
 
-from runner.session import RunSession  # noqa: E402
+from runner.run.session import RunSession  # noqa: E402
 
 FETCHES = """async ([url, n]) => {
   const times = [];

@@ -315,7 +315,7 @@ def _config_command(args: argparse.Namespace) -> int:
 
     from runner.config import format_resolved
     from runner.redaction import redact_config
-    from runner.session import RunSession
+    from runner.run.session import RunSession
 
     # The plugins file runs as it does for a run: what is shown is what a run would use.
     session = RunSession.create(root=args.project, config_file=args.config_file, testing_type=args.testing_type,
@@ -378,7 +378,7 @@ def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
     import os
 
     from runner.engine.remote import remote_endpoint
-    from runner.session import RunSession
+    from runner.run.session import RunSession
 
     endpoint = remote_endpoint(args.browser_endpoint, args.browser_endpoint_header, os.environ)
     cli_config: list[Any] = list(args.config or [])
@@ -454,7 +454,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
                 reporter_name: str, specs: list[Path], events_path: Path | None) -> int:
     import pytest
 
-    from runner.session import check_base_url
+    from runner.run.session import check_base_url
 
     config = session.config
     if args.worker_count > 1 and session.endpoint is not None:

@@ -205,7 +205,7 @@ def test_the_run_hides_its_own_files(tmp_path: Path) -> None:
     """The run session hands the file server its configuration file (here given by name, as
     with --config-file), the environment file, and the plugins and support files."""
     from runner.config import load_config
-    from runner.session import RunSession
+    from runner.run.session import RunSession
 
     project = tmp_path / "project"
     (project / "tests" / "plugins").mkdir(parents=True)

@@ -130,7 +130,7 @@ def _create_session(config: pytest.Config) -> Any:
     import os
 
     from runner.engine.remote import remote_endpoint
-    from runner.session import RunSession
+    from runner.run.session import RunSession
 
     opt = config.option
     root = opt.runner_project or str(config.rootpath)

@@ -103,7 +103,7 @@ def _run(args: argparse.Namespace, writer: Any, interrupts: Any) -> int:
 
     loop = EngineLoop()
     start_driver_early(loop)
-    from runner.session import RunSession
+    from runner.run.session import RunSession
 
     # Every test is traced (time travel) unless no test is kept; traces go to the server's own
     # folder, never the project's tracesFolder.
@@ -127,7 +127,7 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
 
     from runner.live_view import LiveView
     from runner.plugin import RunPlugin
-    from runner.session import check_base_url
+    from runner.run.session import check_base_url
     from runner.specs import pytest_ini_args, select_specs, spec_folder
 
     config = session.config
