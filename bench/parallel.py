@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.playwright_server import playwright_server  # noqa: E402
 
 from runner.engine.discovery import find_browser  # noqa: E402
-from runner.shards import pack, plan_shards  # noqa: E402
+from runner.run.shard_plan import pack, plan_shards  # noqa: E402
 
 RUNNER = str(Path(sys.executable).with_name("runner"))
 # The remote server launches the same executable the local runs find (the headless shell when

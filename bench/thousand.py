@@ -164,7 +164,7 @@ def main() -> None:
 
 def _failing_in_shard(root: Path, index: int) -> int:
     """The tests failing on purpose in the specs shard ``index`` runs (read from its plan)."""
-    from runner.shards import plan_shards
+    from runner.run.shard_plan import plan_shards
 
     specs = sorted((root / "runner/integration").glob("*_spec.py"))
     durations = json.loads((root / "runner/durations.json").read_text())["specs"]

@@ -35,7 +35,7 @@ def __getattr__(name: str) -> object:
     # Runner pulls in the config and match layers; import it lazily so that `import runner`
     # (done by pytest for the plugin entry point) stays cheap.
     if name == "Runner":
-        from runner._global import Runner
+        from runner.active import Runner
 
         return Runner
     raise AttributeError(f"module 'runner' has no attribute {name!r}")

@@ -238,7 +238,7 @@ def test_plugins_file_whose_setup_raises_shows_its_own_lines_not_runners(project
                           '    return json.loads(config["env"].get("settings", "{"))']
     assert sum('json/__init__.py", line' in line for line in lines) == 1  # the call into it, not its inside
     assert lines[-1].startswith("json.decoder.JSONDecodeError: Expecting property name")
-    assert "runner/pluginsfile.py" not in result.err and "decoder.py" not in result.err
+    assert "runner/usercode/plugins_file.py" not in result.err and "decoder.py" not in result.err
     assert result.out == ""
 
 
@@ -257,7 +257,7 @@ def test_plugins_file_that_calls_sys_exit_stops_the_run_with_a_message(project, 
     assert result.err.startswith(said + "\n"), result.err
     assert f"line {2 if where == 'import' else 4}" in result.err
     assert "Code that runs in runner's process must not end it" in result.err
-    assert "runner/pluginsfile.py" not in result.err and "importlib" not in result.err
+    assert "runner/usercode/plugins_file.py" not in result.err and "importlib" not in result.err
     assert result.out == ""
 
 

@@ -1,7 +1,7 @@
 """`runner run` in an interactive shell's terminal: Ctrl-Z stops the run and gives the shell its
 prompt back, `fg` resumes it (real bash on a real pseudo-terminal, a real run).
 
-The tests run in a child process of `runner run` that has the terminal (run_guard.py): a stop of
+The tests run in a child process of `runner run` that has the terminal (run/guard.py): a stop of
 that child alone would leave the shell waiting on a job that still runs, and the terminal hung.
 """
 

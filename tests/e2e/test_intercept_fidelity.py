@@ -17,7 +17,7 @@ from tests.e2e.test_intercept import fetch, open_page
 from tests.e2e.test_intercept_details import _PUT, _cors_server_routes, _preflights
 
 from runner import CommandError, InterceptError, UsageError
-from runner.bodies import MAX_READ_BODY_BYTES
+from runner.net.bodies import MAX_READ_BODY_BYTES
 
 _BIG = 50 * 1024 * 1024
 

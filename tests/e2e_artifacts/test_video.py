@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from tests.support.video import decoded_frames, frame_colours, mean_colour, probe, video_size
 
-from runner.artifacts.video import FFMPEG_NICENESS, VideoRecorder
+from runner.artifacts.video import VideoRecorder
+from runner.artifacts.video_encoder import FFMPEG_NICENESS
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
@@ -63,7 +64,7 @@ async def _record(tmp: Path, name: str, *, crf: int | None, animate: float, idle
         began = time.monotonic()
         recorder.began_wall = time.time()
         await asyncio.wait_for(recorder.start(), 15)
-        recorder.seen_niceness = os.getpriority(os.PRIO_PROCESS, recorder._proc.pid)
+        recorder.seen_niceness = os.getpriority(os.PRIO_PROCESS, recorder._encoder.proc.pid)
         await asyncio.sleep(animate)
         if navigate:  # the reset between tests goes through about:blank
             await page.goto("about:blank")

@@ -372,7 +372,7 @@ BRACE_TOKENS = [
 
 def brace_cases(count: int, seed: int = 1122) -> list[Case]:
     """Brace-heavy patterns, tried on strings made from their own expansions (so many match)."""
-    from runner.braces import brace_expand
+    from runner.match.braces import brace_expand
 
     rng = random.Random(seed)
     cases: list[Case] = []

@@ -24,6 +24,7 @@ import shutil
 import stat
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,44 +198,28 @@ def _delete(item: Path) -> None:
         item.unlink()
 
 
-def trash_assets(plan: TrashPlan, *, use_freedesktop: bool | None = None) -> list[Path]:
-    """Move the contents of each planned folder to the trash (or delete them); return them.
+def _trash_files_device(trash: Path) -> int | None:
+    """The device of the trash's ``files`` folder (created with ``info`` if missing), or None
+    when it cannot be made: items are then deleted."""
+    try:
+        for sub in (trash, trash / "files", trash / "info"):
+            sub.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return os.stat(trash / "files").st_dev
+    except OSError:
+        return None
 
-    ``use_freedesktop``: None decides by the platform and whether a data home exists; False
-    always deletes. Missing folders are skipped. Links inside are moved (or removed) as links.
-    Never raises for a folder or entry it cannot handle: each goes to ``plan.problems``.
-    """
-    trash = home_trash()
-    if use_freedesktop is None:
-        use_freedesktop = _freedesktop_available(trash)
-    trash_dev: int | None = None
-    if use_freedesktop:
-        try:
-            for sub in (trash, trash / "files", trash / "info"):
-                sub.mkdir(mode=0o700, parents=True, exist_ok=True)
-            trash_dev = os.stat(trash / "files").st_dev
-        except OSError:
-            trash_dev = None
-    moved: list[Path] = []
 
-    def throw(name: str, item: Path, device: int) -> None:
-        try:
-            if not (trash_dev is not None and device == trash_dev and _move_to_trash(item, trash)):
-                _delete(item)
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            plan.problems.append(f"{name}: {item} could not be trashed: {exc.strerror or exc}")
-            return
-        moved.append(item)
-
+def _planned_items(plan: TrashPlan) -> Iterator[tuple[str, Path, int]]:
+    """What the plan throws away, with its option name and device: each planned file that is a
+    regular file, then the entries of each planned folder. A folder that cannot be listed goes
+    to ``plan.problems``; missing ones are skipped."""
     for name, file in plan.files:
         try:
             st = os.lstat(file)
         except OSError:
             continue  # no older file: nothing to trash
         if stat.S_ISREG(st.st_mode):
-            throw(name, file, st.st_dev)
+            yield name, file, st.st_dev
     for name, folder in plan.folders:
         try:
             st = os.stat(folder)
@@ -247,5 +232,29 @@ def trash_assets(plan: TrashPlan, *, use_freedesktop: bool | None = None) -> lis
             plan.problems.append(f"{name}: {folder} could not be emptied: {exc.strerror or exc}")
             continue
         for entry in entries:
-            throw(name, folder / entry, st.st_dev)
+            yield name, folder / entry, st.st_dev
+
+
+def trash_assets(plan: TrashPlan, *, use_freedesktop: bool | None = None) -> list[Path]:
+    """Move the contents of each planned folder to the trash (or delete them); return them.
+
+    ``use_freedesktop``: None decides by the platform and whether a data home exists; False
+    always deletes. Missing folders are skipped. Links inside are moved (or removed) as links.
+    Never raises for a folder or entry it cannot handle: each goes to ``plan.problems``.
+    """
+    trash = home_trash()
+    if use_freedesktop is None:
+        use_freedesktop = _freedesktop_available(trash)
+    trash_dev = _trash_files_device(trash) if use_freedesktop else None
+    moved: list[Path] = []
+    for name, item, device in _planned_items(plan):
+        try:
+            if not (trash_dev is not None and device == trash_dev and _move_to_trash(item, trash)):
+                _delete(item)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            plan.problems.append(f"{name}: {item} could not be trashed: {exc.strerror or exc}")
+            continue
+        moved.append(item)
     return moved

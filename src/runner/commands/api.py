@@ -31,7 +31,7 @@ from runner.events import LogLine, ScreenshotTaken
 from runner.events.cut import LOG_LIMIT, cut_text
 
 if TYPE_CHECKING:
-    from runner.pluginsfile import PluginEvents
+    from runner.usercode.plugins_file import PluginEvents
 
 __all__ = ["RunnerCommands", "VIEWPORT_PRESETS", "safe_file_name"]
 
@@ -69,7 +69,7 @@ def _snake_options(options: Mapping[str, Any], allowed: set[str], command: str) 
     """Accept camelCase or snake_case option names; reject unknown ones with a suggestion."""
     import difflib
 
-    from runner.commands.records import camel_to_snake
+    from runner.casing import camel_to_snake
 
     out: dict[str, Any] = {}
     for key, value in options.items():
@@ -495,7 +495,7 @@ class RunnerCommands:
         """Run a task registered by the plugins file with ``on("task", {...})``."""
         __tracebackhide__ = True
         if self._events is None:
-            from runner.pluginsfile import PluginEvents
+            from runner.usercode.plugins_file import PluginEvents
 
             self._events = PluginEvents()
         limit = float(timeout if timeout is not None else self._ctx.config.task_timeout)

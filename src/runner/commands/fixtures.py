@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from runner.bodies import NULL_ENCODINGS, split_spec, text_in_encoding
 from runner.errors import CommandError, UsageError
+from runner.net.bodies import NULL_ENCODINGS, split_spec, text_in_encoding
 
 __all__ = ["split_spec", "resolve_fixture", "read_fixture_bytes", "read_fixture"]
 

@@ -44,7 +44,7 @@ def url_filter(url: Any, command: str) -> Callable[[str], bool]:
         return lambda _url: True
     if not isinstance(url, (str, re.Pattern)):
         raise UsageError(f"{command}: `url` filters the requests by a glob or a regular expression; found {url!r}.")
-    from runner.net.matcher import CompiledMatcher, MatchView, validate_route_matcher
+    from runner.net.matching import CompiledMatcher, MatchView, validate_route_matcher
 
     matcher = CompiledMatcher(validate_route_matcher({"url": url}))
     return lambda value: matcher.match(MatchView("GET", value, {}, ""))

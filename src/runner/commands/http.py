@@ -11,12 +11,12 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from runner.bodies import decode_body
 from runner.commands.context import TestContext
 from runner.commands.records import Record
 from runner.engine.page_verbs import BodyRefusedError
 from runner.errors import CommandError, UsageError
-from runner.tracebacks import first_line
+from runner.net.bodies import decode_body
+from runner.usercode.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.page_verbs import FetchedResponse

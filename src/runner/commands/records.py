@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-__all__ = ["Record", "camel_to_snake", "snake_to_camel"]
+from runner.casing import camel_to_snake, snake_to_camel
 
-_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
-
-
-def camel_to_snake(name: str) -> str:
-    return _CAMEL.sub("_", name).lower()
-
-
-def snake_to_camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+__all__ = ["Record"]
 
 
 class Record(dict[str, Any]):

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from runner.artifacts.traces import FailureStep, StepError
 from runner.events import CommandEnded, CommandStarted
 from runner.redaction import REDACTED
-from runner.tracebacks import error_line, is_runner, message_line
+from runner.usercode.tracebacks import error_line, is_runner, message_line
 
 __all__ = ["command", "show_args", "step_name", "flush_step", "step_error", "failure_step", "tell_failure",
            "PAGELESS"]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from runner import assertions
+from runner import expect as assertions
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.keys import type_sequence, typed_texts
 from runner.commands.steps import command

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.paths import resolve_path
+from runner.config.paths import resolve_path
 
 __all__ = [
     "MAX_DEPTH",

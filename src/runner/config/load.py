@@ -21,10 +21,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from runner.casing import snake_to_camel
 from runner.config.coerce import coerce_for_option, coerce_value, parse_cli_text, parse_cli_values
 from runner.config.limits import parse_json
 from runner.config.model import NOTICES, Config, collapse_base_url
-from runner.config.schema import BLOCK_KEYS, camel_name, defaults, option_names
+from runner.config.schema import BLOCK_KEYS, defaults, option_names
 from runner.config.validate import file_error, problems_of, values_error
 from runner.errors import ConfigError, UsageError
 
@@ -195,7 +196,7 @@ def _environ_layer(layers: _Layers, environ: Mapping[str, str]) -> None:
         if rest in options:
             key, priority = rest, 1
         else:
-            key, priority = camel_name(rest.lower()), 0
+            key, priority = snake_to_camel(rest.lower()), 0
         if key == "env":
             replace.append((variable, text))
         elif key in options:
@@ -247,6 +248,52 @@ def _source_phrase(detail: str) -> str:
     return f"the {detail}" if detail.startswith("environment variable") else detail
 
 
+def _config_file_layers(
+    layers: _Layers, path: Path | None, file_label: str, project_root: Path, testing_type: str
+) -> dict[str, Any]:
+    """Layer the config file's top-level keys, then its ``testing_type`` block; return the
+    file's document (``{}`` without a file). Raises ``ConfigError`` for a file the schema
+    rejects."""
+    if path is None:
+        return {}
+    document = _read_object(path, what="configuration file")
+    problems = problems_of(document, flat=False, root=project_root)
+    if problems:
+        raise file_error(str(path), problems)
+    for key, value in document.items():
+        if key != "$schema" and key not in BLOCK_KEYS:
+            layers.set(key, value, "config", file_label)
+    for key, value in document.get(testing_type, {}).items():
+        layers.set(key, value, testing_type, f"{file_label} {testing_type} block")
+    return document
+
+
+def _env_file_layer(layers: _Layers, project_root: Path) -> None:
+    """Merge ``runner.env.json`` into ``env`` when the project has one. Raises ``ConfigError``
+    when something that is not a file has its name."""
+    env_file = project_root / ENV_FILE_NAME
+    if not env_file.is_file() and (env_file.exists() or env_file.is_symlink()):
+        message = (f"The environment file {env_file} is {_not_a_file(env_file)}. Expected a JSON file "
+                   f"({ENV_FILE_NAME}), or none: rename or remove what is there.")
+        raise ConfigError(message, [message])
+    if env_file.is_file():
+        layers.merge_env(_read_object(env_file, what="environment file", secret=True), "envFile", ENV_FILE_NAME)
+
+
+def _notices(layers: _Layers, document: Mapping[str, Any], file_label: str, testing_type: str) -> list[str]:
+    """The start-up notices of the options in ``NOTICES`` that the run sets to a value that would
+    mean something in the original, each naming every place it was written."""
+    warnings: list[str] = []
+    for name, (matters, notice) in NOTICES.items():
+        places = list(dict.fromkeys(layers.places.get(name, [])))
+        if name == "nodeVersion":  # deprecated wherever it is written, even in the other block
+            places += [f"{file_label} {block} block" for block in BLOCK_KEYS
+                       if block != testing_type and name in document.get(block, {})]
+        if places and matters(layers.values.get(name)):
+            warnings.append(notice(", ".join(places)))
+    return warnings
+
+
 def load_config(
     root: Path | str | None = None,
     *,
@@ -273,27 +320,9 @@ def load_config(
     project_root = path.parent if path else base
     layers = _Layers()
 
-    document: dict[str, Any] = {}
     file_label = path.name if path else CONFIG_FILE_NAME
-    if path is not None:
-        document = _read_object(path, what="configuration file")
-        problems = problems_of(document, flat=False, root=project_root)
-        if problems:
-            raise file_error(str(path), problems)
-        for key, value in document.items():
-            if key != "$schema" and key not in BLOCK_KEYS:
-                layers.set(key, value, "config", file_label)
-        for key, value in document.get(testing_type, {}).items():
-            layers.set(key, value, testing_type, f"{file_label} {testing_type} block")
-
-    env_file = project_root / ENV_FILE_NAME
-    if not env_file.is_file() and (env_file.exists() or env_file.is_symlink()):
-        message = (f"The environment file {env_file} is {_not_a_file(env_file)}. Expected a JSON file "
-                   f"({ENV_FILE_NAME}), or none: rename or remove what is there.")
-        raise ConfigError(message, [message])
-    if env_file.is_file():
-        layers.merge_env(_read_object(env_file, what="environment file", secret=True), "envFile", ENV_FILE_NAME)
-
+    document = _config_file_layers(layers, path, file_label, project_root, testing_type)
+    _env_file_layer(layers, project_root)
     _environ_layer(layers, os.environ if environ is None else environ)
 
     for values in _cli_flags(cli_config, "--config"):
@@ -308,15 +337,6 @@ def load_config(
         raise values_error(problems, source_of)
     collapse_base_url(layers.values)
 
-    warnings: list[str] = []
-    for name, (matters, notice) in NOTICES.items():
-        places = list(dict.fromkeys(layers.places.get(name, [])))
-        if name == "nodeVersion":  # deprecated wherever it is written, even in the other block
-            places += [f"{file_label} {block} block" for block in BLOCK_KEYS
-                       if block != testing_type and name in document.get(block, {})]
-        if places and matters(layers.values.get(name)):
-            warnings.append(notice(", ".join(places)))
-
     return Config(
         layers.values,
         sources=layers.sources,
@@ -326,5 +346,5 @@ def load_config(
         project_root=project_root,
         config_file=path,
         testing_type=testing_type,
-        warnings=warnings,
+        warnings=_notices(layers, document, file_label, testing_type),
     )

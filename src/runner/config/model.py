@@ -8,11 +8,12 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from runner.casing import snake_to_camel
 from runner.config.accessors import OptionAccessors
-from runner.config.schema import camel_name, option_names, option_schema, override_level
+from runner.config.paths import resolve_path
+from runner.config.schema import option_names, option_schema, override_level
 from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
-from runner.paths import resolve_path
 
 __all__ = ["Config", "NOTICES", "SOURCE_LABELS", "collapse_base_url", "node_version_warning", "resolve_path"]
 
@@ -66,6 +67,39 @@ NOTICES: dict[str, tuple[Callable[[Any], bool], Callable[[str], str]]] = {
     "experimentalFetchPolyfill": (lambda value: value is True, _fetch_polyfill_notice),
     "projectId": (lambda value: value is not None, _project_id_notice),
 }
+
+
+def _checked_overrides(
+    overrides: Mapping[str, Any], known: set[str], *, level: Level, root: Path, origin: str
+) -> dict[str, Any]:
+    """``overrides`` by camelCase name (snake_case names of ``known`` options are converted),
+    checked for ``level``. Raises ``ConfigError`` listing every problem: what the schema
+    rejects, and at suite or test level an option that can never be overridden."""
+    normalised: dict[str, Any] = {}
+    for key, value in overrides.items():
+        name = str(key)
+        if name not in known and snake_to_camel(name) in known:
+            name = snake_to_camel(name)
+        normalised[name] = value
+    read_only: list[str] = []
+    if level in ("suite", "test"):
+        read_only = [
+            name for name in normalised if name in known and override_level(name) == "never"
+        ]
+    lines = [
+        f"The `{name}` configuration can never be overridden because it is a read-only "
+        "configuration option."
+        for name in read_only
+    ]
+    problems: list[Problem] = [
+        p
+        for p in problems_of(normalised, flat=True, root=root)
+        if p.top not in read_only
+    ]
+    texts = lines + [p.text for p in problems]
+    if texts:
+        raise problems_error(f"The configuration set by {origin} is invalid", texts)
+    return normalised
 
 
 class Config(OptionAccessors, Mapping[str, Any]):
@@ -266,32 +300,9 @@ class Config(OptionAccessors, Mapping[str, Any]):
         """
         if level is None:
             level = "suite" if source == "suite" else "test" if source == "test" else "plugin"
-        known = set(self._values)
-        normalised: dict[str, Any] = {}
-        for key, value in overrides.items():
-            name = str(key)
-            if name not in known and camel_name(name) in known:
-                name = camel_name(name)
-            normalised[name] = value
-        read_only: list[str] = []
-        if level in ("suite", "test"):
-            read_only = [
-                name for name in normalised if name in known and override_level(name) == "never"
-            ]
-        lines = [
-            f"The `{name}` configuration can never be overridden because it is a read-only "
-            "configuration option."
-            for name in read_only
-        ]
-        problems: list[Problem] = [
-            p
-            for p in problems_of(normalised, flat=True, root=self._project_root)
-            if p.top not in read_only
-        ]
-        texts = lines + [p.text for p in problems]
-        if texts:
-            raise problems_error(f"The configuration set by {origin} is invalid", texts)
-        return self._apply(normalised, source=source, origin=origin)
+        checked = _checked_overrides(overrides, set(self._values), level=level, root=self._project_root,
+                                     origin=origin)
+        return self._apply(checked, source=source, origin=origin)
 
     def _apply(self, overrides: Mapping[str, Any], *, source: str, origin: str) -> Config:
         values = copy.deepcopy(self._values)

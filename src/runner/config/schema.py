@@ -9,21 +9,18 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from functools import cache
 from importlib import resources
 from typing import Any
 
 __all__ = [
     "BLOCK_KEYS",
-    "camel_name",
     "defaults",
     "option_names",
     "option_schema",
     "override_level",
     "schema",
     "schema_text",
-    "snake_name",
 ]
 
 BLOCK_KEYS: tuple[str, ...] = ("e2e", "component")
@@ -89,17 +86,6 @@ def expected_phrase(name: str) -> str:
     """What the option must be, as used in messages ("a number (0 or more)", "a boolean", ...)."""
     phrase: str = option_schema(name)["x-expected"]
     return phrase
-
-
-def snake_name(name: str) -> str:
-    """``viewportWidth`` -> ``viewport_width``; ``e2e`` stays ``e2e``."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
-
-
-def camel_name(snake: str) -> str:
-    """``viewport_width`` -> ``viewportWidth`` (the input is taken as written, not lower-cased)."""
-    head, *rest = snake.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 @cache

@@ -6,7 +6,7 @@ phrase) and shows what was found (as JSON). All problems of a document are repor
 
 Beyond the schema, the values are checked against the limits of :mod:`runner.config.limits`
 (nesting, NaN and infinities, paths the system cannot use: the schema's ``x-path`` nodes) and
-the globs (the schema's ``x-glob`` nodes) against those of :mod:`runner.braces`, so a value that
+the globs (the schema's ``x-glob`` nodes) against those of :mod:`runner.match.braces`, so a value that
 would crash or stall a run later is refused here, named.
 """
 
@@ -23,10 +23,10 @@ from typing import Any
 from jsonschema import Draft4Validator
 from jsonschema.exceptions import ValidationError
 
-from runner.braces import expansion_problem
 from runner.config.limits import path_problem, structure_problems
 from runner.config.schema import BLOCK_KEYS, _schema, flat_schema, option_names, option_schema
 from runner.errors import ConfigError
+from runner.match.braces import expansion_problem
 
 __all__ = [
     "Problem",

@@ -44,7 +44,7 @@ from runner.engine.processes import cpu_seconds, kill_tree
 from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing, FailureStep, StepError
 from runner.errors import BrowserNotFoundError
-from runner.tracebacks import first_line
+from runner.usercode.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.har_recorder import HarRecorder

@@ -15,12 +15,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from runner.engine.direct_fetch import DirectClient
-from runner.net import UpstreamError, UpstreamResponse
+from runner.net import Headers, UpstreamError, UpstreamResponse
 
 __all__ = ["fetch_in_context", "parse_set_cookie"]
 
@@ -82,7 +83,7 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 async def _store_cookies(context: Any, url: str, header: str | None) -> None:
     if not header:
         return
-    for line in header.split("\n"):
+    for _name, line in Headers({"set-cookie": header}).lines():  # one cookie a line
         cookie = parse_set_cookie(line, url)
         if cookie is None:
             continue
@@ -106,52 +107,72 @@ def parse_set_cookie(line: str, url: str) -> dict[str, Any] | None:
     name, value = (s.strip() for s in parts[0].split("=", 1))
     if not name:
         return None
-    cookie: dict[str, Any] = {"name": name, "value": value}
-    domain = path = None
-    expires: float | None = None
-    max_age: float | None = None
-    for attribute in parts[1:]:
-        key, _, val = attribute.partition("=")
-        key, val = key.strip().lower(), val.strip()
-        if key == "domain" and val:
-            # Playwright's rule: "Domain=example.test" is ".example.test" (its subdomains too)
-            domain = val.lower()
-            if not domain.startswith(".") and "." in domain:
-                domain = "." + domain
-        elif key == "path" and val.startswith("/"):
-            path = val
-        elif key == "expires":
-            try:
-                expires = parsedate_to_datetime(val).timestamp()
-            except (TypeError, ValueError, IndexError):
-                pass
-        elif key == "max-age":
-            try:
-                max_age = float(int(val))
-            except ValueError:
-                pass
-        elif key == "secure":
-            cookie["secure"] = True
-        elif key == "httponly":
-            cookie["httpOnly"] = True
-        elif key == "samesite" and val.lower() in ("strict", "lax", "none"):
-            cookie["sameSite"] = val.capitalize()
+    attributes = _CookieAttributes.read(parts[1:])
     parts_url = urlsplit(url)
     host = (parts_url.hostname or "").lower()
-    if domain is not None and not _domain_matches(host, domain):
+    if attributes.domain is not None and not _domain_matches(host, attributes.domain):
         return None  # a server sets no cookie for another site: the browser drops it, as Playwright does
-    cookie["domain"] = domain or host
-    if path is None:  # the default path: the request path up to its last "/"
-        request_path = parts_url.path or "/"
-        path = request_path[: request_path.rfind("/")] or "/" if request_path.startswith("/") else "/"
-    cookie["path"] = path
-    when = time.time() + max_age if max_age is not None else expires
+    cookie: dict[str, Any] = {"name": name, "value": value, **attributes.flags}
+    cookie["domain"] = attributes.domain or host
+    cookie["path"] = attributes.path if attributes.path is not None else _default_path(parts_url.path)
+    when = time.time() + attributes.max_age if attributes.max_age is not None else attributes.expires
     if when is not None:
         if when <= time.time():
             cookie["_expired"] = True
         else:
             cookie["expires"] = when
     return cookie
+
+
+@dataclass
+class _CookieAttributes:
+    """What the attributes of one ``Set-Cookie`` value say, before they meet the request's URL.
+    Unknown attributes and values that do not parse are ignored, as browsers ignore them."""
+
+    domain: str | None = None
+    path: str | None = None
+    expires: float | None = None
+    max_age: float | None = None
+    flags: dict[str, Any] = field(default_factory=dict)  # Playwright's secure, httpOnly, sameSite
+
+    @classmethod
+    def read(cls, attributes: list[str]) -> _CookieAttributes:
+        read = cls()
+        for attribute in attributes:
+            key, _, val = attribute.partition("=")
+            read.add(key.strip().lower(), val.strip())
+        return read
+
+    def add(self, key: str, val: str) -> None:
+        """One attribute (``key`` lower-cased); a later one wins, as in browsers."""
+        if key == "domain" and val:
+            # Playwright's rule: "Domain=example.test" is ".example.test" (its subdomains too)
+            domain = val.lower()
+            self.domain = "." + domain if not domain.startswith(".") and "." in domain else domain
+        elif key == "path" and val.startswith("/"):
+            self.path = val
+        elif key == "expires":
+            try:
+                self.expires = parsedate_to_datetime(val).timestamp()
+            except (TypeError, ValueError, IndexError):
+                pass
+        elif key == "max-age":
+            try:
+                self.max_age = float(int(val))
+            except ValueError:
+                pass
+        elif key == "secure":
+            self.flags["secure"] = True
+        elif key == "httponly":
+            self.flags["httpOnly"] = True
+        elif key == "samesite" and val.lower() in ("strict", "lax", "none"):
+            self.flags["sameSite"] = val.capitalize()
+
+
+def _default_path(request_path: str) -> str:
+    """A cookie's default path: the request's path up to its last "/"."""
+    request_path = request_path or "/"
+    return request_path[: request_path.rfind("/")] or "/" if request_path.startswith("/") else "/"
 
 
 def _domain_matches(host: str, domain: str) -> bool:

@@ -4,7 +4,7 @@ Two kinds of request go this way: those a ``clientCertificates`` entry matches (
 its certificate, ``client_certs.py``) and the CORS preflights a routed page makes that no route
 answers (``preflights.py``). Both are sent as the page would send them: no cookie jar of runner's
 own, redirects returned as they are unless asked to follow, the body decoded. A body is read
-within :data:`~runner.bodies.MAX_READ_BODY_BYTES` once decompressed (:func:`read_capped`): a
+within :data:`~runner.net.bodies.MAX_READ_BODY_BYTES` once decompressed (:func:`read_capped`): a
 1 MB gzip "bomb" would otherwise be a gigabyte in memory.
 """
 
@@ -17,8 +17,8 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-from runner.bodies import MAX_READ_BODY_BYTES
-from runner.net import UpstreamError, UpstreamResponse
+from runner.net import Headers, UpstreamError, UpstreamResponse
+from runner.net.bodies import MAX_READ_BODY_BYTES
 
 __all__ = ["BodyTooLarge", "DirectClient", "read_capped", "too_large_message"]
 
@@ -59,19 +59,12 @@ class DirectClient:
                 timeout=aiohttp.ClientTimeout(total=max(timeout_ms, 1) / 1000),
             ) as response:
                 data = await read_capped(response, method, url)
-                received: dict[str, str] = {}
-                for key, value in response.headers.items():
-                    name = key.lower()
-                    if name in _NOT_RETURNED:
-                        continue
-                    # Playwright's rule: several Set-Cookie lines travel as one value split by
-                    # newlines; any other repeated header is one value joined by ", " (HTTP's
-                    # own rule: a newline in it would be refused as an invalid header value)
-                    joiner = "\n" if name == "set-cookie" else ", "
-                    received[name] = f"{received[name]}{joiner}{value}" if name in received else value
+                # a repeated header is one value, joined by the rule of repeated headers
+                received = Headers((key.lower(), value) for key, value in response.headers.items()
+                                   if key.lower() not in _NOT_RETURNED)
                 received["content-length"] = str(len(data))
                 return UpstreamResponse(status=response.status, status_text=response.reason or "",
-                                        headers=received, body=data, url=str(response.url))
+                                        headers=received.to_dict(), body=data, url=str(response.url))
         except TimeoutError as err:
             raise UpstreamError(f"no answer within {timeout_ms:g}ms", timed_out=True) from err
         except aiohttp.ClientSSLError as err:

@@ -25,8 +25,9 @@ from runner.net import (
     RawRequest,
     UpstreamError,
     UpstreamResponse,
+    header_has,
 )
-from runner.tracebacks import first_line
+from runner.usercode.tracebacks import first_line
 
 _STREAM_CONNECT_S = 300.0  # the browser asks runner's stream server for a throttled body within this
 
@@ -46,6 +47,8 @@ class PlaywrightExchange:
     """One routed request, seen through the four moves the interception engine can make."""
 
     holds_request = True  # nothing reaches the page until this exchange answers it
+    sends_itself = False  # pass_through lets the browser send it
+    watch_only = False
 
     def __init__(self, route: Route, request: Request, client: DirectClient | None = None) -> None:
         self._route = route
@@ -171,7 +174,7 @@ class CertificateExchange(PlaywrightExchange):
 
     async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
         headers = dict(request.headers)
-        if not any(k.lower() == "cookie" for k in headers):
+        if not header_has(headers, "cookie"):
             try:
                 cookies = await self._request.frame.page.context.cookies(request.url)
             except PlaywrightError:
@@ -220,7 +223,10 @@ class WatchingExchange:
     carries on unchanged.
     """
 
+    holds_request = False  # the request is already on its way
+    sends_itself = False
     watch_only = True  # no handler or stub can act on it: its routes only record it
+    streams_body = False  # fulfill is never used: nothing answers a watched request
 
     def __init__(self, request: Request, revalidations: Revalidations | None = None) -> None:
         self._request = request

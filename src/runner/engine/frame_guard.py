@@ -1,7 +1,7 @@
 """``modifyObstructiveCode``: the documents and scripts of framed pages, rewritten on their way in.
 
 A separate DevTools session of the page pauses responses (Fetch domain) and hands the documents
-and scripts that belong to a frame inside the page to :mod:`runner.obstructive`; the page's own
+and scripts that belong to a frame inside the page to :mod:`runner.engine.obstructive`; the page's own
 documents and scripts go through untouched (their ``top`` is themselves: nothing to bust).
 
 Pausing anything at all makes Chromium route every request of the page through the interception
@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 from runner.engine.devtools import quietly
-from runner.obstructive import rewrite_html, rewrite_js
+from runner.engine.obstructive import rewrite_html, rewrite_js
 
 __all__ = ["FrameGuard"]
 

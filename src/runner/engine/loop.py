@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from runner.engine.processes import cpu_seconds
-from runner.tracebacks import is_internal
+from runner.usercode.tracebacks import is_internal
 
 T = TypeVar("T")
 
@@ -51,7 +51,7 @@ class EngineLoop:
     def __init__(self, name: str = "runner-engine") -> None:
         self.loop = asyncio.new_event_loop()
         # asyncio's own blocking calls (run_in_executor(None, ...)): runner's, never the user's,
-        # whose blocking handlers and tasks run in daemon threads (runner/workers.py).
+        # whose blocking handlers and tasks run in daemon threads (runner/usercode/threads.py).
         self.executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=32, thread_name_prefix="runner-handler"
         )

@@ -43,8 +43,9 @@ from runner.net import (
     RawRequest,
     UpstreamError,
     UpstreamResponse,
+    header_has,
 )
-from runner.tracebacks import first_line
+from runner.usercode.tracebacks import first_line
 
 if TYPE_CHECKING:
     from runner.engine.routing import RoutingTarget
@@ -58,7 +59,7 @@ Send = Callable[..., Awaitable[UpstreamResponse]]
 
 def is_preflight(method: str, headers: Mapping[str, str]) -> bool:
     """A CORS preflight: ``OPTIONS`` with an ``Access-Control-Request-Method`` header."""
-    return method.upper() == "OPTIONS" and any(k.lower() == "access-control-request-method" for k in headers)
+    return method.upper() == "OPTIONS" and header_has(headers, "access-control-request-method")
 
 
 class PreflightExchange:
@@ -66,6 +67,8 @@ class PreflightExchange:
 
     holds_request = True  # the page waits until this exchange answers
     sends_itself = True  # pass_through is fetch + fulfill: runner sends the preflight itself
+    watch_only = False
+    streams_body = False  # fulfilled by DevTools in one piece: a throttled body waits, then goes whole
 
     def __init__(self, cdp: Any, request_id: str, request: OutgoingRequest, send: Send, timeout_ms: float,
                  warn: Callable[[str], None]) -> None:

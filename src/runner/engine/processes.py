@@ -1,5 +1,5 @@
 """Processes under runner's, from ``/proc``: a frozen browser is killed with its processes, and
-``runner run``'s second Ctrl-C kills everything it started (``interrupts.py``).
+``runner run``'s second Ctrl-C kills everything it started (``run/interrupts.py``).
 
 Linux only (``/proc``); elsewhere nothing is found and nothing is killed.
 """

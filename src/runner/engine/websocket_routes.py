@@ -12,6 +12,7 @@ the other. Runs on the engine's loop.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -36,74 +37,88 @@ async def route_web_sockets(page: Page, target: RoutingTarget) -> None:
         if interceptor is None or route is None:  # its route was cleared meanwhile
             ws.connect_to_server()
             return
-        await _serve(ws, route, interceptor)
+        await _SocketBridge(ws).open(route, interceptor)
 
     await page.route_web_socket(taken, handle)
 
 
-async def _serve(ws: WebSocketRoute, route: Any, interceptor: Any) -> None:
-    from runner.net.websockets import TO_PAGE, TO_SERVER, WsTransport
+class _SocketBridge:
+    """One routed socket: the page's end, the server's end (none under ``server=False``) and the
+    interceptor's connection that every message goes through between them.
 
-    loop = asyncio.get_running_loop()
-    # Playwright forwards a message itself while no listener is set: the listeners are set before
-    # anything can arrive, and what arrives while the route's handler runs waits for it, in order.
-    connection: Any = None
-    early: list[tuple[str, str | bytes]] = []
-    closed_early: list[tuple[WebSocketRoute | None, int | None, str | None]] = []
-    server: WebSocketRoute | None = None
+    Playwright forwards a message itself while no listener is set: the listeners are set before
+    anything can arrive, and what arrives (a message, a close) while the route's handler runs
+    waits for it, in order.
+    """
 
-    def relay(direction: str, data: str | bytes) -> None:
-        if connection is None:
-            early.append((direction, data))
+    def __init__(self, ws: WebSocketRoute) -> None:
+        self.ws = ws
+        self.server: WebSocketRoute | None = None
+        self.connection: Any = None
+        self.early: list[tuple[str, str | bytes]] = []
+        self.closed_early: list[tuple[WebSocketRoute | None, int | None, str | None]] = []
+
+    async def open(self, route: Any, interceptor: Any) -> None:
+        """Listen to both ends, run the route's handler, then pass on what waited for it."""
+        from runner.net.websockets import TO_PAGE, TO_SERVER, WsTransport
+
+        ws = self.ws
+        ws.on_message(lambda data: self.relay(TO_SERVER, data))
+        ws.on_close(self._closed_by(lambda: self.server))
+        if route.server:
+            server = self.server = ws.connect_to_server()
+            server.on_message(lambda data: self.relay(TO_PAGE, data))
+            server.on_close(self._closed_by(lambda: ws))
+        transport = WsTransport(to_page=ws.send, to_server=self.server.send if self.server is not None else None,
+                                close=self.close, loop=asyncio.get_running_loop())
+        self.connection = await interceptor.ws_open(route, ws.url, transport)  # runs the route's handler
+        for direction, data in self.early:
+            self.relay(direction, data)
+        for other, code, reason in self.closed_early[:1]:
+            self._end(other, code, reason)
+
+    def relay(self, direction: str, data: str | bytes) -> None:
+        """Deliver one message through the connection, then forward what it gives."""
+        if self.connection is None:
+            self.early.append((direction, data))
             return
+        asyncio.ensure_future(self._forward(direction, data))
 
-        async def go() -> None:
-            out = await connection.deliver(direction, data)
-            if out is None:
-                return
-            try:
-                if direction == TO_SERVER and server is not None:
-                    server.send(out)
-                elif direction == TO_PAGE:
-                    ws.send(out)
-            except PlaywrightError:
-                pass  # that end closed meanwhile
+    async def _forward(self, direction: str, data: str | bytes) -> None:
+        from runner.net.websockets import TO_PAGE, TO_SERVER
 
-        asyncio.ensure_future(go())
+        out = await self.connection.deliver(direction, data)
+        if out is None:
+            return
+        try:
+            if direction == TO_SERVER and self.server is not None:
+                self.server.send(out)
+            elif direction == TO_PAGE:
+                self.ws.send(out)
+        except PlaywrightError:
+            pass  # that end closed meanwhile
 
-    def closed_by(other: Any) -> Any:
+    def _closed_by(self, other: Callable[[], WebSocketRoute | None]) -> Callable[[int | None, str | None], None]:
+        """The close listener of one end: it closes ``other()``."""
+
         def on_close(code: int | None, reason: str | None) -> None:
-            if connection is None:
-                closed_early.append((other(), code, reason))
+            if self.connection is None:
+                self.closed_early.append((other(), code, reason))
                 return
-            end(other(), code, reason)
+            self._end(other(), code, reason)
 
         return on_close
 
-    def end(other: WebSocketRoute | None, code: int | None, reason: str | None) -> None:
-        connection.ended()
+    def _end(self, other: WebSocketRoute | None, code: int | None, reason: str | None) -> None:
+        self.connection.ended()
         if other is not None:
             asyncio.ensure_future(_quietly(other.close(code=code, reason=reason)))
 
-    ws.on_message(lambda data: relay(TO_SERVER, data))
-    ws.on_close(closed_by(lambda: server))
-    if route.server:
-        server = ws.connect_to_server()
-        server.on_message(lambda data: relay(TO_PAGE, data))
-        server.on_close(closed_by(lambda: ws))
-
-    def close(code: int, reason: str) -> None:
-        asyncio.ensure_future(_quietly(ws.close(code=code, reason=reason or None)))
-        if server is not None:
-            asyncio.ensure_future(_quietly(server.close(code=code, reason=reason or None)))
-
-    transport = WsTransport(to_page=ws.send, to_server=server.send if server is not None else None,
-                            close=close, loop=loop)
-    connection = await interceptor.ws_open(route, ws.url, transport)  # runs the route's handler
-    for direction, data in early:
-        relay(direction, data)
-    for other, code, reason in closed_early[:1]:
-        end(other, code, reason)
+    def close(self, code: int, reason: str) -> None:
+        """The route's ``close()``: both ends."""
+        asyncio.ensure_future(_quietly(self.ws.close(code=code, reason=reason or None)))
+        if self.server is not None:
+            asyncio.ensure_future(_quietly(self.server.close(code=code, reason=reason or None)))
 
 
 async def _quietly(coro: Any) -> None:

@@ -187,7 +187,7 @@ class RequestIntercepted(Event):
     ``stubbed``: answered by runner (True) or by the server (False). Timings in ms: ``queued``
     (arrival until the first handler ran), ``handler`` (time in the user's handlers), ``upstream``
     (waiting for the server), ``total`` (arrival until the end). ``request_body`` and
-    ``response_body``: the bodies runner held (see ``runner.bodies.body_record``: ``size``,
+    ``response_body``: the bodies runner held (see ``runner.net.bodies.body_record``: ``size``,
     ``encoding`` "utf-8" or "base64", ``data``, ``cut`` when longer than what is kept); None when
     there was none or runner never read it (a server's response the test did not look at).
     ``log``: False when a route it reached was defined with ``log: False`` (kept out of the
@@ -213,7 +213,7 @@ class RequestIntercepted(Event):
     response_headers: dict[str, str] = field(default_factory=dict)
     request_body_size: int | None = None
     response_body_size: int | None = None
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, float | None] = field(default_factory=dict)  # queued: None when unknown
     request_body: dict[str, Any] | None = None
     response_body: dict[str, Any] | None = None
     attempt: int = 1

@@ -120,45 +120,176 @@ def _literal(cp: int) -> str:
     return ch
 
 
-class _Translator:
-    def __init__(self, src: str, strip_anchors: bool = False) -> None:
+class _Scanner:
+    """A position in a JavaScript regex source, and the error that source is given."""
+
+    def __init__(self, src: str) -> None:
         self.src = src
-        self.strip_anchors = strip_anchors
         self.i = 0
-        self.prefix = f"g{next(_uid)}_"
-        self._name_indexes: dict[str, int] = {}
-        self.ncap, self.names = self._count_groups()
-        self.cap_index = 0
 
     def fail(self, why: str) -> JsRegexSyntaxError:
         return JsRegexSyntaxError(f"Invalid regular expression: /{self.src}/: {why}")
 
-    def _count_groups(self) -> tuple[int, list[str]]:
-        src, n, i, in_class, count = self.src, len(self.src), 0, False, 0
-        names: list[str] = []
-        while i < n:
-            c = src[i]
-            if c == "\\":
-                i += 2
-                continue
-            if in_class:
-                if c == "]":
-                    in_class = False
-            elif c == "[":
-                in_class = True
-            elif c == "(":
-                if not src.startswith("?", i + 1):
-                    count += 1
-                elif src.startswith("?<", i + 1) and not src.startswith(("?<=", "?<!"), i + 1):
-                    count += 1
-                    m = _GROUP_NAME.match(src, i + 3)
-                    if m:
-                        names.append(m.group())
-                        self._name_indexes.setdefault(m.group(), count)
-            i += 1
-        return count, names
 
-    # --- grammar -------------------------------------------------------------------------
+# --- read ahead of the grammar; the escapes and classes it reads ----------------------------
+
+
+def _scan_groups(src: str) -> tuple[int, list[str], dict[str, int]]:
+    """The capture groups of ``src``, read ahead of the parse (a back-reference may name a later
+    group): their count, the group names in order, and the number of the first group of each
+    name."""
+    n, i, in_class, count = len(src), 0, False, 0
+    names: list[str] = []
+    name_indexes: dict[str, int] = {}
+    while i < n:
+        c = src[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            if not src.startswith("?", i + 1):
+                count += 1
+            elif src.startswith("?<", i + 1) and not src.startswith(("?<=", "?<!"), i + 1):
+                count += 1
+                m = _GROUP_NAME.match(src, i + 3)
+                if m:
+                    names.append(m.group())
+                    name_indexes.setdefault(m.group(), count)
+        i += 1
+    return count, names, name_indexes
+
+
+def _octal(sc: _Scanner) -> int:
+    """Annex B legacy octal escape at ``sc.i`` (first char is an octal digit)."""
+    src, i = sc.src, sc.i
+    first = src[i]
+    limit = 3 if first in "0123" else 2
+    j = i + 1
+    while j < len(src) and j - i < limit and src[j] in "01234567":
+        j += 1
+    sc.i = j
+    return int(src[i:j], 8)
+
+
+def _char_escape(sc: _Scanner, in_class: bool) -> tuple[int | None, _Ranges | None]:
+    """Parse after the backslash; returns a code point or a set of ranges."""
+    src = sc.src
+    if sc.i >= len(src):
+        raise sc.fail("\\ at end of pattern")
+    c = src[sc.i]
+    if c in "dDwWsS":
+        sc.i += 1
+        base = {"d": _DIGITS, "w": _WORD, "s": _SPACE}[c.lower()]
+        return None, (base if c.islower() else _complement(base))
+    if c in _CONTROL:
+        sc.i += 1
+        return _CONTROL[c], None
+    if c == "c":
+        nxt = src[sc.i + 1] if sc.i + 1 < len(src) else ""
+        ok = nxt.isascii() and (nxt.isalpha() or (in_class and (nxt.isdigit() or nxt == "_")))
+        if nxt and ok:
+            sc.i += 2
+            return ord(nxt) % 32, None
+        return ord("\\"), None  # the backslash is literal; 'c' is read next
+    if c == "x":
+        h = src[sc.i + 1 : sc.i + 3]
+        if len(h) == 2 and all(ch in "0123456789abcdefABCDEF" for ch in h):
+            sc.i += 3
+            return int(h, 16), None
+        sc.i += 1
+        return ord("x"), None
+    if c == "u":
+        h = src[sc.i + 1 : sc.i + 5]
+        if len(h) == 4 and all(ch in "0123456789abcdefABCDEF" for ch in h):
+            sc.i += 5
+            return int(h, 16), None
+        sc.i += 1
+        return ord("u"), None
+    if c.isascii() and c.isdigit():
+        if in_class or c == "0":
+            if c in "89":
+                sc.i += 1
+                return ord(c), None
+            return _octal(sc), None
+        # outside a class, a non-zero decimal escape (caller handles backreferences)
+        if c in "89":
+            sc.i += 1
+            return ord(c), None
+        return _octal(sc), None
+    if in_class and c == "b":
+        sc.i += 1
+        return 0x08, None
+    sc.i += 1
+    return ord(c), None
+
+
+def _class_atom(sc: _Scanner) -> tuple[int | None, _Ranges | None]:
+    src = sc.src
+    c = src[sc.i]
+    if c == "\\":
+        sc.i += 1
+        return _char_escape(sc, True)
+    sc.i += 1
+    return ord(c), None
+
+
+def _char_class(sc: _Scanner) -> str:
+    """The class at ``sc.i`` (its ``[``) as a Python class that never matches ``/``."""
+    src = sc.src
+    sc.i += 1
+    negated = False
+    if sc.i < len(src) and src[sc.i] == "^":
+        negated = True
+        sc.i += 1
+    ranges: _Ranges = []
+    while True:
+        if sc.i >= len(src):
+            raise sc.fail("Unterminated character class")
+        if src[sc.i] == "]":
+            sc.i += 1
+            break
+        a_cp, a_set = _class_atom(sc)
+        if sc.i + 1 < len(src) and src[sc.i] == "-" and src[sc.i + 1] != "]":
+            sc.i += 1
+            b_cp, b_set = _class_atom(sc)
+            if a_set is not None or b_set is not None:  # Annex B: a union, '-' included
+                for cp, st in ((a_cp, a_set), (b_cp, b_set)):
+                    if st is not None:
+                        ranges.extend(st)
+                    elif cp is not None:
+                        ranges.append((cp, cp))
+                ranges.append((0x2D, 0x2D))
+                continue
+            assert a_cp is not None and b_cp is not None
+            if a_cp > b_cp:
+                raise sc.fail("Range out of order in character class")
+            ranges.append((a_cp, b_cp))
+            continue
+        if a_set is not None:
+            ranges.extend(a_set)
+        elif a_cp is not None:
+            ranges.append((a_cp, a_cp))
+    return _emit_class(ranges, negated)
+
+
+# --- the grammar -----------------------------------------------------------------------------
+
+
+class _Translator(_Scanner):
+    """The JavaScript grammar (disjunction, alternative, term, quantifier, group, escape) over
+    one source, emitting the Python source as it goes."""
+
+    def __init__(self, src: str, strip_anchors: bool = False) -> None:
+        super().__init__(src)
+        self.strip_anchors = strip_anchors
+        self.prefix = f"g{next(_uid)}_"
+        self.ncap, self.names, self._name_indexes = _scan_groups(src)
+        self.cap_index = 0
 
     def translate(self) -> tuple[str, bool]:
         alts = self.disjunction()
@@ -215,7 +346,7 @@ class _Translator:
             self.i += 1
             py, simple = _emit_class(_LINE_TERMINATORS, True), True
         elif c == "[":
-            py, simple = self.char_class(), True
+            py, simple = _char_class(self), True
         elif c == "\\":
             py, simple = self.atom_escape()
         elif c in "*+?":
@@ -287,68 +418,6 @@ class _Translator:
         self.i += 1
         return opener + "|".join(a[0] for a in alts) + ")", quantifiable
 
-    def _octal(self) -> int:
-        """Annex B legacy octal escape at ``self.i`` (first char is an octal digit)."""
-        src, i = self.src, self.i
-        first = src[i]
-        limit = 3 if first in "0123" else 2
-        j = i + 1
-        while j < len(src) and j - i < limit and src[j] in "01234567":
-            j += 1
-        self.i = j
-        return int(src[i:j], 8)
-
-    def _char_escape(self, in_class: bool) -> tuple[int | None, _Ranges | None]:
-        """Parse after the backslash; returns a code point or a set of ranges."""
-        src = self.src
-        if self.i >= len(src):
-            raise self.fail("\\ at end of pattern")
-        c = src[self.i]
-        if c in "dDwWsS":
-            self.i += 1
-            base = {"d": _DIGITS, "w": _WORD, "s": _SPACE}[c.lower()]
-            return None, (base if c.islower() else _complement(base))
-        if c in _CONTROL:
-            self.i += 1
-            return _CONTROL[c], None
-        if c == "c":
-            nxt = src[self.i + 1] if self.i + 1 < len(src) else ""
-            ok = nxt.isascii() and (nxt.isalpha() or (in_class and (nxt.isdigit() or nxt == "_")))
-            if nxt and ok:
-                self.i += 2
-                return ord(nxt) % 32, None
-            return ord("\\"), None  # the backslash is literal; 'c' is read next
-        if c == "x":
-            h = src[self.i + 1 : self.i + 3]
-            if len(h) == 2 and all(ch in "0123456789abcdefABCDEF" for ch in h):
-                self.i += 3
-                return int(h, 16), None
-            self.i += 1
-            return ord("x"), None
-        if c == "u":
-            h = src[self.i + 1 : self.i + 5]
-            if len(h) == 4 and all(ch in "0123456789abcdefABCDEF" for ch in h):
-                self.i += 5
-                return int(h, 16), None
-            self.i += 1
-            return ord("u"), None
-        if c.isascii() and c.isdigit():
-            if in_class or c == "0":
-                if c in "89":
-                    self.i += 1
-                    return ord(c), None
-                return self._octal(), None
-            # outside a class, a non-zero decimal escape (caller handles backreferences)
-            if c in "89":
-                self.i += 1
-                return ord(c), None
-            return self._octal(), None
-        if in_class and c == "b":
-            self.i += 1
-            return 0x08, None
-        self.i += 1
-        return ord(c), None
-
     def atom_escape(self) -> tuple[str, bool]:
         src = self.src
         self.i += 1  # the backslash
@@ -370,7 +439,7 @@ class _Translator:
                 num = self._named_index(m.group(1))
                 name = f"{self.prefix}{num}"
                 return f"(?({name})(?P={name})|)", False
-        cp, ranges = self._char_escape(False)
+        cp, ranges = _char_escape(self, False)
         if ranges is not None:
             return _emit_class(ranges, False), True
         assert cp is not None
@@ -379,52 +448,6 @@ class _Translator:
     def _named_index(self, wanted: str) -> int:
         """The number of the first group named ``wanted`` (else the count of all groups)."""
         return self._name_indexes.get(wanted, self.ncap)
-
-    def _class_atom(self) -> tuple[int | None, _Ranges | None]:
-        src = self.src
-        c = src[self.i]
-        if c == "\\":
-            self.i += 1
-            return self._char_escape(True)
-        self.i += 1
-        return ord(c), None
-
-    def char_class(self) -> str:
-        src = self.src
-        self.i += 1
-        negated = False
-        if self.i < len(src) and src[self.i] == "^":
-            negated = True
-            self.i += 1
-        ranges: _Ranges = []
-        while True:
-            if self.i >= len(src):
-                raise self.fail("Unterminated character class")
-            if src[self.i] == "]":
-                self.i += 1
-                break
-            a_cp, a_set = self._class_atom()
-            if self.i + 1 < len(src) and src[self.i] == "-" and src[self.i + 1] != "]":
-                self.i += 1
-                b_cp, b_set = self._class_atom()
-                if a_set is not None or b_set is not None:  # Annex B: a union, '-' included
-                    for cp, st in ((a_cp, a_set), (b_cp, b_set)):
-                        if st is not None:
-                            ranges.extend(st)
-                        elif cp is not None:
-                            ranges.append((cp, cp))
-                    ranges.append((0x2D, 0x2D))
-                    continue
-                assert a_cp is not None and b_cp is not None
-                if a_cp > b_cp:
-                    raise self.fail("Range out of order in character class")
-                ranges.append((a_cp, b_cp))
-                continue
-            if a_set is not None:
-                ranges.extend(a_set)
-            elif a_cp is not None:
-                ranges.append((a_cp, a_cp))
-        return _emit_class(ranges, negated)
 
 
 def translate(src: str, strip_anchors: bool = False) -> tuple[str, bool]:

@@ -58,9 +58,9 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from runner.braces import BraceLimitError, brace_expand
 from runner.errors import UsageError
 from runner.match._jsregex import NEVER, JsRegexSyntaxError, is_valid_js_regex, translate
+from runner.match.braces import BraceLimitError, brace_expand
 
 __all__ = ["minimatch", "compile_pattern", "OPTION_NAMES"]
 
@@ -163,187 +163,255 @@ class _PatternList:
         self.re_end = -1
 
 
-def _parse(pattern: str, opts: _Options, is_sub: bool) -> Any:
-    """minimatch's ``parse``: GLOBSTAR, a literal str, a _Segment, or (source, magic) if sub."""
+def _parse_start(pattern: str, opts: _Options) -> Any:
+    """What minimatch's ``parse`` does before its loop: GLOBSTAR for ``**`` (read as ``*`` under
+    ``noglobstar``), ``''`` for ``''``, otherwise the pattern its loop reads."""
     if pattern == "**":
         if not opts.noglobstar:
             return GLOBSTAR
         pattern = "*"
-    if pattern == "":
-        return ""
+    return pattern
 
-    re_ = ""
-    has_magic = opts.nocase
-    escaping = False
-    pl_stack: list[_PatternList] = []
-    negative_lists: list[_PatternList] = []
-    state_char = ""
-    in_class = False
-    re_class_start = -1
-    class_start = -1
-    if pattern[0] == ".":
-        pattern_start = ""
-    elif opts.dot:
-        pattern_start = "(?!(?:^|\\/)\\.{1,2}(?:$|\\/))"
-    else:
-        pattern_start = "(?!\\.)"
 
-    def clear_state_char() -> None:
-        nonlocal re_, has_magic, state_char
+def _parse(pattern: str, opts: _Options, is_sub: bool) -> Any:
+    """minimatch's ``parse``: GLOBSTAR, a literal str, a _Segment, or (source, magic) if sub."""
+    start = _parse_start(pattern, opts)
+    if start is GLOBSTAR or start == "":
+        return start
+    return _SegmentParser(start, opts, is_sub).parse()
+
+
+# JavaScript reads ``sp[0]`` of GLOBSTAR (``{}``) or of ``''`` as undefined.
+_UNDEFINED_SOURCE = ("undefined", False)
+
+
+class _SegmentParser:
+    """One run of minimatch's ``parse`` over a segment: the state its loop keeps, and one method
+    per construct of its ``switch`` (escape, extglob type char, ``(``, ``)``, ``|``, ``[``,
+    ``]``, any other character), then the repairs it makes after the loop (an unclosed class,
+    extglobs left open, the look-ahead of negated extglobs)."""
+
+    __slots__ = (
+        "pattern",
+        "opts",
+        "is_sub",
+        "re",
+        "has_magic",
+        "escaping",
+        "pl_stack",
+        "negative_lists",
+        "state_char",
+        "in_class",
+        "re_class_start",
+        "class_start",
+    )
+
+    def __init__(self, pattern: str, opts: _Options, is_sub: bool) -> None:
+        self.pattern = pattern
+        self.opts = opts
+        self.is_sub = is_sub
+        self.re = ""
+        self.has_magic = opts.nocase
+        self.escaping = False
+        self.pl_stack: list[_PatternList] = []
+        self.negative_lists: list[_PatternList] = []
+        self.state_char = ""
+        self.in_class = False
+        self.re_class_start = -1
+        self.class_start = -1
+
+    def parse(self) -> Any:
+        for i, c in enumerate(self.pattern):
+            if self.escaping and c in _RE_SPECIALS:
+                self.re += "\\" + c
+                self.escaping = False
+            elif c == "/":
+                return False  # a segment never holds '/': minimatch's parse gives up
+            elif c == "\\":
+                self._clear_state_char()
+                self.escaping = True
+            elif c in "?*+@!":
+                self._extglob_type(c, i)
+            elif c == "(":
+                self._open_extglob()
+            elif c == ")":
+                self._close_extglob()
+            elif c == "|":
+                self._pipe()
+            elif c == "[":
+                self._open_class(i)
+            elif c == "]":
+                self._close_class(i)
+            else:
+                self._other(c)
+        self._reread_unclosed_class()
+        self._reread_open_extglobs()
+        self._clear_state_char()
+        if self.escaping:
+            self.re += "\\\\"
+        return self._finish()
+
+    def _sub_parser(self, text: str) -> _SegmentParser | None:
+        """A parser for minimatch's ``parse(text, SUBPARSE)``, or None where that returns
+        GLOBSTAR or ``''``. The caller runs it, so a nested re-read costs two stack frames
+        (the caller and ``parse``) and the nesting a pattern may reach before the RecursionError
+        of :func:`_checked_compile` stays where it was."""
+        start = _parse_start(text, self.opts)
+        if start is GLOBSTAR or start == "":
+            return None
+        return _SegmentParser(start, self.opts, True)
+
+    def _clear_state_char(self) -> None:
+        state_char = self.state_char
         if state_char:
             if state_char == "*":
-                re_ += _STAR
-                has_magic = True
+                self.re += _STAR
+                self.has_magic = True
             elif state_char == "?":
-                re_ += _QMARK
-                has_magic = True
+                self.re += _QMARK
+                self.has_magic = True
             else:
-                re_ += "\\" + state_char
-            state_char = ""
+                self.re += "\\" + state_char
+            self.state_char = ""
 
-    def sub_parse(cs: str) -> tuple[str, bool]:
-        sp = _parse(cs, opts, True)
-        if isinstance(sp, tuple):
-            return sp
-        # JavaScript reads sp[0] of GLOBSTAR ({}) or of '' as undefined.
-        return "undefined", False
+    def _extglob_type(self, c: str, i: int) -> None:
+        """``? * + @ !``: a character of a class, or the pending type of an extglob."""
+        if self.in_class:
+            if c == "!" and i == self.class_start + 1:
+                c = "^"
+            self.re += c
+            return
+        self._clear_state_char()
+        self.state_char = c
+        if self.opts.noext:
+            self._clear_state_char()
 
-    for i, c in enumerate(pattern):
-        if escaping and c in _RE_SPECIALS:
-            re_ += "\\" + c
-            escaping = False
-            continue
+    def _open_extglob(self) -> None:
+        if self.in_class:
+            self.re += "("
+            return
+        if not self.state_char:
+            self.re += "\\("
+            return
+        self.pl_stack.append(_PatternList(self.state_char, len(self.re)))
+        self.re += "(?:(?!(?:" if self.state_char == "!" else "(?:"
+        self.state_char = ""
 
-        if c == "/":
-            return False
-        if c == "\\":
-            clear_state_char()
-            escaping = True
-            continue
-        if c in "?*+@!":
-            if in_class:
-                if c == "!" and i == class_start + 1:
-                    c = "^"
-                re_ += c
-                continue
-            clear_state_char()
-            state_char = c
-            if opts.noext:
-                clear_state_char()
-            continue
-        if c == "(":
-            if in_class:
-                re_ += "("
-                continue
-            if not state_char:
-                re_ += "\\("
-                continue
-            pl = _PatternList(state_char, len(re_))
-            pl_stack.append(pl)
-            re_ += "(?:(?!(?:" if state_char == "!" else "(?:"
-            state_char = ""
-            continue
-        if c == ")":
-            if in_class or not pl_stack:
-                re_ += "\\)"
-                continue
-            clear_state_char()
-            has_magic = True
-            pl = pl_stack.pop()
-            re_ += pl.close
-            if pl.type == "!":
-                negative_lists.append(pl)
-            pl.re_end = len(re_)
-            continue
-        if c == "|":
-            if in_class or not pl_stack or escaping:
-                re_ += "\\|"
-                escaping = False
-                continue
-            clear_state_char()
-            re_ += "|"
-            continue
-        if c == "[":
-            clear_state_char()
-            if in_class:
-                re_ += "\\" + c
-                continue
-            in_class = True
-            class_start = i
-            re_class_start = len(re_)
-            re_ += c
-            continue
-        if c == "]":
-            if i == class_start + 1 or not in_class:
-                re_ += "\\" + c
-                escaping = False
-                continue
-            cs = pattern[class_start + 1 : i]
-            if not is_valid_js_regex("[" + cs + "]"):
-                sp0, sp1 = sub_parse(cs)
-                re_ = re_[:re_class_start] + "\\[" + sp0 + "\\]"
-                has_magic = has_magic or sp1
-                in_class = False
-                continue
-            has_magic = True
-            in_class = False
-            re_ += c
-            continue
-        # default
-        clear_state_char()
-        if escaping:
-            escaping = False
-        elif c in _RE_SPECIALS and not (c == "^" and in_class):
-            re_ += "\\"
-        re_ += c
+    def _close_extglob(self) -> None:
+        if self.in_class or not self.pl_stack:
+            self.re += "\\)"
+            return
+        self._clear_state_char()
+        self.has_magic = True
+        pl = self.pl_stack.pop()
+        self.re += pl.close
+        if pl.type == "!":
+            self.negative_lists.append(pl)
+        pl.re_end = len(self.re)
 
-    if in_class:
-        # an unclosed "[abc" is a literal "[" followed by the rest, re-read outside a class
-        cs = pattern[class_start + 1 :]
-        sp0, sp1 = sub_parse(cs)
-        re_ = re_[:re_class_start] + "\\[" + sp0
-        has_magic = has_magic or sp1
+    def _pipe(self) -> None:
+        if self.in_class or not self.pl_stack or self.escaping:
+            self.re += "\\|"
+            self.escaping = False
+            return
+        self._clear_state_char()
+        self.re += "|"
 
-    while pl_stack:  # extglobs left open: "+(a|b" is the literal "+(" then "a|b"
-        pl = pl_stack.pop()
-        tail = re_[pl.re_start + len(pl.open) :]
-        tail = _PIPE_IN_TAIL.sub(
-            lambda m: m.group(1) + m.group(1) + (m.group(2) or "\\") + "|", tail
-        )
-        t = _STAR if pl.type == "*" else _QMARK if pl.type == "?" else "\\" + pl.type
-        has_magic = True
-        re_ = re_[: pl.re_start] + t + "\\(" + tail
+    def _open_class(self, i: int) -> None:
+        self._clear_state_char()
+        if self.in_class:
+            self.re += "\\["
+            return
+        self.in_class = True
+        self.class_start = i
+        self.re_class_start = len(self.re)
+        self.re += "["
 
-    clear_state_char()
-    if escaping:
-        re_ += "\\\\"
+    def _close_class(self, i: int) -> None:
+        if i == self.class_start + 1 or not self.in_class:
+            self.re += "\\]"
+            self.escaping = False
+            return
+        cs = self.pattern[self.class_start + 1 : i]
+        if not is_valid_js_regex("[" + cs + "]"):
+            # a class JavaScript rejects is re-read as a literal "[", its text, and "]"
+            sub = self._sub_parser(cs)
+            sp0, sp1 = sub.parse() if sub is not None else _UNDEFINED_SOURCE
+            self.re = self.re[: self.re_class_start] + "\\[" + sp0 + "\\]"
+            self.has_magic = self.has_magic or sp1
+            self.in_class = False
+            return
+        self.has_magic = True
+        self.in_class = False
+        self.re += "]"
 
-    add_pattern_start = re_[:1] in ("[", ".", "(")
+    def _other(self, c: str) -> None:
+        self._clear_state_char()
+        if self.escaping:
+            self.escaping = False
+        elif c in _RE_SPECIALS and not (c == "^" and self.in_class):
+            self.re += "\\"
+        self.re += c
 
-    # minimatch's look-ahead for negated extglobs must see through to the end of the segment.
-    for nl in reversed(negative_lists):
-        nl_before = re_[: nl.re_start]
-        nl_first = re_[nl.re_start : nl.re_end - 8]
-        nl_last = re_[nl.re_end - 8 : nl.re_end]
-        nl_after = re_[nl.re_end :]
-        nl_last += nl_after
-        clean_after = nl_after
-        for _ in range(nl_before.count("(")):
-            clean_after = _CLOSE_PAREN.sub("", clean_after, count=1)
-        nl_after = clean_after
-        dollar = "$" if nl_after == "" and not is_sub else ""
-        re_ = nl_before + nl_first + nl_after + dollar + nl_last
+    def _reread_unclosed_class(self) -> None:
+        """An unclosed "[abc" is a literal "[" followed by the rest, re-read outside a class."""
+        if self.in_class:
+            cs = self.pattern[self.class_start + 1 :]
+            sub = self._sub_parser(cs)
+            sp0, sp1 = sub.parse() if sub is not None else _UNDEFINED_SOURCE
+            self.re = self.re[: self.re_class_start] + "\\[" + sp0
+            self.has_magic = self.has_magic or sp1
 
-    if re_ != "" and has_magic:
-        re_ = "(?=.)" + re_
-    if add_pattern_start:
-        re_ = pattern_start + re_
+    def _reread_open_extglobs(self) -> None:
+        """Extglobs left open: "+(a|b" is the literal "+(" then "a|b"."""
+        while self.pl_stack:
+            pl = self.pl_stack.pop()
+            tail = self.re[pl.re_start + len(pl.open) :]
+            tail = _PIPE_IN_TAIL.sub(
+                lambda m: m.group(1) + m.group(1) + (m.group(2) or "\\") + "|", tail
+            )
+            t = _STAR if pl.type == "*" else _QMARK if pl.type == "?" else "\\" + pl.type
+            self.has_magic = True
+            self.re = self.re[: pl.re_start] + t + "\\(" + tail
 
-    if is_sub:
-        return (re_, has_magic)
-    if not has_magic:
-        return _GLOB_UNESCAPE.sub(r"\1", pattern)
-    return _Segment("^" + re_ + "$")
+    def _extend_negative_lookaheads(self, re_: str) -> str:
+        """minimatch's look-ahead for negated extglobs must see through to the end of the
+        segment."""
+        for nl in reversed(self.negative_lists):
+            nl_before = re_[: nl.re_start]
+            nl_first = re_[nl.re_start : nl.re_end - 8]
+            nl_last = re_[nl.re_end - 8 : nl.re_end]
+            nl_after = re_[nl.re_end :]
+            nl_last += nl_after
+            clean_after = nl_after
+            for _ in range(nl_before.count("(")):
+                clean_after = _CLOSE_PAREN.sub("", clean_after, count=1)
+            nl_after = clean_after
+            dollar = "$" if nl_after == "" and not self.is_sub else ""
+            re_ = nl_before + nl_first + nl_after + dollar + nl_last
+        return re_
+
+    def _pattern_start(self) -> str:
+        """The guard minimatch puts before a segment starting with '[', '.' or '('."""
+        if self.pattern[0] == ".":
+            return ""
+        if self.opts.dot:
+            return "(?!(?:^|\\/)\\.{1,2}(?:$|\\/))"
+        return "(?!\\.)"
+
+    def _finish(self) -> Any:
+        re_ = self.re
+        add_pattern_start = re_[:1] in ("[", ".", "(")
+        re_ = self._extend_negative_lookaheads(re_)
+        if re_ != "" and self.has_magic:
+            re_ = "(?=.)" + re_
+        if add_pattern_start:
+            re_ = self._pattern_start() + re_
+        if self.is_sub:
+            return (re_, self.has_magic)
+        if not self.has_magic:
+            return _GLOB_UNESCAPE.sub(r"\1", self.pattern)
+        return _Segment("^" + re_ + "$")
 
 
 # --- compiling a whole pattern ----------------------------------------------------------------
@@ -425,15 +493,14 @@ class _Matcher:
     def _make(self, pattern: str) -> None:
         opts = self.options
         pattern = _js_trim(pattern)
-        debug = opts.debug
         if not opts.nocomment and pattern[:1] == "#":
             self.kind = "comment"
-            if debug:
+            if opts.debug:
                 self._debug(f"pattern {self.pattern!r} is a comment: it matches nothing")
             return
         if not pattern:
             self.kind = "empty"
-            if debug:
+            if opts.debug:
                 self._debug(f"pattern {self.pattern!r} is empty: it matches only ''")
             return
 
@@ -442,21 +509,38 @@ class _Matcher:
             offset = len(pattern) - len(pattern.lstrip("!"))
             negate = offset % 2 == 1
             pattern = pattern[offset:]
-
-        if opts.nobrace or not _HAS_BRACE_SET.search(pattern):
-            expanded = [pattern]
+        if opts.flipNegate:
+            self.on_hit, self.on_miss = True, False
         else:
-            try:
-                expanded = brace_expand(pattern)
-            except BraceLimitError as err:
-                raise UsageError(
-                    f"glob pattern {shown_pattern(self.pattern)} {err}. Use fewer brace groups, "
-                    "or several patterns."
-                ) from None
+            self.on_hit, self.on_miss = not negate, negate
+
+        expanded = self._expand_braces(pattern)
         glob_parts = [_SLASH_SPLIT.split(s) for s in expanded]
         parsed = [[_parse(seg, opts, False) for seg in parts] for parts in glob_parts]
         parsed = [parts for parts in parsed if False not in parts]
+        full, base = self._compile_regexes(parsed)
+        self.full = full.fullmatch if full is not None else None
+        self.base = base.fullmatch if base is not None else None
+        if opts.debug:
+            self._debug_compiled(negate, expanded, glob_parts, parsed, full, base)
 
+    def _expand_braces(self, pattern: str) -> list[str]:
+        if self.options.nobrace or not _HAS_BRACE_SET.search(pattern):
+            return [pattern]
+        try:
+            return brace_expand(pattern)
+        except BraceLimitError as err:
+            raise UsageError(
+                f"glob pattern {shown_pattern(self.pattern)} {err}. Use fewer brace groups, "
+                "or several patterns."
+            ) from None
+
+    def _compile_regexes(
+        self, parsed: list[list[Any]]
+    ) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        """The whole-path regex and the basename one (``matchBase``) of the parsed expansions;
+        sets :attr:`normalize`."""
+        opts = self.options
         nodot = "(?!\\.\\.?(?![^/]))[^/]*" if opts.dot else "(?!\\.)[^/]*"
         flags = re.IGNORECASE if opts.nocase else 0
         translated = [
@@ -473,40 +557,44 @@ class _Matcher:
             segs = [None if t is None else t[0] for t in ts]
             target = base_entries if opts.matchBase and len(parts) == 1 else full_entries
             target.append(_entry_py(parts, segs, nodot, sep))
-        full = _compile_alternatives(full_entries, tail, flags)
-        base = _compile_alternatives(base_entries, tail, flags)
-        self.full = full.fullmatch if full is not None else None
-        self.base = base.fullmatch if base is not None else None
+        return (
+            _compile_alternatives(full_entries, tail, flags),
+            _compile_alternatives(base_entries, tail, flags),
+        )
 
-        if opts.flipNegate:
-            self.on_hit, self.on_miss = True, False
-        else:
-            self.on_hit, self.on_miss = not negate, negate
-
-        if debug:
-            lines = [
-                f"pattern {self.pattern!r} (negate={negate}, options={self._set_options()})",
-                f"  brace-expanded set: {expanded!r}",
-                f"  segments: {glob_parts!r}",
-                "  parsed segments (literal str, GLOBSTAR, or JavaScript regex source):",
-            ]
-            for parts in parsed:
-                shown = [p.js_source if isinstance(p, _Segment) else p for p in parts]
-                lines.append(f"    {shown!r}")
-                for p in parts:
-                    if isinstance(p, _Segment):
-                        if not is_valid_js_regex(p.js_source):
-                            lines.append(
-                                f"      {p.js_source!r} is not a valid JavaScript regex: "
-                                "minimatch (and so this segment) matches nothing"
-                            )
-            if full is not None:
-                lines.append(f"  whole-path regex: {full.pattern}")
-            if base is not None:
-                lines.append(f"  basename regex (matchBase): {base.pattern}")
-            if full is None and base is None:
-                lines.append("  no alternative compiled: the glob part matches nothing")
-            self._debug("\n".join(lines))
+    def _debug_compiled(
+        self,
+        negate: bool,
+        expanded: list[str],
+        glob_parts: list[list[str]],
+        parsed: list[list[Any]],
+        full: re.Pattern[str] | None,
+        base: re.Pattern[str] | None,
+    ) -> None:
+        """Print (``debug``) each step of the compilation of a glob pattern."""
+        lines = [
+            f"pattern {self.pattern!r} (negate={negate}, options={self._set_options()})",
+            f"  brace-expanded set: {expanded!r}",
+            f"  segments: {glob_parts!r}",
+            "  parsed segments (literal str, GLOBSTAR, or JavaScript regex source):",
+        ]
+        for parts in parsed:
+            shown = [p.js_source if isinstance(p, _Segment) else p for p in parts]
+            lines.append(f"    {shown!r}")
+            for p in parts:
+                if isinstance(p, _Segment):
+                    if not is_valid_js_regex(p.js_source):
+                        lines.append(
+                            f"      {p.js_source!r} is not a valid JavaScript regex: "
+                            "minimatch (and so this segment) matches nothing"
+                        )
+        if full is not None:
+            lines.append(f"  whole-path regex: {full.pattern}")
+        if base is not None:
+            lines.append(f"  basename regex (matchBase): {base.pattern}")
+        if full is None and base is None:
+            lines.append("  no alternative compiled: the glob part matches nothing")
+        self._debug("\n".join(lines))
 
     def _set_options(self) -> dict[str, bool]:
         return {k: v for k, v in self.options._asdict().items() if v}

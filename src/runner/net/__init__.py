@@ -8,7 +8,7 @@ define routes with ``runner.intercept(...)`` (:meth:`Interceptor.intercept`) and
 
 from __future__ import annotations
 
-from ._util import header_get
+from .headers import Headers, header_get, header_has
 from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
 from .interceptor import Interceptor
 from .req import Req
@@ -45,5 +45,7 @@ __all__ = [
     "UpstreamError",
     "Exchange",
     "RunnerDeprecationWarning",
+    "Headers",
     "header_get",
+    "header_has",
 ]

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import mimetypes
 import re
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable
 from http import HTTPStatus
 from typing import Any
 
 MISSING: Any = object()  # "key not given", distinct from an explicit None (JSON null)
-
-# RFC 9110 5.1 and 5.6.2: a field name is a token of these characters.
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-# RFC 9110 5.5: CR, LF and NUL make a field value invalid (a recipient must reject it).
-_FORBIDDEN_IN_VALUE = {"\r": "a carriage return (\\r)", "\n": "a line feed (\\n)", "\0": "a NUL (\\0)"}
 
 _HTML_LOOKING = re.compile(r"^\s*<(?:!doctype\s+html|html|head|body|[a-z][a-z0-9-]*(?:\s[^>]*)?/?>)", re.I)
 
@@ -65,67 +59,6 @@ def is_finite_non_negative(value: Any) -> bool:
     return is_number(value) and math.isfinite(value) and value >= 0
 
 
-def header_problem(name: str, value: str) -> str | None:
-    """Why the header ``name: value`` breaks the HTTP grammar (RFC 9110), as a sentence, or None.
-
-    A name is a token: at least one character, each a letter, a digit or one of
-    ``!#$%&'*+-.^_`|~`` (so no space, colon or control character). A value may not contain CR,
-    LF or NUL (a header with them would end or split the header block), but ``set-cookie`` may
-    hold several cookies joined by LF, each sent as a header of its own."""
-    if not _TOKEN.fullmatch(name):
-        return (
-            f"The header name {name!r} is not a valid HTTP field name: a name is one or more "
-            "letters, digits or !#$%&'*+-.^_`|~ (no spaces, colons or control characters)."
-        )
-    if name.lower() == "set-cookie":
-        value = value.replace("\n", "")  # several cookies, a line each (Playwright's rule)
-    for char, what in _FORBIDDEN_IN_VALUE.items():
-        if char in value:
-            return (
-                f"The value of the header `{name}` contains {what}: HTTP field values cannot "
-                "contain CR, LF or NUL."
-            )
-    return None
-
-
-def headers_problem(headers: Mapping[Any, Any]) -> str | None:
-    """The problem of the first header of ``headers`` that :func:`header_problem` refuses."""
-    for name, value in headers.items():
-        problem = header_problem(str(name), str(value))
-        if problem is not None:
-            return problem
-    return None
-
-
-def header_get(headers: Mapping[str, str], name: str) -> str | None:
-    """Case-insensitive header lookup."""
-    lname = name.lower()
-    for key, value in headers.items():
-        if key.lower() == lname:
-            return value
-    return None
-
-
-def header_has(headers: Mapping[str, str], name: str) -> bool:
-    return header_get(headers, name) is not None
-
-
-def header_set(headers: dict[str, str], name: str, value: str) -> None:
-    """Set ``name`` replacing any spelling of it already present."""
-    lname = name.lower()
-    for key in [k for k in headers if k.lower() == lname]:
-        del headers[key]
-    headers[name] = value
-
-
-def merge_headers(base: Mapping[str, str], override: Mapping[str, str]) -> dict[str, str]:
-    """``base`` updated by ``override``; names compared case-insensitively, override wins."""
-    out = dict(base)
-    for key, value in override.items():
-        header_set(out, key, value)
-    return out
-
-
 def looks_like_html(text: str) -> bool:
     return bool(_HTML_LOOKING.match(text))
 
@@ -154,18 +87,6 @@ def reason_phrase(status: int) -> str:
         return HTTPStatus(status).phrase
     except ValueError:
         return "Unknown"
-
-
-@functools.lru_cache(maxsize=512)
-def camel_to_snake(name: str) -> str:
-    if name.islower() or name.startswith("_"):
-        return name
-    return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
-
-
-def snake_to_camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 def ordinal(n: int) -> str:

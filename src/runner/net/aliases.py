@@ -1,8 +1,9 @@
-"""Aliases of routes and requests, ``runner.wait("@alias")`` and ``runner.get("@alias")``.
+"""``runner.wait("@alias")``, ``runner.get("@alias")`` and ``runner.assert_no_request("@alias")``.
 
-Both run on the test thread. The state kept here (aliases set with ``req.alias`` and how many
-times each alias was waited on) is guarded by the registry's lock and cleared with it; ``wait``
-sleeps on the registry's condition, which every change of an interception notifies.
+They run on the test thread. The state kept here (which records each alias's waits took, and
+how many times each alias was waited on) is guarded by the registry's lock and cleared with it;
+``wait`` sleeps on the registry's condition, which every change of an interception notifies.
+Which records an alias names is :class:`~runner.net.alias_names.AliasNames`'s job.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from runner.errors import CommandError, UsageError
 
 from ._util import ordinal, show
+from .alias_names import AliasNames
 from .interception import Interception, describe_interceptions
 from .registry import Registry
 from .websockets import WsMessage, WsRoutes
@@ -22,14 +24,14 @@ __all__ = ["Aliases"]
 
 
 class Aliases:
-    """Alias bookkeeping and the test thread's reads of the records (``wait`` and ``get``)."""
+    """The test thread's reads of the records by alias (``wait``, ``get``, ``assert_none``)."""
 
     def __init__(self, registry: Registry, config: Callable[[str], Any], ws: WsRoutes | None = None) -> None:
         self._registry = registry
         self._config = config
         self._ws = ws
         self._ws_taken: dict[str, set[int]] = {}  # the messages (by order) each WebSocket alias's waits took
-        self._dynamic: list[tuple[str, Interception, str]] = []  # alias, request, the route that named it
+        self.names = AliasNames(registry, ws)
         self._ordinals: dict[str, int] = {}
         # What the waits consumed, by record: one record per route a request reached (the
         # original's model, behaviour.md 1d.3). A request two aliased routes matched is two
@@ -38,99 +40,13 @@ class Aliases:
         self._requests_taken: set[tuple[str, str]] = set()
         self._responses_taken: set[tuple[str, str]] = set()
 
-    def add(self, alias: str, ic: Interception, route_id: str) -> None:
-        """Record that the handler of route ``route_id`` gave ``ic`` the alias ``alias``
-        (``req.alias = ...``)."""
-        with self._registry.lock:
-            self._dynamic.append((alias, ic, route_id))
-            ic.dynamic_aliases.append(alias)
-
     def clear(self) -> None:
         with self._registry.lock:
-            self._dynamic = []
+            self.names.clear()
             self._ordinals = {}
             self._requests_taken = set()
             self._responses_taken = set()
             self._ws_taken = {}
-
-    def _known_aliases(self) -> list[str]:
-        names: list[str] = []
-        for route in self._registry.routes:
-            if route.alias and route.alias not in names:
-                names.append(route.alias)
-        for name, _ic, _route in self._dynamic:
-            if name not in names:
-                names.append(name)
-        for name in self._ws.aliases() if self._ws is not None else []:
-            if name not in names:
-                names.append(name)
-        return names
-
-    def _is_ws(self, alias: str) -> bool:
-        return self._ws is not None and alias in self._ws.aliases()
-
-    def _candidates(self, alias: str) -> list[Interception]:
-        """The interceptions ``alias`` names (its routes' and ``req.alias``'s), in the order the
-        requests arrived, whichever route recorded them."""
-        return [ic for ic, _key in self._records(alias)]
-
-    def _records(self, alias: str) -> list[tuple[Interception, tuple[str, str]]]:
-        """:meth:`_candidates` with the key of the record each one is: (route id, request id).
-        A request appears once even when several routes with this alias reached it."""
-        out: list[tuple[Interception, tuple[str, str]]] = []
-        seen: set[str] = set()
-        for name, ic, route_id in self._dynamic:
-            if name == alias and ic.id not in seen:
-                seen.add(ic.id)
-                out.append((ic, (route_id, ic.id)))
-        for route in self._registry.routes:
-            if route.alias == alias:
-                for ic in route.interceptions:
-                    if ic.id not in seen:
-                        seen.add(ic.id)
-                        out.append((ic, (route.id, ic.id)))
-        out.sort(key=lambda pair: pair[0].arrival)
-        return out
-
-    def _alias_error(self, cmd: str, name: str) -> UsageError:
-        known = self._known_aliases()
-        if known:
-            listed = f"Available aliases are: `{', '.join(known)}`."
-        else:
-            listed = "You have not aliased anything yet."
-        return UsageError(f"`{cmd}` could not find a registered alias for: `@{name}`.\n{listed}")
-
-    def _split(self, name: str, known: list[str]) -> tuple[str, str | None]:
-        if "." not in name or name in known:
-            return name, None
-        head, _, last = name.rpartition(".")
-        if last in ("request", "response", "all") or last.isdigit():
-            return head, last
-        return name, None
-
-    def _parse_wait_target(self, target: str) -> tuple[str, str | None]:
-        known = self._known_aliases()
-        if not target.startswith("@"):
-            if target in known or self._split(target, known)[0] in known:
-                raise UsageError(
-                    f"Invalid alias: `{target}`.\nYou forgot the `@`. It should be written as: `@{target}`."
-                )
-            raise UsageError(
-                "`runner.wait()` only accepts a number, an alias of a route, or a list of aliases of "
-                f"routes. You passed: {show(target)}. Aliases are written with a leading `@`."
-            )
-        alias, spec = self._split(target[1:], known)
-        if spec == "all" or (spec is not None and spec.isdigit()):
-            raise UsageError(
-                f"`runner.wait()` does not support waiting on `@{alias}.{spec}`: the `.all` and index "
-                f"suffixes are for `runner.get()`. Use `runner.get('@{alias}.{spec}')` to read what was "
-                f"recorded, or `runner.wait('@{alias}')` to wait for the next request."
-            )
-        if not alias:
-            raise UsageError(f"`runner.wait()` was given an empty alias: {show(target)}.")
-        if alias not in known and not any(r.handler is not None for r in self._registry.routes):
-            raise self._alias_error("runner.wait()", alias)
-        return alias, spec
 
     def wait(self, aliases: str | list[str], *, timeout: float | None = None,
              request_timeout: float | None = None, response_timeout: float | None = None,
@@ -164,14 +80,14 @@ class Aliases:
                 f"routes. You passed: {show(aliases)}"
             )
         with self._registry.lock:
-            parsed = [self._parse_wait_target(t) for t in targets]  # type: ignore[arg-type]
+            parsed = [self.names.parse_wait_target(t) for t in targets]  # type: ignore[arg-type]
         req_ms = _pick(request_timeout, timeout, self._config("requestTimeout"))
         resp_ms = _pick(response_timeout, timeout, self._config("responseTimeout"))
         start = time.monotonic()
         deadline = start + req_ms / 1000
         results: list[Any] = []
         for alias, spec in parsed:
-            if self._is_ws(alias):
+            if self.names.is_ws(alias):
                 got = self._wait_ws(alias, count or 1, deadline, req_ms)
                 results.append(got if count is not None else got[0])
             elif count is None:
@@ -193,7 +109,7 @@ class Aliases:
             requests_taken, responses_taken = self._requests_taken, self._responses_taken
             found: Interception | None = None
             while spec != "response":  # `@a.response` skips the request step (see the docs)
-                found, key = next(((c, k) for c, k in self._records(alias) if k not in requests_taken),
+                found, key = next(((c, k) for c, k in self.names.records(alias) if k not in requests_taken),
                                   (None, None))
                 if found is not None and key is not None:
                     requests_taken.add(key)
@@ -213,7 +129,7 @@ class Aliases:
                 return found
             resp_deadline = time.monotonic() + resp_ms / 1000
             while True:
-                target, taking = next(((c, k) for c, k in self._records(alias) if k not in responses_taken),
+                target, taking = next(((c, k) for c, k in self.names.records(alias) if k not in responses_taken),
                                       (None, None))
                 if target is not None and target.state.done:
                     break
@@ -262,7 +178,7 @@ class Aliases:
     def _what_came(self, alias: str, batch: tuple[list[Interception], int] | None) -> str:
         """Why a wait for the next request of ``alias`` found none (holding the lock): every
         request it recorded was yielded already, or none came at all."""
-        recorded = self._candidates(alias)
+        recorded = self.names.candidates(alias)
         if not recorded:
             return "No request ever occurred." + self._batch_note(batch)
         return (f"No further request occurred.{self._batch_note(batch)}\n"
@@ -274,7 +190,7 @@ class Aliases:
         if target is not None:  # its request came: say where it is
             said = " No response ever occurred." if target.response is None else " Its response did not complete."
             return f"{said} ({target.request.method} {target.request.url} is {target.state.value}.){self._batch_note(batch)}"
-        recorded = self._candidates(alias)
+        recorded = self.names.candidates(alias)
         if not recorded:
             return " No response ever occurred." + self._batch_note(batch)
         return (f" No further response occurred.{self._batch_note(batch)}\n"
@@ -294,17 +210,17 @@ class Aliases:
         cond = self._registry.cond
         deadline = time.monotonic() + within_ms / 1000
         with cond:
-            known = self._known_aliases()
+            known = self.names.known()
             for alias in aliases:
                 if alias not in known:
-                    raise self._alias_error(label, alias)
+                    raise self.names.error(label, alias)
             while True:
-                messages = [m for a in aliases if self._ws is not None and self._is_ws(a)
+                messages = [m for a in aliases if self._ws is not None and self.names.is_ws(a)
                             for m in self._ws.messages_of(a)]
                 if messages:
                     raise CommandError(f"{label} failed: {_count(len(messages), 'WebSocket message')} came:\n"
                                        + "\n".join(f"  {m!r}" for m in messages[:20]))
-                seen = sorted({ic.id: ic for a in aliases for ic in self._candidates(a)}.values(),
+                seen = sorted({ic.id: ic for a in aliases for ic in self.names.candidates(a)}.values(),
                               key=lambda ic: ic.arrival)
                 if seen:
                     names = ", ".join(f"`{a}`" for a in aliases)
@@ -324,9 +240,9 @@ class Aliases:
         if not isinstance(alias, str) or not alias.startswith("@"):
             raise UsageError(f"`runner.get()` reads an alias written with a leading `@`; found {alias!r}.")
         with self._registry.lock:
-            known = self._known_aliases()
+            known = self.names.known()
             name = alias[1:]
-            base, spec = self._split(name, known)
+            base, spec = self.names.split(name, known)
             if spec in ("request", "response"):
                 base, spec = name, None
             if spec == "0":
@@ -335,9 +251,9 @@ class Aliases:
                     f"If so write `@{base}.1`"
                 )
             if base not in known:
-                raise self._alias_error("runner.get()", base)
-            candidates: list[Any] = (self._ws.messages_of(base) if self._ws is not None and self._is_ws(base)
-                                     else self._candidates(base))
+                raise self.names.error("runner.get()", base)
+            candidates: list[Any] = (self._ws.messages_of(base) if self._ws is not None and self.names.is_ws(base)
+                                     else self.names.candidates(base))
         if spec is None:
             return candidates[-1] if candidates else None
         if spec == "all":

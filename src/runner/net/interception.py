@@ -8,10 +8,11 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from runner.assertions import PathMissing, check, walk_path
+from runner.casing import camel_to_snake
 from runner.errors import CommandError, UsageError
+from runner.expect import PathMissing, check, walk_path
 
-from ._util import camel_to_snake, show
+from ._util import show
 from .types import InterceptionState
 
 __all__ = ["Interception", "Its", "RequestSnapshot", "ResponseSnapshot", "RequestError", "describe_interceptions"]
@@ -21,13 +22,13 @@ class _CamelAttrs:
     """Answer to the camelCase spelling of every snake_case attribute (``statusCode``)."""
 
     def __getattr__(self, name: str) -> Any:
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake != name:
             return getattr(self, snake)
         raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name if name.islower() else camel_to_snake(name), value)
+        object.__setattr__(self, name if name.islower() else camel_to_snake(name, camel_only=True), value)
 
 
 class RequestError(_CamelAttrs):
@@ -173,6 +174,23 @@ class Interception(_CamelAttrs):
             "upstream": round(self._upstream * 1000, 1),
             "total": self.duration_ms,
         }
+
+    def queued_until(self, now: float) -> None:
+        """The request reached its first handler or stub (or, every route a spy, was sent on)
+        at ``now`` (``time.monotonic()``): its ``queued`` time, unless already known."""
+        if self._queued is None:
+            self._queued = now - self.started
+
+    def handler_ran(self, seconds: float, waited: float | None = None) -> None:
+        """A handler of this request ran for ``seconds``, after ``waited`` seconds for a free
+        worker thread (None: it ran on the loop, no wait)."""
+        if waited is not None:
+            self._queued = (self._queued or 0.0) + waited
+        self._handler += seconds
+
+    def upstream_took(self, seconds: float) -> None:
+        """The server took ``seconds`` to answer (or to fail)."""
+        self._upstream = seconds
 
     def its(self, path: str) -> Its:
         """The value at a dotted path (``"response.statusCode"``, ``"request.body.name"``), as a

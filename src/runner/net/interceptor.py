@@ -26,6 +26,7 @@ from .interception import Interception
 from .probes import StrictNetwork, matching
 from .registry import Registry
 from .route import RouteHandle, build_route, compile_matcher
+from .tables import Observer, RequestRow, RouteRow
 from .types import Exchange, RawRequest
 from .websockets import WsConnection, WsHandle, WsRoute, WsRoutes, WsTransport
 
@@ -52,14 +53,14 @@ class Interceptor:
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
                  load_fixture: Callable[[str], bytes], report_error: Callable[[BaseException], None],
-                 on_change: Callable[[], None] | None = None, observer: Any = None) -> None:
+                 on_change: Callable[[], None] | None = None, observer: Observer | None = None) -> None:
         self._on_change = on_change
         self._registry = Registry(observer)
         self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, observer,
                             timeout_s=lambda: max(float(config("defaultCommandTimeout")), 0.0) / 1000)
         self._aliases = Aliases(self._registry, config, self._ws)
         self._chain = Chain(loop=loop, config=config, load_fixture=load_fixture, report_error=report_error,
-                            registry=self._registry, aliases=self._aliases)
+                            registry=self._registry, aliases=self._aliases.names)
 
     # -- definition (test thread) ------------------------------------------------------------
     def intercept(self, *args: Any) -> RouteHandle:
@@ -230,12 +231,12 @@ class Interceptor:
         return self._aliases.get(alias)
 
     # -- tables ------------------------------------------------------------------------------
-    def routes_table(self) -> list[dict[str, Any]]:
+    def routes_table(self) -> list[RouteRow]:
         """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
         matches, times, middleware, log (the Routes panel)."""
         return self._registry.routes_table() + self._ws.routes_table()
 
-    def requests_log(self) -> list[dict[str, Any]]:
+    def requests_log(self) -> list[RequestRow]:
         """One row per intercepted request, in arrival order: id, browser_request_id, method,
         url, route_ids, aliases, stubbed (True) or went to the server (False), state, status,
         error, duration_ms, resource_type, request_headers, response_headers,

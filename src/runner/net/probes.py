@@ -15,7 +15,7 @@ from typing import Any
 
 from runner.errors import CommandError
 
-from .matcher import CompiledMatcher, MatchView, validate_route_matcher
+from .matching import CompiledMatcher, MatchView, validate_route_matcher
 
 __all__ = ["Probe", "SeenRequest", "StrictNetwork", "STATIC_TYPES", "matching"]
 

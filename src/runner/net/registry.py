@@ -11,17 +11,20 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
-from .interception import Interception, RequestError
-from .matcher import MatchView
+from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
+from .matching import MatchView
 from .probes import Probe
 from .route import Route
+from .tables import Observer, RequestRow, RouteRow, request_row, route_row
 from .types import InterceptionState, RawRequest
 
 __all__ = ["Registry"]
 
 _S = InterceptionState
+_Row = TypeVar("_Row", RouteRow, RequestRow)
 _ENDED = (_S.COMPLETE, _S.ERRORED)
 # The longest the test's end waits for the observer to hear of requests that just ended.
 _TELLING_WAIT_S = 2.0
@@ -34,16 +37,15 @@ class Registry:
     in, and once that is no longer current it is no longer recorded, reported or run through
     the old routes.
 
-    ``observer``, when given, is told of what happens, outside the lock: ``route_added(row)``
-    (a :meth:`routes_table` row, on the test thread) for every route added and
-    ``request_ended(row)`` (a :meth:`requests_log` row and the bodies runner held as bytes,
-    ``request_body`` and ``response_body``, on the loop thread) once per recorded
-    interception of the current generation that reaches ``Complete`` or ``Errored`` before
-    :meth:`seal`, and at :meth:`seal` for each one still in flight. Whatever it raises is
-    swallowed: watching must never break request handling.
+    ``observer`` (:class:`~runner.net.tables.Observer`), when given, is told of what happens,
+    outside the lock: ``route_added`` for every route added (on the test thread) and
+    ``request_ended`` (on the loop thread) once per recorded interception of the current
+    generation that reaches ``Complete`` or ``Errored`` before :meth:`seal`, and at
+    :meth:`seal` for each one still in flight. Whatever it raises is swallowed: watching must
+    never break request handling.
     """
 
-    def __init__(self, observer: Any = None) -> None:
+    def __init__(self, observer: Observer | None = None) -> None:
         self.lock = threading.RLock()
         self.cond = threading.Condition(self.lock)
         self.routes: list[Route] = []
@@ -54,14 +56,15 @@ class Registry:
         # The test's end (see :meth:`close` and :meth:`seal`): closed, requests are served but no
         # longer recorded; sealed, the observer has heard of every record and hears no more.
         self.closed = False
-        self.sealed: list[dict[str, Any]] | None = None  # the requests table when sealed
+        self.sealed: list[RequestRow] | None = None  # the requests table when sealed
         self._telling = 0  # requests that ended and whose observer call is under way
         self._ids = itertools.count(1)
         self._observer = observer
 
-    def _tell(self, event: str, row: dict[str, Any]) -> None:
+    @staticmethod
+    def _tell(tell: Callable[[_Row], None], row: _Row) -> None:
         try:
-            getattr(self._observer, event)(row)
+            tell(row)
         except Exception:  # noqa: BLE001 - an observer's bug must not break the engine
             pass
 
@@ -69,17 +72,18 @@ class Registry:
     def add_route(self, route: Route) -> None:
         with self.lock:
             self.routes.append(route)
-            row = _route_row(route) if self._observer is not None else None
-        if row is not None:
-            self._tell("route_added", row)
+            row = route_row(route) if self._observer is not None else None
+        if row is not None and self._observer is not None:
+            self._tell(self._observer.route_added, row)
 
     def route_aliased(self, route: Route) -> None:
         """``.as_()`` named ``route``: the observer hears ``route_aliased(row)``."""
-        if self._observer is None or getattr(self._observer, "route_aliased", None) is None:
+        tell = getattr(self._observer, "route_aliased", None)  # optional (see Observer)
+        if tell is None:
             return
         with self.lock:
-            row = _route_row(route)
-        self._tell("route_aliased", row)
+            row = route_row(route)
+        self._tell(tell, row)
 
     def has_routes(self) -> bool:
         return bool(self.routes)
@@ -134,7 +138,7 @@ class Registry:
         """Tell the observer of every record still in flight (its row says ``open``) and freeze
         the requests table as it is now: what ends later is neither told nor changes the
         table, so the test's records, its events and its table say the same."""
-        rows: list[dict[str, Any]] = []
+        rows: list[RequestRow] = []
         with self.cond:
             if self.sealed is not None:
                 return
@@ -144,16 +148,13 @@ class Registry:
             while self._telling and (remaining := deadline - time.monotonic()) > 0:
                 self.cond.wait(remaining)
             by_id = {r.id: r for r in self.routes}
-            self.sealed = [self._request_row(ic, by_id) for ic in self.records]
+            self.sealed = [request_row(ic, self.raw.get(ic.id), by_id) for ic in self.records]
             if self._observer is not None:
-                for ic in self.records:
-                    if ic.state not in _ENDED:
-                        row = self._request_row(ic, by_id)
-                        row["request_body"] = ic.request_body_bytes
-                        row["response_body"] = None  # none held while it is in flight
-                        rows.append(row)
+                rows = [request_row(ic, self.raw.get(ic.id), by_id, bodies=True)
+                        for ic in self.records if ic.state not in _ENDED]
         for row in rows:
-            self._tell("request_ended", row)
+            assert self._observer is not None  # rows are made only for an observer
+            self._tell(self._observer.request_ended, row)
 
     # -- probes ----------------------------------------------------------------------------------
     def add_probe(self, probe: Probe) -> None:
@@ -177,18 +178,75 @@ class Registry:
                 self.cond.notify_all()
 
     # -- records (loop thread) -----------------------------------------------------------------
-    def next_id(self) -> str:
-        return f"interceptedRequest{next(self._ids)}"
+    def is_current(self, gen: int) -> bool:
+        """Whether generation ``gen`` is still the current test's (no :meth:`clear` since)."""
+        return gen == self.generation
 
-    def add_record(self, ic: Interception, raw: RawRequest, gen: int) -> bool:
-        """Record ``ic`` unless its generation ended while it was being built or the test's
-        end closed it (:meth:`close`); return whether it was recorded."""
+    def routes_of(self, gen: int) -> list[Route]:
+        """The routes as they are now, oldest first; none once generation ``gen`` ended."""
+        with self.lock:
+            return list(self.routes) if gen == self.generation else []
+
+    def open_record(self, raw: RawRequest, request: RequestSnapshot, arrival: float,
+                    gen: int) -> tuple[Interception, bool]:
+        """The record of ``raw`` (arrived at ``arrival``, ``time.monotonic()``) and whether it
+        was recorded: not when its generation ended while it was being built or the test's end
+        closed it (:meth:`close`); such a request is still served, counted in no test."""
+        ic = Interception(id=f"interceptedRequest{next(self._ids)}", browser_request_id=raw.id, request=request)
+        ic.started = arrival
+        ic.request_body_size = len(raw.body) if raw.body is not None else 0
+        ic.request_body_bytes = raw.body
         with self.lock:
             if gen != self.generation or self.closed:
-                return False
+                return ic, False
             self.records.append(ic)
             self.raw[ic.id] = raw
+            return ic, True
+
+    def reach(self, route: Route, ic: Interception, recorded: bool) -> bool:
+        """``ic`` reached ``route`` in its chain: counted and recorded there when ``recorded``.
+        False when the route is used up (another request took its last ``times`` since this
+        one arrived): the request goes on to the next route."""
+        with self.cond:
+            if route.disabled:
+                return False
+            if recorded:
+                route.matches += 1
+                route.interceptions.append(ic)
+                ic.route_ids.append(route.id)
+                if ic.route_id is None:
+                    ic.route_id = route.id
+                self.cond.notify_all()
             return True
+
+    def set_request(self, ic: Interception, request: RequestSnapshot) -> None:
+        """The request as it finally goes out (after the handlers' changes)."""
+        with self.cond:
+            ic.request = request
+
+    def set_stubbed(self, ic: Interception) -> None:
+        """The engine answers ``ic`` itself (a static response), not the server."""
+        with self.cond:
+            ic.stubbed = True
+
+    def set_response(self, ic: Interception, response: ResponseSnapshot, *, late: bool | None = None,
+                     body: bytes | None = None) -> None:
+        """The response of ``ic`` as recorded; ``late``, when given: it came after
+        ``responseTimeout``; ``body``, when given: the bytes the page received."""
+        with self.cond:
+            ic.response = response
+            if late is not None:
+                ic.late = late
+            if body is not None:
+                ic.response_body_size = len(body)
+                ic.response_body_bytes = body
+
+    def set_response_body(self, ic: Interception, body: bytes | None, size: int) -> None:
+        """The body the page received (``size`` bytes; ``body`` None: not held by runner)."""
+        with self.cond:
+            ic.response_body_size = size
+            if body is not None:
+                ic.response_body_bytes = body
 
     def set_state(self, ic: Interception, state: InterceptionState) -> None:
         row = None
@@ -199,13 +257,12 @@ class Registry:
                 ic.duration_ms = round((time.monotonic() - ic.started) * 1000, 1)
                 if (self._observer is not None and not ended_before and ic.id in self.raw
                         and self.sealed is None):
-                    row = self._request_row(ic, {r.id: r for r in self.routes})
-                    row["request_body"] = ic.request_body_bytes  # bytes: for the observer only
-                    row["response_body"] = ic.response_body_bytes
+                    row = request_row(ic, self.raw.get(ic.id), {r.id: r for r in self.routes}, bodies=True)
                     self._telling += 1
         if row is not None:
+            assert self._observer is not None  # a row is made only for an observer
             try:
-                self._tell("request_ended", row)
+                self._tell(self._observer.request_ended, row)
             finally:
                 with self.cond:
                     self._telling -= 1
@@ -217,66 +274,17 @@ class Registry:
         self.set_state(ic, _S.ERRORED)
 
     # -- tables (any thread) -------------------------------------------------------------------
-    def routes_table(self) -> list[dict[str, Any]]:
+    def routes_table(self) -> list[RouteRow]:
         """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
         matches, times, middleware, log (the Routes panel)."""
         with self.lock:
-            return [_route_row(r) for r in self.routes]
+            return [route_row(r) for r in self.routes]
 
-    def requests_log(self) -> list[dict[str, Any]]:
-        """One row per intercepted request, in arrival order: id, browser_request_id, method,
-        url, route_ids, aliases, stubbed (True) or went to the server (False), log (False when a
-        route it reached has ``log: False``), state, status,
-        error, duration_ms, resource_type, request_headers (as the page sent them),
-        response_headers (of the recorded response; {} without one), request_body_size,
-        response_body_size, timings (see :attr:`Interception.timings`), ``open`` (True: it
-        had not ended, when the row was made) and ``late`` (see :attr:`Interception.late`).
+    def requests_log(self) -> list[RequestRow]:
+        """One row per intercepted request, in arrival order (see :func:`~runner.net.tables.request_row`).
         Once sealed (:meth:`seal`), the table as it was then."""
         with self.lock:
             if self.sealed is not None:
-                return [dict(row) for row in self.sealed]
+                return [row.copy() for row in self.sealed]
             by_id = {r.id: r for r in self.routes}
-            return [self._request_row(ic, by_id) for ic in self.records]
-
-    def _request_row(self, ic: Interception, by_id: dict[str, Route]) -> dict[str, Any]:
-        raw = self.raw.get(ic.id)
-        aliases = [by_id[rid].alias for rid in ic.route_ids if rid in by_id and by_id[rid].alias]
-        aliases += [a for a in ic.dynamic_aliases if a not in aliases]
-        return {
-            "id": ic.id,
-            "browser_request_id": ic.browser_request_id,
-            "method": raw.method if raw else ic.request.method,
-            "url": raw.url if raw else ic.request.url,
-            "route_ids": list(ic.route_ids),
-            "aliases": aliases,
-            "stubbed": ic.stubbed,
-            # in the command log unless a route it reached says `log: False`
-            "log": all(by_id[rid].log for rid in ic.route_ids if rid in by_id),
-            "state": ic.state.value,
-            "status": ic.response.status_code if ic.response is not None else None,
-            "error": ic.error.message if ic.error is not None else None,
-            "duration_ms": ic.duration_ms,
-            "resource_type": raw.resource_type if raw else ic.request.resource_type,
-            "request_headers": dict(raw.headers if raw else ic.request.headers),
-            "response_headers": dict(ic.response.headers) if ic.response is not None else {},
-            "request_body_size": ic.request_body_size,
-            "response_body_size": ic.response_body_size,
-            "timings": ic.timings,
-            "open": ic.state not in _ENDED,
-            "late": ic.late,
-        }
-
-
-def _route_row(r: Route) -> dict[str, Any]:
-    return {
-        "id": r.id,
-        "method": r.matcher.method_text,
-        "matcher": r.describe(),
-        "stubbed": r.static is not None,
-        "handler": r.kind,
-        "alias": r.alias,
-        "matches": r.matches,
-        "times": r.times,
-        "middleware": r.middleware,
-        "log": r.log,
-    }
+            return [request_row(ic, self.raw.get(ic.id), by_id) for ic in self.records]

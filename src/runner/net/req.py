@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-from runner.bodies import body_refusal, decode_body, encode_body
+from runner.casing import camel_to_snake
 from runner.errors import InterceptError, UsageError
+from runner.net.bodies import body_refusal, decode_body, encode_body
 
-from ._util import camel_to_snake, header_get, header_has, show
+from ._util import show
+from .headers import header_delete, header_get, header_has, header_replace
 from .interception import RequestSnapshot
 from .static import StaticResponse, parse_shorthand, parse_static
 from .types import OutgoingRequest, RawRequest
@@ -122,22 +124,19 @@ class RequestData:
             return  # no length to keep true, or the handler chose one
         if size == str(current):
             return
-        for key in [k for k in self.headers if k.lower() == "content-length"]:
-            self.headers[key] = size
+        header_replace(self.headers, "content-length", size)
         if self._shown_length == current:
             self._shown_length = size  # still runner's own: dropped on the way out, as before
 
     def final_headers(self, body: bytes | None) -> dict[str, str]:
         headers = {str(k): str(v) for k, v in self.headers.items()}
         if self._shown_length is not None and header_get(headers, "content-length") == self._shown_length:
-            for key in [k for k in headers if k.lower() == "content-length"]:
-                del headers[key]  # ours, untouched: the browser sets the real one
+            header_delete(headers, "content-length")  # ours, untouched: the browser sets the real one
         original = self.raw.headers.get("content-length")
         if original is not None and self.body_changed():
             current = header_get(headers, "content-length")
             if current == original:  # the user did not change it: recompute
-                for key in [k for k in headers if k.lower() == "content-length"]:
-                    headers[key] = str(len(body or b""))
+                header_replace(headers, "content-length", str(len(body or b"")))
         return headers
 
     def outgoing(self) -> tuple[OutgoingRequest, bool]:
@@ -166,6 +165,12 @@ class RequestData:
             follow_redirect=self.follow_redirect,
             alias=alias,
         )
+
+    def subscribe(self, route: Route, order: int, event: str, handler: Callable[..., Any]) -> None:
+        """Add a response-phase listener (``event``: see :class:`Subscription`) of the handler of
+        ``route`` (``order``: its place in the chain)."""
+        with self.lock:
+            self.subscriptions.append(Subscription(route, order, event, handler))
 
     def has_response_listeners(self) -> bool:
         return bool(self.subscriptions)
@@ -244,13 +249,13 @@ class Req:
 
     # -- attributes --------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake != name:
             return getattr(self, snake)
         raise AttributeError(f"req has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake in _READ_ONLY:
             raise UsageError(f"req.{snake} is read only.")
         if snake not in ("body", "headers", "method", "url", "query", "response_timeout",
@@ -414,8 +419,7 @@ class Req:
             )
         if not callable(handler):
             raise UsageError("`req.on()` requires the second parameter to be a function.")
-        with self._data.lock:
-            self._data.subscriptions.append(Subscription(self._route, self._order, event, handler))
+        self._data.subscribe(self._route, self._order, event, handler)
         return self
 
     def _finish(self) -> Completion | None:

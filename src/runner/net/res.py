@@ -7,18 +7,12 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from runner.bodies import decode_body, encode_body
+from runner.casing import camel_to_snake
 from runner.errors import InterceptError, UsageError
+from runner.net.bodies import decode_body, encode_body
 
-from ._util import (
-    MISSING,
-    camel_to_snake,
-    header_get,
-    header_has,
-    header_set,
-    is_finite_non_negative,
-    merge_headers,
-)
+from ._util import MISSING, is_finite_non_negative
+from .headers import header_get, header_has, header_set, merge_headers
 from .interception import ResponseSnapshot
 from .static import load_fixture_body, parse_shorthand
 from .types import UpstreamResponse
@@ -116,13 +110,13 @@ class Res:
             return self.set_delay
         if name == "setThrottle":
             return self.set_throttle
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake != name and snake in (*_SETTABLE, "url"):
             return getattr(self._data, snake)
         raise AttributeError(f"res has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        snake = camel_to_snake(name)
+        snake = camel_to_snake(name, camel_only=True)
         if snake not in _SETTABLE:
             raise UsageError(
                 f"res has no settable property {name!r}. Settable properties: "

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from runner.errors import UsageError
 
 from ._util import show
-from .matcher import CompiledMatcher, is_route_matcher_dict, validate_route_matcher
+from .matching import CompiledMatcher, is_route_matcher_dict, validate_route_matcher
 from .static import StaticResponse, is_static_like, parse_static
 
 if TYPE_CHECKING:

@@ -11,20 +11,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.bodies import body_refusal, encode_body, split_spec, text_in_encoding
 from runner.errors import UsageError
+from runner.net.bodies import body_refusal, encode_body, split_spec, text_in_encoding
 
 from ._util import (
     MISSING,
     guess_content_type,
-    header_has,
-    header_set,
-    headers_problem,
     is_finite_non_negative,
     is_number,
     looks_like_html,
     show,
 )
+from .headers import header_has, header_set, headers_problem
 
 __all__ = [
     "STATIC_KEYS",

@@ -2,8 +2,8 @@
 
 The adapter builds a :class:`RawRequest` for every request the page makes while any route exists
 and calls ``await interceptor.handle(raw, exchange)``; ``exchange`` (an :class:`Exchange`) is the
-adapter's narrow seam: the only four moves the engine can make with a request. Nothing here
-imports Playwright.
+adapter's narrow seam: the only four moves the engine can make with a request, and the four
+capabilities it declares (which moves the engine chooses). Nothing here imports Playwright.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import enum
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
+
+from .headers import Headers
 
 __all__ = [
     "RawRequest",
@@ -98,8 +100,8 @@ class OutgoingResponse:
     """The response the page receives when the engine answers a request itself.
 
     ``throttle_kbps``: send the body at this rate, the page reading it as it arrives. An
-    exchange that can stream says so (``streams_body = True``); for any other the engine waits
-    as long as the body would take, then answers at once (see ``chain._Guard``).
+    exchange that can stream says so (:attr:`Exchange.streams_body`); for any other the engine
+    waits as long as the body would take, then answers at once (see :class:`~runner.net.guard.Guard`).
     """
 
     status: int
@@ -109,9 +111,8 @@ class OutgoingResponse:
     throttle_kbps: float | None = None
 
     def header_lines(self) -> list[tuple[str, str]]:
-        """The headers as sent, one ``(name, value)`` a line: several values of one header
-        travel joined by newlines (Playwright's rule; ``set-cookie`` holds one cookie a line)."""
-        return [(name, line) for name, value in self.headers.items() for line in str(value).split("\n")]
+        """The headers as sent, one ``(name, value)`` a line (see :meth:`Headers.lines`)."""
+        return Headers(self.headers).lines()
 
 
 class UpstreamError(Exception):
@@ -128,21 +129,39 @@ class UpstreamError(Exception):
 
 
 class Exchange(Protocol):
-    """The four moves the engine can make with one routed request (implemented by the adapter).
+    """The four moves the engine can make with one routed request (implemented by the adapter),
+    and the capabilities that decide which moves the engine makes.
 
     Exactly one of ``pass_through``, ``fulfill`` or ``fail`` answers the request; ``fetch``
     may come before ``fulfill`` (or ``fail``) when the response must be read or modified.
-
-    ``holds_request`` (optional, default False): the page's request is held until answered, so
-    the engine sends even an unchanged request through ``fetch`` and ``fulfill``: then
-    ``responseTimeout`` can cut it (the page sees a network error) and the record sees the
-    response the server sent. An exchange that only watches a request in flight lacks it.
-    A request only spies watch goes by ``pass_through`` all the same (a spy never changes what
-    the page gets), unless ``sends_itself`` (optional, default False) says that ``pass_through``
-    sends the request through ``fetch`` and ``fulfill`` anyway (runner sends it, not the browser).
-    ``watch_only`` (optional, default False): nothing can change the request (it is already on
-    its way, e.g. the hop after a redirect): its routes record it, no handler or stub runs.
     """
+
+    @property
+    def holds_request(self) -> bool:
+        """The page's request is held until answered, so the engine sends even an unchanged
+        request through ``fetch`` and ``fulfill``: then ``responseTimeout`` can cut it (the page
+        sees a network error) and the record sees the response the server sent. An exchange that
+        only watches a request in flight says False."""
+        ...
+
+    @property
+    def sends_itself(self) -> bool:
+        """``pass_through`` sends the request through ``fetch`` and ``fulfill`` anyway (runner
+        sends it, not the browser). Otherwise a request only spies watch goes by
+        ``pass_through`` (a spy never changes what the page gets)."""
+        ...
+
+    @property
+    def watch_only(self) -> bool:
+        """Nothing can change the request (it is already on its way, e.g. the hop after a
+        redirect): its routes record it, no handler or stub runs."""
+        ...
+
+    @property
+    def streams_body(self) -> bool:
+        """``fulfill`` sends a throttled body at its rate, the page reading it as it arrives.
+        Otherwise the engine waits as long as the body would take, then answers at once."""
+        ...
 
     async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
         """Let the request go to the server, modified as given (None: unchanged), without moving

@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner.errors import InterceptError, UsageError
-from runner.workers import Workers
+from runner.usercode.threads import Workers
 
 from ._util import as_coro, show
-from .matcher import CompiledMatcher, MatchView, validate_route_matcher
+from .matching import CompiledMatcher, MatchView, validate_route_matcher
 from .route import validate_alias
+from .tables import Observer, RequestRow, RouteRow
 
 __all__ = ["WsConnection", "WsHandle", "WsMessage", "WsRoute", "WsRoutes", "WsTransport"]
 
@@ -253,7 +254,7 @@ class WsRoute:
     def describe(self) -> str:
         return show(self.url if isinstance(self.url, str) else self.url)
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> RouteRow:
         """The route as a row of the Routes table (the keys of the HTTP routes' rows): method
         ``WS``; stubbed when no server is behind it; ``matches`` counts the sockets it took."""
         return {"id": self.id, "method": "WS", "matcher": self.matcher.describe(), "stubbed": not self.server,
@@ -261,7 +262,7 @@ class WsRoute:
                 "alias": self.alias, "matches": len(self.connections), "times": None, "middleware": False,
                 "log": True}
 
-    def connection_row(self, connection: WsConnection) -> dict[str, Any]:
+    def connection_row(self, connection: WsConnection) -> RequestRow:
         """A socket the route took, as a row of the requests table: its handshake (``GET``,
         status 101, resource type ``websocket``), ended when the socket opened."""
         return {"id": connection.id, "browser_request_id": "", "method": "GET", "url": connection.url,
@@ -315,7 +316,7 @@ class WsRoutes:
     """The WebSocket routes of the page and their connections (cleared with the HTTP routes)."""
 
     def __init__(self, lock: threading.RLock, cond: threading.Condition,
-                 report: Callable[[BaseException], None], observer: Any = None,
+                 report: Callable[[BaseException], None], observer: Observer | None = None,
                  timeout_s: Callable[[], float] = lambda: 4.0) -> None:
         self._lock = lock
         self._cond = cond
@@ -324,7 +325,7 @@ class WsRoutes:
         self._observer = observer  # told as the registry's is (route_added, route_aliased, request_ended)
         self.routes: list[WsRoute] = []
 
-    def _tell(self, event: str, row: dict[str, Any]) -> None:
+    def _tell(self, event: str, row: RouteRow | RequestRow) -> None:
         tell = getattr(self._observer, event, None)
         if tell is None:
             return
@@ -345,11 +346,11 @@ class WsRoutes:
             row = route.row()
         self._tell("route_aliased", row)
 
-    def routes_table(self) -> list[dict[str, Any]]:
+    def routes_table(self) -> list[RouteRow]:
         with self._cond:
             return [route.row() for route in self.routes]
 
-    def requests_log(self) -> list[dict[str, Any]]:
+    def requests_log(self) -> list[RequestRow]:
         """The sockets the routes took, in the order they opened."""
         with self._cond:
             taken = [(c, r) for r in self.routes for c in r.connections]

@@ -37,7 +37,7 @@ from runner.plugin.outcomes import (
     relative_to_first,
 )
 from runner.plugin.run import RunPlugin
-from runner.tracebacks import is_internal
+from runner.usercode.tracebacks import is_internal
 
 if TYPE_CHECKING:  # the plugin loads in every pytest run: the config layer only when used
     from runner.config import Config
@@ -227,7 +227,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
     from runner.plugin.recorder import RunRecorder
     from runner.plugin.run_events import subscribe_after, subscribe_before
     from runner.reporters.feed import ReporterFeed
-    from runner.specs import spec_folder_option
+    from runner.run.specs import spec_folder_option
 
     bus = session.bus
     emit = session.mode != "open" or bool(session.config.experimental_interactive_run_events)

@@ -8,7 +8,7 @@ import pytest
 from _pytest._code import Traceback
 
 from runner.errors import RunnerError
-from runner.tracebacks import is_internal, is_library, is_runner
+from runner.usercode.tracebacks import is_internal, is_library, is_runner
 
 __all__ = ["drop_runner_frames"]
 

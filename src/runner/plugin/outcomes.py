@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from runner.events.cut import ERROR_TEXT_LIMIT, cut_line, cut_text
-from runner.tracebacks import error_line, is_internal, split_error_line
+from runner.usercode.tracebacks import error_line, is_internal, split_error_line
 
 __all__ = ["ALLOWED_ATTR", "DIED_TYPE", "ERROR_ATTR", "died_report", "spec_exit_report", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "error_summary",
            "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",

@@ -166,7 +166,7 @@ class Redactor:
                 for name, value in headers.items()}
 
     def body(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        """A body record (``runner.bodies.body_record``) with its secrets hidden: the values of
+        """A body record (``runner.net.bodies.body_record``) with its secrets hidden: the values of
         ``bodyKeys`` in a JSON or form body, and secret values in any text or bytes."""
         out = dict(record)
         data = record.get("data")

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from runner.config.paths import resolve_path
 from runner.errors import ConfigError
-from runner.paths import resolve_path
 from runner.reporters.base import Reporter
 from runner.reporters.dot import DotReporter
 from runner.reporters.json_report import JsonReporter
@@ -20,7 +20,7 @@ from runner.reporters.minimal import MinReporter
 from runner.reporters.model import AttemptResult, RunResult, SpecResult, TestResult
 from runner.reporters.spec import SpecReporter
 from runner.reporters.tap import TapReporter
-from runner.tracebacks import error_line, user_frames
+from runner.usercode.tracebacks import error_line, user_frames
 
 __all__ = ["Reporter", "RunResult", "SpecResult", "TestResult", "AttemptResult", "make_reporter",
            "BUILTIN"]
@@ -45,7 +45,7 @@ def _load_custom(name: str, project_root: Path) -> type[Reporter]:
             "a module path (my_pkg.reporting:MyReporter) or a .py file relative to the project."
         )
     if module_name.endswith(".py") or "/" in module_name:
-        from runner.pluginsfile import load_module
+        from runner.usercode.plugins_file import load_module
 
         path = (project_root / module_name).resolve()
         if path.is_dir():

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar, TextIO
 
-from runner.paths import resolve_path
+from runner.config.paths import resolve_path
 from runner.reporters.model import RunResult, SpecResult, TestResult
 
 __all__ = ["Reporter"]

@@ -30,7 +30,7 @@ from runner.events import (
 )
 from runner.reporters.from_events import RunBuilder
 from runner.reporters.model import RunResult, SpecResult
-from runner.tracebacks import message_line, user_frames
+from runner.usercode.tracebacks import message_line, user_frames
 
 __all__ = ["ReporterFeed"]
 

@@ -14,8 +14,8 @@ from typing import Any
 from runner.commands.mount import MountHost
 from runner.config import Config
 from runner.errors import ConfigError
-from runner.pluginsfile import PluginEvents
 from runner.run.site import ProjectSite
+from runner.usercode.plugins_file import PluginEvents
 
 __all__ = ["ComponentMode"]
 

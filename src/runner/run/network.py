@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 from runner.commands.context import TestContext
 from runner.commands.fixtures import read_fixture_bytes
 from runner.config import Config
+from runner.config.paths import resolve_path
 from runner.engine.loop import EngineLoop, EngineTimeout
 from runner.engine.routing import RoutingTarget
 from runner.errors import ConfigError
 from runner.events import Event
 from runner.match import compile_pattern, pattern_list
-from runner.paths import resolve_path
 from runner.run.browser_host import BrowserHost
 from runner.run.route_events import RouteEvents
 

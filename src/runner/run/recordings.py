@@ -21,8 +21,8 @@ from runner.events import Event
 from runner.redaction import Redactor
 from runner.redaction.traces import scrub_trace
 from runner.run.browser_host import STALL_S, BrowserHost
-from runner.spec_videos import SpecVideos
-from runner.tracebacks import first_line
+from runner.run.spec_videos import SpecVideos
+from runner.usercode.tracebacks import first_line
 
 __all__ = ["Recordings"]
 

@@ -8,11 +8,14 @@ request ended); :class:`RouteEvents` makes them ``route.added``, ``route.aliased
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
-from runner.bodies import body_record
 from runner.commands.context import TestContext
 from runner.events import Event, RequestIntercepted, RouteAdded, RouteAliased
+from runner.net.bodies import body_record
+
+if TYPE_CHECKING:
+    from runner.net.tables import RequestRow, RouteRow
 
 __all__ = ["RouteEvents"]
 
@@ -30,7 +33,7 @@ class RouteEvents:
         ctx = self._current()
         return (ctx.nodeid, ctx.attempt) if ctx is not None else None
 
-    def route_added(self, row: dict[str, Any]) -> None:
+    def route_added(self, row: RouteRow) -> None:
         test = self._test()
         if test is None:
             return
@@ -40,14 +43,16 @@ class RouteEvents:
             stubbed=row["stubbed"], handler=row["handler"], alias=row["alias"], times=row["times"],
             middleware=row["middleware"]))
 
-    def route_aliased(self, row: dict[str, Any]) -> None:
+    def route_aliased(self, row: RouteRow) -> None:
         test = self._test()
         if test is None:
             return
         nodeid, attempt = test
-        self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=row["alias"]))
+        alias = row["alias"]
+        assert alias is not None  # told only once `.as_()` named the route
+        self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=alias))
 
-    def request_ended(self, row: dict[str, Any]) -> None:
+    def request_ended(self, row: RequestRow) -> None:
         from runner.net import header_get  # loaded already: the interceptor tells this
 
         test = self._test()

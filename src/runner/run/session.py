@@ -34,14 +34,14 @@ from runner.engine.loop import EngineLoop, EngineTimeout
 from runner.engine.remote import RemoteEndpoint
 from runner.errors import ConfigError
 from runner.events import EventBus
-from runner.live_view import LiveView
-from runner.pluginsfile import PluginEvents, load_module, load_plugins_file
 from runner.redaction import Redactor, redact_event
 from runner.run.browser_host import BrowserHost
 from runner.run.component import ComponentMode
+from runner.run.live_view import LiveView
 from runner.run.network import END_WAIT_S, RunNetwork
 from runner.run.recordings import Recordings
 from runner.run.site import ProjectSite
+from runner.usercode.plugins_file import PluginEvents, load_module, load_plugins_file
 
 __all__ = ["RunSession", "check_base_url"]
 

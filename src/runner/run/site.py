@@ -12,7 +12,7 @@ from pathlib import Path
 
 from runner.config import Config
 from runner.config.load import ENV_FILE_NAME
-from runner.fileserver import FileServer, artifact_paths
+from runner.serve.files import FileServer, artifact_paths
 
 __all__ = ["ProjectSite"]
 

@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from runner.interrupts import RunInterrupts, kill_descendants
+    from runner.run.interrupts import RunInterrupts, kill_descendants
     from runner.ui.channel import ChannelWriter
 
     writer = ChannelWriter(args.channel_fd)
@@ -123,12 +123,10 @@ def _run(args: argparse.Namespace, writer: Any, interrupts: Any) -> int:
 
 
 def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts: Any) -> int:
-    import pytest
-
-    from runner.live_view import LiveView
-    from runner.plugin import RunPlugin
+    from runner.run.launch import run_pytest
+    from runner.run.live_view import LiveView
     from runner.run.session import check_base_url
-    from runner.specs import pytest_ini_args, select_specs, spec_folder
+    from runner.run.specs import select_specs, spec_folder
 
     config = session.config
     for warning in config.warnings:
@@ -147,31 +145,25 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
     targets = [str(s) for s in specs]
     if args.test:
         targets = [f"{specs[0]}::{args.test}"]
-    pytest_args = targets + pytest_ini_args(config.project_root) + [
-        "--rootdir", str(config.project_root), "--confcutdir", str(config.project_root),
-        "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:xdist",
-        "--import-mode=importlib", "--continue-on-collection-errors",
-        "-W", "ignore::pytest.PytestAssertRewriteWarning",
-    ]
-    run = RunPlugin(session, [], specs, interrupted_by=lambda: interrupts.name)
-    plugins: list[Any] = [run]
+    plugins: list[Any] = []
     if args.studio and args.test:
-        from runner.ui.studio_child import StudioPlugin
+        from runner.plugin.studio import StudioPlugin
 
         plugins.append(StudioPlugin(session, writer, args.control_fd, args.test))
-    code = pytest.main(pytest_args, plugins=plugins)
-    if interrupts.signum is not None or code == pytest.ExitCode.INTERRUPTED:
+    # one browser, the one this child shows: no pytest-xdist workers
+    ran = run_pytest(session, targets, specs, reporters=[], interrupted_by=lambda: interrupts.name,
+                     options=["-p", "no:xdist"], plugins=plugins)
+    if interrupts.signum is not None or ran.interrupted:
         return interrupts.exit_code
     if session.host.launch_error is not None:
         raise RunnerError(str(session.host.launch_error))
-    failures = run.run.failures if run.run is not None else (0 if code == pytest.ExitCode.OK else 1)
-    return min(failures, 255)
+    return min(ran.failures, 255)
 
 
 def _end(code: int) -> None:
     """End the child at once once its run is over: a non-daemon thread a test left running would
     keep it alive, and ``runner open`` would show the run running for ever (as ``runner run``'s
-    child does, run_guard.py)."""
+    child does, run/guard.py)."""
     import os
 
     for stream in (sys.stdout, sys.stderr):

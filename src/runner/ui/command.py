@@ -22,7 +22,7 @@ __all__ = ["open_command"]
 def open_command(*, project: str | None, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
                  open_browser: bool, testing_type: str = "e2e") -> int:
-    from runner.interrupts import become_subreaper, kill_descendants
+    from runner.run.interrupts import become_subreaper, kill_descendants
 
     become_subreaper()  # a browser whose child died is still ours to end
     try:
@@ -35,7 +35,7 @@ def open_command(*, project: str | None, config_file: str | None, cli_config: li
 async def _serve(project: Path, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
                  open_browser: bool, testing_type: str) -> int:
-    from runner.show_trace import display_likely
+    from runner.serve.trace import display_likely
     from runner.ui.server import OpenServer
 
     if not project.is_dir():

@@ -34,7 +34,7 @@ class OpenProject:
     def reload(self) -> None:
         """Read runner.json (and the rest) again; a bad one is shown in the UI, not raised."""
         from runner.config import load_config
-        from runner.specs import select_specs, spec_folder
+        from runner.run.specs import select_specs, spec_folder
 
         try:
             config = load_config(self.root, config_file=self.config_file, cli_config=self.cli_config,

@@ -101,7 +101,7 @@ class RunTally:
             return []
         from runner.events import from_json
         from runner.events.jsonl import dumps_event
-        from runner.run_guard import death_events
+        from runner.run.guard import death_events
 
         if code < 0:
             try:

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from runner.specs import spec_folder_option
+from runner.run.specs import spec_folder_option
 
 __all__ = ["SpecWatcher", "watched_paths", "affects", "ignored"]
 

@@ -77,6 +77,9 @@ class FakeExchange:
     ``abandoned``, when set, is what ``fulfill`` says (the page gave the request up)."""
 
     holds_request = False
+    sends_itself = False
+    watch_only = False
+    streams_body = False
     abandoned: str | None = None
 
     def __init__(self, raw: RawRequest, upstream: Upstream) -> None:

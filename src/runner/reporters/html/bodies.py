@@ -1,7 +1,7 @@
 """An intercepted body as the report shows it: inline text (at most :data:`INLINE_BYTES`), an
 image, and the whole recorded body as a file to download when it is not all shown inline.
 
-The events carry what runner held of each body (``runner.bodies.body_record``: ``size``,
+The events carry what runner held of each body (``runner.net.bodies.body_record``: ``size``,
 ``content_type``, ``encoding`` "utf-8" or "base64", ``data``, ``cut``), or None when runner had
 none: no body at all, or a server's response that the test never read (it went straight to the
 page; a trace still has it).

@@ -18,35 +18,29 @@ with the bodies a run intercepts. The folder is built beside the target and move
 
 from __future__ import annotations
 
-import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from runner.events import (
     AttemptEnded,
-    BrowserStarted,
     CommandEnded,
     CommandStarted,
     Event,
     LogLine,
-    PluginEvent,
     RequestIntercepted,
     RouteAdded,
     RouteAliased,
     RunEnded,
     RunStarted,
     ScreenshotTaken,
-    SpecEnded,
-    SpecStarted,
     TestEnded,
     TestStarted,
-    VideoWritten,
 )
 from runner.reporters.from_events import RunBuilder
 from runner.reporters.html.details import TestEvents, test_page
 from runner.reporters.html.files import ArtifactCopies, copy_tree
 from runner.reporters.html.folder import Staging
+from runner.reporters.html.index import RunIndex
 from runner.reporters.html.jsdata import js_call
 
 __all__ = ["HtmlReport", "STATIC_FILES"]
@@ -54,7 +48,9 @@ __all__ = ["HtmlReport", "STATIC_FILES"]
 #: The page's own files, copied from the package into every report.
 STATIC_FILES = ("index.html", "report.js", "report.css")
 
-_HEADLINE = 300  # characters of a failed test's error kept in the list
+# The events of one test, kept until it ends and its page is written.
+_TEST_EVENTS = (CommandStarted, CommandEnded, LogLine, RequestIntercepted, RouteAdded, RouteAliased,
+                ScreenshotTaken, AttemptEnded, TestStarted)
 
 
 class HtmlReport:
@@ -66,18 +62,10 @@ class HtmlReport:
         self.viewer = viewer
         self.project_root = project_root
         self.builder = RunBuilder()
-        self.notes: list[str] = []
+        self.index = RunIndex()
         self.tests: dict[str, TestEvents] = {}  # running tests, by node id
         self.ended_tests: set[str] = set()  # the node ids of the tests that ended
-        self.rows: list[list[Any]] = []
-        self.specs: dict[str, dict[str, Any]] = {}
-        self.browsers: list[dict[str, Any]] = []
-        self.plugin_errors: list[str] = []
-        self.started: RunStarted | None = None
-        self.ended: RunEnded | None = None
         self.has_trace = False
-        self.first_at: float | None = None
-        self.last_at: float | None = None
         self._numbers = 0
         self._copies: ArtifactCopies | None = None
         self._problems = 0
@@ -89,12 +77,16 @@ class HtmlReport:
     @property
     def failures(self) -> int:
         """Failed tests, and specs that could not be loaded, of the events so far."""
-        return sum(1 for row in self.rows if row[3] == "failed") + \
-            sum(1 for spec in self.specs.values() if spec["error"])
+        return self.index.failures
+
+    @property
+    def ended(self) -> RunEnded | None:
+        """The run's run.ended event, once seen (none: the run was stopped)."""
+        return self.index.ended
 
     def note(self, text: str) -> None:
         """Say ``text`` at the top of the report (an events file that broke off, ...)."""
-        self.notes.append(text)
+        self.index.notes.append(text)
 
     # -- events -------------------------------------------------------------------------------
     def __call__(self, event: Event) -> None:
@@ -108,9 +100,19 @@ class HtmlReport:
                 self.note(f"the report could not use a {event.kind} event: {type(err).__name__}: {err}")
 
     def _apply(self, event: Event) -> None:
-        self.first_at = event.at if self.first_at is None else self.first_at
-        self.last_at = event.at
+        self.index.saw(event.at)
         self.builder.apply(event)
+        if isinstance(event, TestEnded):
+            self._test_ended(event)
+        elif isinstance(event, _TEST_EVENTS):
+            self._collect(event)
+        else:
+            self.index.apply(event)
+            if isinstance(event, RunStarted) and self.project_root is None and event.project_root:
+                self.project_root = Path(event.project_root)
+
+    def _collect(self, event: Event) -> None:
+        """Keep one of a test's events for its page."""
         if isinstance(event, (CommandStarted, CommandEnded, LogLine)):
             self._test(event.nodeid, event.at).commands.append(event)
         elif isinstance(event, RequestIntercepted):
@@ -127,21 +129,6 @@ class HtmlReport:
         elif isinstance(event, TestStarted):
             test = self._test(event.nodeid, event.at, spec=event.spec)
             test.title, test.started_at = list(event.title), min(test.started_at, event.at)
-        elif isinstance(event, TestEnded):
-            self._test_ended(event)
-        elif isinstance(event, (SpecStarted, SpecEnded, VideoWritten)):
-            self._spec(event)
-        elif isinstance(event, BrowserStarted):
-            self.browsers.append({"name": event.name, "version": event.version, "path": event.path,
-                                  "headless": event.headless, "launch": event.launch, "at": event.at})
-        elif isinstance(event, PluginEvent):
-            self.plugin_errors += [f"{event.name}: {error}" for error in event.errors]
-        elif isinstance(event, RunStarted):
-            self.started = event
-            if self.project_root is None and event.project_root:
-                self.project_root = Path(event.project_root)
-        elif isinstance(event, RunEnded):
-            self.ended = event
 
     def _belongs(self, nodeid: str) -> bool:
         """Whether a request or route event names a test that may still be running: one of no
@@ -158,19 +145,6 @@ class HtmlReport:
         if spec and not test.spec:
             test.spec = spec
         return test
-
-    def _spec(self, event: SpecStarted | SpecEnded | VideoWritten) -> dict[str, Any]:
-        spec = self._spec_of(event.spec)
-        if isinstance(event, SpecStarted):
-            spec["absolute"] = event.absolute
-        elif isinstance(event, SpecEnded):
-            spec.update(durationMs=round(event.duration_ms, 1), error=event.error, ended=True,
-                        errorMessage=event.error_message, empty=event.empty)
-            if spec["videoStartedAt"] is None:  # video.written (the final word) not seen yet
-                spec["video"] = event.video
-        else:
-            spec["video"], spec["videoStartedAt"] = event.video, event.started_at or -1.0
-        return spec
 
     def _test_ended(self, event: TestEnded) -> None:
         test = self._test(event.nodeid, event.at, spec=event.spec)
@@ -195,27 +169,7 @@ class HtmlReport:
         data = root / "data" / "t"
         data.mkdir(parents=True, exist_ok=True)
         (data / f"{test.number}.js").write_text(js_call("test", test.number, page), encoding="utf-8")
-        headline = None
-        if state == "failed" or flaky:
-            failed = [a for a in test.attempts if a.error or a.message]
-            if failed:
-                last = failed[-1]
-                headline = (last.message or (last.error or "").strip().splitlines()[-1])[:_HEADLINE]
-        elif state in ("skipped", "pending") and test.attempts and test.attempts[-1].message:
-            headline = (test.attempts[-1].message or "")[:_HEADLINE]
-        self._spec_of(test.spec)
-        self.rows.append([test.number, test.spec, list(test.title), state, round(duration_ms),
-                          max(len(test.attempts), 1), int(flaky), test.nodeid, round(test.started_at, 3),
-                          headline, int(slow)])
-
-    def _spec_of(self, name: str) -> dict[str, Any]:
-        """The spec ``name`` as the index shows it (made the first time it is named)."""
-        spec = self.specs.get(name)
-        if spec is None:
-            spec = self.specs[name] = {"name": name, "absolute": None, "durationMs": None, "error": None,
-                                       "errorMessage": None, "video": None, "videoStartedAt": None,
-                                       "empty": False, "ended": False}
-        return spec
+        self.index.add_test(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow)
 
     def _artifact_copies(self, root: Path) -> ArtifactCopies:
         """What links (or copies) artifacts into the report at ``root``; relative artifact paths
@@ -237,7 +191,7 @@ class HtmlReport:
                                  flaky=False, slow=False)
             root = self.staging.make()
             copies = self._artifact_copies(root)
-            for spec in self.specs.values():
+            for spec in self.index.specs.values():
                 spec["video"] = copies.add(spec["video"], "videos") if spec["video"] else None
             trace_viewer = False
             if self.has_trace and self.viewer is not None and (self.viewer / "index.html").is_file():
@@ -245,7 +199,8 @@ class HtmlReport:
                 trace_viewer = True
             data = root / "data"
             data.mkdir(exist_ok=True)
-            (data / "index.js").write_text(js_call("index", self._index(trace_viewer)), encoding="utf-8")
+            index = self.index.data(self.builder.run, trace_viewer=trace_viewer)
+            (data / "index.js").write_text(js_call("index", index), encoding="utf-8")
             static = resources.files("runner.reporters.html") / "static"
             for name in STATIC_FILES:
                 (root / name).write_bytes((static / name).read_bytes())
@@ -258,54 +213,3 @@ class HtmlReport:
     def discard(self) -> None:
         """Write no report: what was built so far is removed (the target is left as it was)."""
         self.staging.discard()
-
-    def _index(self, trace_viewer: bool) -> dict[str, Any]:
-        order = list(self.started.specs) if self.started is not None else []
-        order += [spec.relative for spec in self.builder.run.specs if spec.relative not in order]
-        order += [name for name in self.specs if name not in order]
-        present = [name for name in order if name in self.specs]
-        index_of = {name: i for i, name in enumerate(present)}
-        rows = sorted(self.rows, key=lambda r: (index_of.get(r[1], len(index_of)), r[0]))
-        for row in rows:
-            row[1] = index_of.get(row[1], 0)
-        return {"run": self._summary(), "specs": [self.specs[name] for name in present], "tests": rows,
-                "traceViewer": trace_viewer}
-
-    def _summary(self) -> dict[str, Any]:
-        started, ended, run = self.started, self.ended, self.builder.run
-        # a flaky test passed, but is counted once, as flaky: the chips add up to the tests
-        states = ["flaky" if row[6] else row[3] for row in self.rows]
-        totals = {"tests": len(self.rows), "passed": states.count("passed"), "failed": states.count("failed"),
-                  "pending": states.count("pending"), "skipped": states.count("skipped"),
-                  "flaky": sum(row[6] for row in self.rows), "unfinished": states.count("unfinished"),
-                  "specErrors": sum(1 for s in self.specs.values() if s["error"])}
-        notes = list(self.notes)
-        if ended is None:
-            notes.append("The events end before the run did (there is no run.ended event): the run was "
-                         "stopped. The report shows what was recorded.")
-        config = []
-        if started is not None:
-            for name, value in started.config.items():
-                config.append([name, value, started.sources.get(name, "")])
-        browser_version = (started.browser_version if started is not None else "") or \
-            (self.browsers[0]["version"] if self.browsers else "")
-        first, last = self.first_at or time.time(), self.last_at or time.time()
-        return {
-            "runId": started.run_id if started else None,
-            "runnerVersion": started.runner_version if started else None,
-            "browser": started.browser if started else (run.browser or None),
-            "browserVersion": browser_version or None,
-            "browsers": self.browsers,
-            "projectRoot": started.project_root if started else None,
-            "mode": started.mode if started else None,
-            "startedAt": started.at if started else first,
-            "endedAt": ended.at if ended else last,
-            "durationMs": round(ended.duration_ms) if ended else round((last - first) * 1000),
-            "interrupted": bool(ended.interrupted) if ended else True,
-            "error": ended.error if ended else None,
-            "totals": totals,
-            "config": config,
-            "notes": notes,
-            "pluginErrors": self.plugin_errors,
-            "generatedAt": time.time(),
-        }

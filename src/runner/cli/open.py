@@ -1,0 +1,37 @@
+"""``runner open``: the interactive mode (the work is :mod:`runner.ui`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from runner.cli.parser import common_options, serve_port
+
+__all__ = ["add_parser", "command"]
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "open", help="the interactive mode: a web UI to run specs and watch them (127.0.0.1)",
+        description="Serve the interactive mode on 127.0.0.1 (a token in the printed URL): pick specs, "
+                    "watch the command log, the app, routes and requests, time-travel, re-run on save.")
+    common_options(p)
+    p.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
+                   help="chromium, chrome, or the path of a browser executable")
+    p.add_argument("--headed", action="store_true", help="show the browser's own window too")
+    p.add_argument("--port", "-p", type=serve_port, default=None, help="the port to serve on (default: a free one)")
+    p.add_argument("--no-open", dest="open_browser", action="store_false",
+                   help="do not open a browser, only print the URL")
+    open_kind = p.add_mutually_exclusive_group()
+    open_kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e",
+                           help="the end-to-end specs of integrationFolder (the default)")
+    open_kind.add_argument("--component", dest="testing_type", action="store_const", const="component",
+                           help="the component specs of componentFolder, with the component block applied")
+
+
+def command(args: argparse.Namespace) -> int:
+    from runner.ui.command import open_command
+
+    return open_command(project=args.project, config_file=args.config_file, cli_config=args.config,
+                        cli_env=args.env, browser=args.browser, headed=args.headed, port=args.port,
+                        open_browser=args.open_browser, testing_type=args.testing_type)

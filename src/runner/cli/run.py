@@ -1,0 +1,439 @@
+"""``runner run``: the specs run headless and reported; the exit status is the number of failed tests.
+
+The order matters, and is this module's job: every check that can refuse the run (the specs, the
+reporter, the events file, a pytest expression, the browser, the base URL, ffmpeg) comes before
+the artifacts' lock is taken and anything is trashed; the tests run in a watched child process
+(:mod:`runner.run.guard`) that hands the run to pytest (:mod:`runner.run.launch`); then the
+reports are finished and the outcome told in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from runner.cli.parser import DEFAULT_DURATIONS_HELP, common_options, fail
+from runner.errors import RunnerError, UsageError
+from runner.run.specs import select_specs, spec_folder
+
+__all__ = ["add_parser", "command"]
+
+
+def add_parser(sub: Any) -> None:
+    run = sub.add_parser("run", help="run the specs headlessly (the main job)",
+                         description="Run the specs selected by integrationFolder (componentFolder "
+                                     "with --component), testFiles and ignoreTestFiles, headless, "
+                                     "and report.")
+    common_options(run)
+    run_kind = run.add_mutually_exclusive_group()
+    run_kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e",
+                          help="run the end-to-end specs of integrationFolder (the default)")
+    run_kind.add_argument("--component", dest="testing_type", action="store_const", const="component",
+                          help="run the component specs of componentFolder, with the component block applied")
+    run.add_argument("--spec", "-s", default=None, metavar="GLOBS",
+                     help="only these specs: comma-separated paths or globs")
+    run.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
+                     help="chromium, chrome, or the path of a browser executable")
+    run.add_argument("--headed", action="store_true", help="show the browser window")
+    run.add_argument("--browser-endpoint", default=None, metavar="WS_URL",
+                     help="use the browser of a Playwright server (playwright run-server, a grid) instead of "
+                          "launching one (also RUNNER_BROWSER_ENDPOINT)")
+    run.add_argument("--browser-endpoint-header", action="append", default=None, metavar="'NAME: VALUE'",
+                     help="a header to connect to the browser endpoint with (authentication); may be repeated "
+                          "(also RUNNER_BROWSER_ENDPOINT_HEADERS, a JSON object)")
+    run.add_argument("--reporter", "-r", default=None, help="the reporter (default: spec)")
+    run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
+                     help="reporter options: name=value,... or a JSON object; may be repeated")
+    run.add_argument("--port", "-p", type=int, default=None, help="port of runner's file server")
+    run.add_argument("--workers", "-w", default=None, metavar="N|auto",
+                     help="run the specs in N worker processes, each with its own browser (also RUNNER_WORKERS)")
+    run.add_argument("--shard", default=None, metavar="I/N",
+                     help="run shard I of N: a share of the specs balanced by recorded durations (docs/parallel.md)")
+    run.add_argument("--durations", default=None, metavar="FILE",
+                     help=f"the durations file --shard balances by (default: {DEFAULT_DURATIONS_HELP})")
+    run.add_argument("--record-durations", action="store_true",
+                     help="write each spec's duration into the durations file after the run")
+    run.add_argument("pytest_args", nargs=argparse.REMAINDER,
+                     help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
+
+
+def command(args: argparse.Namespace) -> int:
+    from runner.run.guard import guarded
+
+    def run(journal: Any) -> int:
+        try:
+            return _run_watched(args, journal)
+        except RunnerError as err:
+            return fail(str(err))
+
+    # The tests run in a watched child process: one that dies never reads as passed (run/guard.py).
+    return guarded(run)
+
+
+def _run_watched(args: argparse.Namespace, journal: Any) -> int:
+    from runner.run.interrupts import RunInterrupts, kill_descendants
+
+    args.journal = journal
+    interrupts = RunInterrupts()
+    if journal is not None:  # a stop at once is told apart from a test that exits with 130 or 143
+        interrupts.on_stop = journal.stopped
+    with interrupts:
+        try:
+            code = _start_run(args, interrupts)
+        except KeyboardInterrupt:
+            # stopped before pytest ran the specs, or while the run was being closed
+            code = interrupts.exit_code
+            print(f"\nrunner: interrupted by {interrupts.name or 'KeyboardInterrupt'}.", file=sys.stderr)
+        if interrupts.signum is not None:
+            # A driver killed by a terminal's Ctrl-C leaves its browser to runner (the subreaper):
+            # an interrupted run leaves no process it started behind.
+            kill_descendants()
+        return code
+
+
+def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
+    from runner.engine.browser import start_driver_early
+    from runner.engine.loop import EngineLoop
+
+    loop = EngineLoop()
+    if not _asks_for_workers(args):  # workers start their own drivers and browsers
+        start_driver_early(loop)  # overlaps the driver's start-up with everything below
+
+    import os
+
+    from runner.engine.remote import remote_endpoint
+    from runner.run.session import RunSession
+
+    endpoint = remote_endpoint(args.browser_endpoint, args.browser_endpoint_header, os.environ)
+    cli_config: list[Any] = list(args.config or [])
+    if args.port is not None:
+        cli_config.append({"port": args.port})  # after every --config: --port wins
+    try:
+        session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
+                                    cli_env=args.env, browser=args.browser, headed=args.headed, mode="run",
+                                    testing_type=args.testing_type, loop=loop, endpoint=endpoint)
+    except BaseException:
+        loop.close()
+        raise
+    try:
+        return _run_session(args, session, interrupts)
+    finally:
+        session.close()  # a run that stops before its tests leaves no browser behind either
+
+
+def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int:
+    from runner.artifacts.events_file import check_events_file
+    from runner.reporters import make_reporter
+
+    config = session.config
+    for warning in config.warnings:
+        print(f"runner: warning: {warning}", file=sys.stderr)
+    cwd = Path.cwd()
+    specs, warnings = select_specs(config, args.spec, cwd)
+    for warning in warnings:
+        print(f"runner: warning: {warning}", file=sys.stderr)
+    if not specs:
+        key, where = spec_folder(config)
+        narrowed = f" and --spec {args.spec!r}" if args.spec else ""
+        return fail(
+            f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
+            f"Check {key}, testFiles and ignoreTestFiles in runner.json."
+        )
+    if args.shard is not None:
+        from runner.run.shards import take_shard
+
+        specs = take_shard(session, args.shard, args.durations, specs)
+    workers = _workers(args, config, specs)
+    if workers > 1:
+        from runner.run.shards import durations_for
+        from runner.run.workers import longest_first
+
+        specs = longest_first(specs, config.project_root, durations_for(config.project_root, args.durations))
+    args.worker_count = workers
+    # the reporter, its options and the events file are checked before anything is launched or trashed
+    if args.reporter is not None and not args.reporter.strip():
+        return fail("--reporter needs a name: spec, dot, list, min, tap, json, junit, or a custom reporter.")
+    reporter_name = args.reporter or config.reporter
+    if reporter_name == "html":
+        return fail(_HTML_IS_NOT_A_RUN_REPORTER)
+    reporter = make_reporter(reporter_name, config.reporter_options, config.project_root,
+                             flags=args.reporter_options)
+    events_path = check_events_file(config)
+    from runner.plugin.selection import expression_problem
+
+    problem = expression_problem(_pytest_extra(args))
+    if problem is not None:
+        return fail(f"{problem} Nothing was run; the last run's reports and artifacts stay as they were.")
+    from runner.run.lock import lock_artifacts
+
+    # Before anything is trashed or written: another run of these folders is refused, not trashed.
+    lock = lock_artifacts(config, pid=args.journal.command_pid if args.journal is not None else None)
+    try:
+        return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
+    finally:
+        lock.release()
+
+
+def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporter: Any,
+                reporter_name: str, specs: list[Path], events_path: Path | None) -> int:
+    config = session.config
+    problem = _launch_problem(args, session)
+    if problem is not None:
+        return fail(problem)
+    aside = _clear_the_way(args, config, events_path)
+    if isinstance(aside, str):
+        return fail(aside)
+    from runner.run.start import RunStart
+
+    # The folders are emptied and the events file written when the run starts: a run pytest
+    # cannot start leaves the last run's artifacts as they were (run/start.py).
+    writer = RunStart(events_path, *aside)
+    session.bus.subscribe(writer)
+    durations = _durations_recorder(args, session)
+    if not specs:  # a shard with no spec (more shards than specs): its events say so, for the merge
+        from runner.run.shards import tell_empty_shard
+
+        tell_empty_shard(session)
+        session.close()
+        writer.close()
+        return 0
+    report = _html_report(session)
+    if args.journal is not None:  # what the watching process needs to finish the reports of a death
+        args.journal.attach(session, reporter=reporter_name, options=config.reporter_options,
+                            flags=args.reporter_options, report=report.target if report is not None else None,
+                            events=events_path)
+    from runner.events import RunEnded
+    from runner.run.launch import run_pytest
+    from runner.run.workers import xdist_args
+
+    extra = _pytest_extra(args)
+    options = [*_worker_args(args, config.project_root), *xdist_args(args.worker_count), *extra]
+    session.bus.subscribe(interrupts.run_ended, (RunEnded,))  # a signal after it: the reports are finished
+    try:
+        ran = run_pytest(session, [str(s) for s in specs], specs, reporters=[reporter],
+                         interrupted_by=lambda: interrupts.name, options=options)
+    finally:
+        session.close()
+        writer.close()
+        if writer.started:
+            _write_html_report(report, session)
+        else:  # pytest never started the run: the last run's report and events file stay
+            writer.undo()
+            if report is not None:
+                report.discard()
+        if durations is not None:
+            print(durations.write(), file=sys.stderr)
+    return _exit_status(ran, interrupts, session, writer.started, extra, reporter_name)
+
+
+def _launch_problem(args: argparse.Namespace, session: Any) -> str | None:
+    """What must stop the run before anything is trashed: no browser (or an endpoint that cannot
+    serve the workers), a base URL that does not answer; ffmpeg missing for a video raises."""
+    from runner.run.session import check_base_url
+
+    config = session.config
+    if args.worker_count > 1 and session.host.endpoint is not None:
+        # each worker connects on its own: an endpoint that cannot serve them is one message here
+        failure = session.host.launch_failure()
+        session.host.close_browser()
+        if failure is not None:
+            return str(failure)
+    elif args.worker_count > 1:
+        _ = session.host.browser_spec  # each worker launches its own: here, only fail early without one
+    else:
+        session.host.prelaunch()  # fails early and clearly when there is no browser
+    if config.base_url:
+        problem = check_base_url(str(config.base_url))
+        if problem:
+            return problem
+    if config.video and not args.headed:
+        from runner.artifacts.video import find_ffmpeg
+
+        find_ffmpeg()  # says what to install (or to set video: false) before anything runs
+    return None
+
+
+def _clear_the_way(args: argparse.Namespace, config: Any, events_path: Path | None) -> tuple[Any, Any] | str:
+    """The last run's artifacts: planned for the trash (``trashAssetsBeforeRuns``), or its events
+    file kept aside; the artifact folders checked. ``(trash plan, kept events file)``, or why the
+    run cannot go on."""
+    from runner.artifacts.events_file import keep_aside
+
+    plan = kept = None
+    if config.trash_assets_before_runs and not args.headed:
+        from runner.artifacts.trash import plan_trash
+
+        plan = plan_trash(config)  # refuses (ConfigError) to touch anything it must not
+        if events_path is not None:
+            plan.files.append(("eventsFile", events_path))
+    elif events_path is not None:
+        try:
+            moved = keep_aside(events_path)
+        except OSError as err:
+            return (f"eventsFile: the older events file {str(events_path)!r} could not be kept "
+                    f"aside ({err}), so it was not overwritten. Move it, or set eventsFile to false.")
+        kept = (moved, events_path) if moved is not None else None
+    from runner.artifacts.folders import artifact_folder_warnings
+
+    # A folder that cannot be written to costs its artifacts, not the run.
+    for warning in artifact_folder_warnings(config, video=bool(config.video) and not args.headed):
+        print(f"runner: warning: {warning}", file=sys.stderr)
+    return plan, kept
+
+
+def _durations_recorder(args: argparse.Namespace, session: Any) -> Any:
+    """``--record-durations``: the recorder, subscribed to the run's events (None without the flag)."""
+    if not args.record_durations:
+        return None
+    from runner.run.shards import DurationsRecorder, durations_path
+
+    root = session.config.project_root
+    durations = DurationsRecorder(durations_path(root, args.durations), root)
+    session.bus.subscribe(durations)
+    return durations
+
+
+def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, extra: list[str],
+                 reporter_name: str) -> int:
+    """The run's exit status, and the one line that says why when it is not the failures' count."""
+    if interrupts.signum is not None or ran.interrupted:
+        # before the check for pytest's errors: a signal during collection is an interruption
+        how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
+        print(f"runner: interrupted {how}; the reports hold what ran until then.", file=sys.stderr)
+        return int(interrupts.exit_code)
+    if session.host.launch_error is not None:  # the run stopped before its first test (or then)
+        return fail(str(session.host.launch_error))
+    if ran.unusable:
+        kept_note = "" if started else " The last run's reports and artifacts were left as they were."
+        return fail(f"pytest could not run the specs (see the message above).{kept_note}")
+    if ran.collected_nothing:
+        why = (f"no test of the selected specs matched the pytest arguments {' '.join(extra)!r}" if extra
+               else "the selected specs hold no tests")
+        return fail(f"no tests ran: {why}.\nA run that tests nothing is a mistake more often than not; "
+                    "check --spec, the pytest arguments after --, and the specs themselves.")
+    failures: int = ran.failures
+    if ran.plugin.reporter_failures and failures == 0:
+        print(f"runner: the tests passed, but the reporter {reporter_name!r} failed (see above): "
+              "exit status 1.", file=sys.stderr)
+        failures = 1
+    return min(failures, 255)
+
+
+_HTML_IS_NOT_A_RUN_REPORTER = (
+    "reporter 'html': every run writes the HTML report to reportFolder (runner/report by default), "
+    "whatever the reporter.\nThe reporter is what the run prints: spec, dot, list, min, tap, json, junit, "
+    "or a custom reporter. To build the HTML report from an events file: runner report --from FILE "
+    "--reporter html.")
+
+
+def _html_report(session: Any) -> Any:
+    """Subscribe the HTML report's builder to the run's bus (None when ``reportFolder`` is false,
+    cannot be written, or is a folder runner will not replace: then a warning says so and the run
+    goes on)."""
+    config = session.config
+    target = config.path("reportFolder")
+    if target is None:
+        return None
+    from runner.artifacts.folders import folder_problem
+
+    if folder_problem(target) is not None:
+        return None  # the folder warnings said why
+    from runner.engine.trace_viewer import viewer_folder
+    from runner.reporters.html import HtmlReport, folder_refusal, overlap_refusal
+
+    others = {"project": config.project_root}
+    for name in ("integrationFolder", "componentFolder", "fixturesFolder", "fileServerFolder", "screenshotsFolder",
+                 "videosFolder", "downloadsFolder", "tracesFolder", "eventsFile", "supportFile",
+                 "pluginsFile"):
+        path = config.path(name) if name in config.sources else None
+        if path is not None:
+            others[name] = path
+    refusal = overlap_refusal(target, others) or folder_refusal(target)
+    if refusal is not None:
+        print(f"runner: warning: reportFolder: {refusal}. This run writes no HTML report; point "
+              "reportFolder at a folder of its own (the default is runner/report).", file=sys.stderr)
+        return None
+    report = HtmlReport(target, viewer=viewer_folder(), project_root=config.project_root)
+    session.bus.subscribe(report)
+    return report
+
+
+def _write_html_report(report: Any, session: Any) -> None:
+    """Put the run's HTML report in its folder and say where it is (a failure is a warning). A
+    run whose browser never started ran no test: its one message says so, and the last report
+    stays."""
+    if report is None:
+        return
+    if session.host.launch_error is not None:
+        report.discard()
+        return
+    from runner.reporters.replay import report_line
+
+    try:
+        folder = report.finish()
+    except OSError as err:
+        print(f"runner: warning: the HTML report was not written to {str(report.target)!r}: "
+              f"{err.strerror or err}.", file=sys.stderr)
+        return
+    print(report_line(folder), file=sys.stderr)
+
+
+def _pytest_extra(args: argparse.Namespace) -> list[str]:
+    """The arguments given to pytest after ``--``."""
+    extra = list(args.pytest_args or [])
+    return extra[1:] if extra and extra[0] == "--" else extra
+
+
+def _asks_for_workers(args: argparse.Namespace) -> bool:
+    import os
+
+    asked = (args.workers if args.workers is not None else os.environ.get("RUNNER_WORKERS", "")).strip()
+    return asked not in ("", "1")
+
+
+def _workers(args: argparse.Namespace, config: Any, specs: list[Path]) -> int:
+    """How many worker processes: ``--workers``, else ``RUNNER_WORKERS``, else 1; never more
+    than there are specs (a worker without a spec would only launch a browser)."""
+    import os
+
+    from runner.run.workers import parse_workers
+
+    if args.workers is not None:
+        count = parse_workers(args.workers)
+    elif os.environ.get("RUNNER_WORKERS", "").strip():
+        count = parse_workers(os.environ["RUNNER_WORKERS"], where="RUNNER_WORKERS")
+    else:
+        return 1
+    if args.headed and count > 1:
+        raise UsageError("--headed shows one browser window: it cannot be combined with more than one worker.")
+    return min(count, len(specs))
+
+
+def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:
+    """The run's options as pytest options, for pytest-xdist workers (``runner run -- -n 2``):
+    each worker makes its own session from them, as this process did from the command line.
+    ``--port`` is left out: one port cannot serve several workers, each takes a free one."""
+    import json
+
+    out = ["--runner-mode", "run", "--runner-project", str(project_root)]
+    if args.config_file is not None:
+        out += ["--runner-config-file", str(args.config_file)]
+    for value in args.config or []:
+        out += ["--runner-config", value if isinstance(value, str) else json.dumps(value)]
+    for value in args.env or []:
+        out += ["--runner-env", value]
+    if args.browser:
+        out += ["--runner-browser", args.browser]
+    if args.headed:
+        out.append("--runner-headed")
+    if getattr(args, "testing_type", "e2e") == "component":
+        out.append("--runner-component")
+    if args.browser_endpoint:
+        out += ["--runner-browser-endpoint", args.browser_endpoint]
+    for header in args.browser_endpoint_header or []:
+        out += ["--runner-browser-endpoint-header", header]
+    return out
+
+
