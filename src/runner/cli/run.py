@@ -234,16 +234,16 @@ def _launch_problem(args: argparse.Namespace, session: Any) -> str | None:
     from runner.run.session import check_base_url
 
     config = session.config
-    if args.worker_count > 1 and session.endpoint is not None:
+    if args.worker_count > 1 and session.host.endpoint is not None:
         # each worker connects on its own: an endpoint that cannot serve them is one message here
-        failure = session.launch_failure()
-        session.close_browser()
+        failure = session.host.launch_failure()
+        session.host.close_browser()
         if failure is not None:
             return str(failure)
     elif args.worker_count > 1:
-        _ = session.browser_spec  # each worker launches its own: here, only fail early without one
+        _ = session.host.browser_spec  # each worker launches its own: here, only fail early without one
     else:
-        session.prelaunch()  # fails early and clearly when there is no browser
+        session.host.prelaunch()  # fails early and clearly when there is no browser
     if config.base_url:
         problem = check_base_url(str(config.base_url))
         if problem:
@@ -303,8 +303,8 @@ def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, extra: 
         how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
         print(f"runner: interrupted {how}; the reports hold what ran until then.", file=sys.stderr)
         return int(interrupts.exit_code)
-    if session.launch_error is not None:  # the run stopped before its first test (or then)
-        return fail(str(session.launch_error))
+    if session.host.launch_error is not None:  # the run stopped before its first test (or then)
+        return fail(str(session.host.launch_error))
     if ran.unusable:
         kept_note = "" if started else " The last run's reports and artifacts were left as they were."
         return fail(f"pytest could not run the specs (see the message above).{kept_note}")
@@ -366,7 +366,7 @@ def _write_html_report(report: Any, session: Any) -> None:
     stays."""
     if report is None:
         return
-    if session.launch_error is not None:
+    if session.host.launch_error is not None:
         report.discard()
         return
     from runner.reporters.replay import report_line

@@ -244,9 +244,9 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         describe_run=lambda specs: _describe_run(session, specs),
         slow_ms=float(session.config.slow_test_threshold),
         spec_paths=run.specs if run is not None else None,
-        finish_spec=session.finish_spec, settle=session.settle_videos,
+        finish_spec=session.recordings.finish_spec, settle=session.recordings.settle_videos,
         interrupted_by=run.interrupted_by if run is not None else None,
-        run_error=lambda: "the browser did not start" if session.launch_error else None,
+        run_error=lambda: "the browser did not start" if session.host.launch_error else None,
     )
     config.pluginmanager.register(recorder, "runner-results")
 
@@ -257,7 +257,7 @@ def _describe_run(session: Any, specs: list[str]) -> RunStarted:
     config = session.config
     return RunStarted(
         run_id=uuid.uuid4().hex, runner_version=__version__, browser=_browser_label(session), specs=specs,
-        browser_version=session.launched_version(),
+        browser_version=session.host.launched_version(),
         config=json.loads(json.dumps(config.as_dict(), default=str)), sources=dict(config.sources),
         project_root=str(config.project_root), mode=session.mode, shard=getattr(session, "shard", None),
     )
@@ -265,14 +265,14 @@ def _describe_run(session: Any, specs: list[str]) -> RunStarted:
 
 def _before_run(session: Any, run: RunPlugin) -> dict[str, Any]:
     """What the plugins file's ``before:run`` listeners get."""
-    spec = session.browser_spec
+    spec = session.host.browser_spec
     return {"config": session.config.as_dict(), "specs": [s.as_posix() for s in run.specs],
             "browser": {"name": spec.name, "path": spec.path}}
 
 
 def _browser_label(session: Any) -> str:
     try:
-        spec = session.browser_spec
+        spec = session.host.browser_spec
     except RunnerError:
         return "none found"
     mode = "headed" if session.headed else "headless"
@@ -353,7 +353,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         yield commands
     finally:
         session.settle_requests()  # the requests still in flight belong to this test's tables
-        interceptor = session._interceptor
+        interceptor = session.network.interceptor_in_use
         # redacted here too: a pytest-xdist worker's report reaches a controller whose bus never
         # learned what this test typed with log=False
         extras = session.redactor.value({
@@ -427,7 +427,7 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         return
     if _is_xdist_worker(session.config):
         return  # each test says it (see the runner fixture); the controller checked before
-    failure = run_session.launch_failure()
+    failure = run_session.host.launch_failure()
     if failure is not None:
         _stop_run(failure)
 

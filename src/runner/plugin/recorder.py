@@ -5,8 +5,8 @@ session is active (not in pytest-xdist workers: their reports reach the controll
 It turns collection and the test reports into ``run.started``, ``spec.started``,
 ``test.started``, ``attempt.ended``, ``test.ended``, ``spec.ended`` and ``run.ended`` on the
 session's bus. It reads only what the reports carry, so tests run in this process and tests run
-by xdist workers are told the same way; specs whose tests interleave (workers) are tracked
-independently, each ending when its last test does.
+by xdist workers are told the same way. The specs are kept by ``plugin/spec_ledger.py``, the
+tests by ``plugin/tests_ledger.py``; the recorder tells the run itself and hands them the hooks.
 """
 
 from __future__ import annotations
@@ -18,51 +18,12 @@ from typing import Any
 
 import pytest
 
-from runner.events import (
-    AttemptEnded,
-    Event,
-    RunEnded,
-    RunStarted,
-    SpecEnded,
-    SpecStarted,
-    TestEnded,
-    TestStarted,
-    from_json,
-)
-from runner.plugin.outcomes import (
-    ALLOWED_ATTR,
-    ATTEMPTS_ATTR,
-    EVENTS_ATTR,
-    SPEC_VIDEO_ATTR,
-    attempt_from_reports,
-    died_report,
-    interrupted_report,
-    interruption_reason,
-    load_error_summary,
-    load_error_text,
-    relative_to_first,
-    title_of,
-)
+from runner.events import Event, RunEnded, RunStarted
+from runner.plugin.outcomes import interruption_reason
+from runner.plugin.spec_ledger import SpecLedger
+from runner.plugin.tests_ledger import TestsLedger
 
 __all__ = ["RunRecorder"]
-
-
-class _Spec:
-    """What the recorder knows of one spec."""
-
-    def __init__(self, relative: str, absolute: str) -> None:
-        self.relative = relative
-        self.absolute = absolute
-        self.remaining = 0  # tests still to end
-        self.started: float | None = None  # monotonic, once its first test started
-        self.ended = False
-        self.failed = False
-        self.error: str | None = None  # it could not be loaded
-        self.error_type: str | None = None
-        self.error_message: str | None = None
-        self.empty = False  # selected, but it holds no test
-        self.video: str | None = None  # told by the pytest-xdist worker that ran it
-        self.video_told = False
 
 
 class RunRecorder:
@@ -88,204 +49,62 @@ class RunRecorder:
                  interrupted_by: Callable[[], str | None] | None = None,
                  run_error: Callable[[], str | None] | None = None) -> None:
         self._publish = publish
-        self.project_root = project_root
-        self.spec_root = spec_root
         self._describe_run = describe_run
-        self._slow_ms = slow_ms
-        # the specs runner run selected, in order: a spec without tests is reported too
-        self._selected = [str(Path(p).resolve()) for p in spec_paths] if spec_paths is not None else None
-        self._finish_spec = finish_spec
         self._settle = settle
         self._run_error = run_error
         self._started = time.monotonic()
-        self._specs: dict[str, _Spec] = {}
-        self._by_nodeid_path: dict[str, _Spec] = {}  # a node id's file part -> its spec
-        self._order: list[str] = []
-        self._collected_files: set[str] = set()  # files that had tests (before -k deselected any)
-        self._counted = False
         self._announced = False
-        self._reports: dict[str, list[pytest.TestReport]] = {}
-        self._running: dict[str, tuple[float, Any]] = {}  # started, not ended: (monotonic, location)
         self._interrupted_by = interrupted_by
         self._interruption: BaseException | None = None  # what pytest caught (KeyboardInterrupt, Exit)
         self.totals = {"tests": 0, "passed": 0, "failed": 0, "pending": 0, "skipped": 0}
-
-    # -- specs ------------------------------------------------------------------------------
-    def _spec(self, path: str) -> _Spec:
-        key = str(Path(path).resolve())
-        spec = self._specs.get(key)
-        if spec is None:
-            relative = relative_to_first(Path(path), (self.spec_root, self.project_root)) or Path(path).as_posix()
-            spec = self._specs[key] = _Spec(relative, key)
-            self._order.append(key)
-        return spec
-
-    def _spec_of(self, nodeid: str) -> _Spec:
-        path = nodeid.split("::")[0]
-        spec = self._by_nodeid_path.get(path)
-        if spec is None:
-            candidate = Path(path)
-            if not candidate.is_absolute():
-                for root in (Path.cwd(), self.project_root):
-                    if (root / candidate).exists():
-                        candidate = root / candidate
-                        break
-            spec = self._by_nodeid_path[path] = self._spec(str(candidate))
-        return spec
-
-    def _start(self, spec: _Spec) -> None:
-        spec.started = time.monotonic()
-        self._publish(SpecStarted(spec=spec.relative, absolute=spec.absolute))
-
-    def _end(self, spec: _Spec) -> None:
-        if spec.ended:
-            return
-        spec.ended = True
-        if spec.started is None:
-            self._start(spec)
-        assert spec.started is not None
-        duration = (time.monotonic() - spec.started) * 1000
-        if spec.video_told:  # recorded in the pytest-xdist worker that ran the spec
-            video = spec.video
-        else:
-            video = self._finish_spec(spec.relative, not spec.failed and not spec.error) if self._finish_spec else None
-        if spec.error:
-            self.totals["failed"] += 1
-        self._publish(SpecEnded(spec=spec.relative, duration_ms=duration, error=spec.error,
-                                error_type=spec.error_type, error_message=spec.error_message,
-                                video=video, empty=spec.empty))
-
-    def _end_specs_without_tests(self, before: str | None = None) -> None:
-        """Tell the specs that could not be loaded or hold no test (there is nothing to wait
-        for), in their place in the order: those listed before the spec ``before``, or all."""
-        for key in self._order:
-            if key == before:
-                break
-            spec = self._specs[key]
-            if (spec.error or spec.empty) and spec.remaining == 0 and spec.started is None:
-                self._end(spec)
+        self._specs = SpecLedger(publish=publish, project_root=project_root, spec_root=spec_root,
+                                 spec_paths=spec_paths, finish_spec=finish_spec, totals=self.totals)
+        self._tests = TestsLedger(publish=publish, specs=self._specs, slow_ms=slow_ms, totals=self.totals)
 
     # -- collection -------------------------------------------------------------------------
     def pytest_itemcollected(self, item: pytest.Item) -> None:
-        self._collected_files.add(str(Path(str(item.path)).resolve()))
+        self._specs.collected(str(item.path))
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self._count([item.nodeid for item in session.items],
-                    paths=[str(item.path) for item in session.items])
+        self._specs.count([str(item.path) for item in session.items])
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """pytest-xdist's controller: the tests a worker collected (every worker collects the
         same ones; the first tells how many tests each spec has)."""
-        if self._counted:
+        if self._specs.counted:
             return
-        files = [str(self._spec_of(nodeid).absolute) for nodeid in ids]
-        self._collected_files.update(files)
-        self._count(ids, paths=files)
+        self._specs.count_workers(ids)
         self._announce()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:
         """The run begins once collection succeeded (a bad ``-k`` fails after collection_finish,
         which pytest calls whatever happened): a run pytest refused never has a run.started."""
-        if self._counted:
+        if self._specs.counted:
             self._announce()
-
-    def _count(self, nodeids: list[str], paths: list[str]) -> None:
-        if self._counted:
-            return
-        self._counted = True
-        for path in paths:
-            self._spec(path).remaining += 1
-        if self._selected is not None:
-            ordered = []
-            for key in self._selected:
-                if key in self._specs:
-                    ordered.append(key)
-                elif key not in self._collected_files:
-                    self._spec(key).empty = True
-                    ordered.append(key)
-            self._order = ordered + [k for k in self._order if k not in ordered]
 
     def _announce(self) -> None:
         if self._announced:
             return
         self._announced = True
-        self._publish(self._describe_run([self._specs[k].relative for k in self._order]))
+        self._publish(self._describe_run(self._specs.relatives()))
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed and report.fspath:
-            spec = self._spec(str(report.fspath))
-            spec.error = load_error_text(str(report.longrepr))
-            spec.error_type, spec.error_message = load_error_summary(spec.error)
+            self._specs.load_failed(str(report.fspath), str(report.longrepr))
 
     # -- tests ------------------------------------------------------------------------------
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         self._announce()
-        spec = self._spec_of(nodeid)
-        if spec.started is None:
-            self._end_specs_without_tests(before=spec.absolute)
-            self._start(spec)
-        self._running[nodeid] = (time.monotonic(), location)
-        self._publish(TestStarted(spec=spec.relative, nodeid=nodeid, title=title_of(nodeid)))
+        self._tests.started(nodeid, location)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.when not in ("setup", "call", "teardown") and report.nodeid in self._running:
-            # pytest-xdist's report of a worker that died running this test (its `when` is "???"):
-            # no other report of it comes, so it ends here, failed by the death
-            said = (report.longreprtext.strip().splitlines() or ["it ended"])[-1]  # "worker 'gw0' crashed ..."
-            self._end_dead_test(report.nodeid, f"a worker process of the run died ({said})")
-            return
-        self._reports.setdefault(report.nodeid, []).append(report)
-
-    def _end_dead_test(self, nodeid: str, how: str) -> None:
-        started, location = self._running[nodeid]
-        where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
-        self._reports[nodeid] = [died_report(nodeid, where, how, time.monotonic() - started)]
-        self.pytest_runtest_logfinish(nodeid, location)
+        self._tests.report(report)
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
-        reports = self._reports.pop(nodeid, [])
-        spec = self._spec_of(nodeid)
-        if spec.started is None:  # a test whose start was not told (a plugin skipped logstart)
-            self._start(spec)
-        earlier: list[dict[str, Any]] = []
-        allowed: int | None = None
-        for report in reports:
-            earlier = getattr(report, ATTEMPTS_ATTR, None) or earlier
-            allowed = getattr(report, ALLOWED_ATTR, None) or allowed
-            # a pytest-xdist worker's events of the test, in their place (worker_relay.py)
-            for data in getattr(report, EVENTS_ATTR, None) or ():
-                self._publish(from_json(data))
-            told = getattr(report, SPEC_VIDEO_ATTR, None)
-            if isinstance(told, dict):
-                spec.video, spec.video_told = told.get("video"), True
-        attempts = [*earlier, attempt_from_reports(reports)]
-        for number, attempt in enumerate(attempts, 1):
-            self._publish(AttemptEnded(
-                spec=spec.relative, nodeid=nodeid, attempt=number, state=attempt["state"],
-                duration_ms=attempt["duration_ms"], error=attempt["error"], error_type=attempt["error_type"],
-                message=attempt["message"], screenshots=list(attempt["screenshots"]), log=list(attempt["log"]),
-                routes=list(attempt["routes"]), requests=list(attempt["requests"]),
-                trace=attempt.get("trace"),
-            ))
-        final = attempts[-1]
-        duration = sum(a["duration_ms"] for a in attempts)
-        threshold = final["slow_ms"] if final["slow_ms"] is not None else self._slow_ms
-        state = final["state"]
-        self.totals["tests"] += 1
-        self.totals[state] = self.totals.get(state, 0) + 1
-        spec.failed = spec.failed or state == "failed"
-        self._publish(TestEnded(
-            spec=spec.relative, nodeid=nodeid, title=title_of(nodeid), state=state, duration_ms=duration,
-            attempts=len(attempts), slow=duration > float(threshold),
-            flaky=state == "passed" and len(attempts) > 1, attempts_allowed=allowed,
-        ))
-        self._running.pop(nodeid, None)
-        spec.remaining -= 1
-        if spec.remaining <= 0:
-            self._end(spec)
+        self._tests.finished(nodeid, location)
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         self._interruption = excinfo.value
@@ -294,15 +113,7 @@ class RunRecorder:
         return interruption_reason(self._interrupted_by() if self._interrupted_by else None,
                                    self._interruption)
 
-    def _end_interrupted_tests(self) -> None:
-        """Tell the tests the interruption cut short (started, never ended) as failed by it."""
-        reason = self._reason()
-        for nodeid, (started, location) in list(self._running.items()):
-            where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
-            self._reports.setdefault(nodeid, []).append(
-                interrupted_report(nodeid, where, reason, time.monotonic() - started))
-            self.pytest_runtest_logfinish(nodeid, location)
-
+    # -- the run's end ----------------------------------------------------------------------
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if exitstatus in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) and not self._announced:
@@ -310,17 +121,13 @@ class RunRecorder:
         self._announce()
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
         if interrupted:
-            self._end_interrupted_tests()
-        for nodeid in list(self._running):  # started, never ended, not interrupted: its process died
-            self._end_dead_test(nodeid, "the run ended before it did (its process stopped answering)")
-        for key in self._order:  # specs cut short (-x, maxfail, interrupted) end first
-            spec = self._specs[key]
-            if spec.started is not None:
-                self._end(spec)
-        self._end_specs_without_tests()
+            self._tests.end_interrupted(self._reason())
+        self._tests.end_unfinished()  # started, never ended, not interrupted: its process died
+        self._specs.end_started()  # specs cut short (-x, maxfail, interrupted) end first
+        self._specs.end_specs_without_tests()
         if self._settle is not None:
             self._settle()
-        ran = self.totals["tests"] or any(s.ended for s in self._specs.values())
+        ran = self.totals["tests"] or self._specs.any_ended()
         if exitstatus in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) and not ran:
             return  # pytest did not run: there are no results to report (runner run says why)
         error = ("no tests ran" if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED

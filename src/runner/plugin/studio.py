@@ -51,7 +51,7 @@ class StudioPlugin:
 
     def _record(self) -> None:
         session = self.session
-        browser = session.browser()
+        browser = session.host.browser()
         priority = getattr(session.config, "selector_priority", None)
         options: dict[str, Any] = {"selectorPriority": list(priority)} if priority else {}
 
@@ -63,7 +63,7 @@ class StudioPlugin:
             self.writer.send({"t": "studio", "action": action})
 
         script = _RECORDER.read_text(encoding="utf-8")
-        session.loop.run(browser.start_recorder(script, options, on_action), _INPUT_WAIT_S)
+        session.host.loop.run(browser.start_recorder(script, options, on_action), _INPUT_WAIT_S)
         self.writer.send({"t": "studio", "state": "recording"})
         try:
             for message in _control_lines(self.control_fd):
@@ -71,14 +71,14 @@ class StudioPlugin:
                     break
                 if message.get("t") == "input":
                     try:
-                        session.loop.run(browser.dispatch_input(message), _INPUT_WAIT_S)
+                        session.host.loop.run(browser.dispatch_input(message), _INPUT_WAIT_S)
                     except Exception as err:  # noqa: BLE001 - one lost click is told, not fatal
                         self.writer.send({"t": "studio", "state": "input-error", "reason": str(err)[:300]})
         finally:
             try:
-                session.loop.run(browser.stop_recorder(), _INPUT_WAIT_S)
+                session.host.loop.run(browser.stop_recorder(), _INPUT_WAIT_S)
                 # the actions the recorder reported on stopping reach on_action first
-                session.loop.run(asyncio.sleep(0.2), _INPUT_WAIT_S)
+                session.host.loop.run(asyncio.sleep(0.2), _INPUT_WAIT_S)
             except Exception:  # noqa: BLE001 - the page may be gone; recording ends either way
                 pass
             self.writer.send({"t": "studio", "state": "done"})

@@ -80,8 +80,8 @@ class WorkerRelay:
         self._failed[key] = self._failed.get(key, False) or report.failed
         if report.when == "teardown" and following != path and self._videos:
             self._written = []
-            video = self._session.finish_spec(key, not self._failed.pop(key, False))
-            self._session.settle_videos()  # the file is complete before the controller tells it
+            video = self._session.recordings.finish_spec(key, not self._failed.pop(key, False))
+            self._session.recordings.settle_videos()  # the file is complete before the controller tells it
             if self._written:
                 video = self._written[-1].get("video", video)
             setattr(report, SPEC_VIDEO_ATTR, {"video": video})

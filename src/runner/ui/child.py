@@ -136,8 +136,8 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
         raise RunnerError(f"no spec file matches {', '.join(args.spec) or 'testFiles'} in "
                           f"{spec_folder(config)[1]}.")
     session.bus.subscribe(writer)
-    session.live_view = LiveView(writer.frame, lambda: session.loop)
-    session.prelaunch()
+    session.live_view = LiveView(writer.frame, lambda: session.host.loop)
+    session.host.prelaunch()
     if config.base_url:
         problem = check_base_url(str(config.base_url))
         if problem:
@@ -155,8 +155,8 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
                      options=["-p", "no:xdist"], plugins=plugins)
     if interrupts.signum is not None or ran.interrupted:
         return interrupts.exit_code
-    if session.launch_error is not None:
-        raise RunnerError(str(session.launch_error))
+    if session.host.launch_error is not None:
+        raise RunnerError(str(session.host.launch_error))
     return min(ran.failures, 255)
 
 

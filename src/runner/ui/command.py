@@ -55,8 +55,8 @@ async def _serve(project: Path, config_file: str | None, cli_config: list[Any] |
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     print(f"runner open: serving {project.resolve()} at\n\n  {url}\n\nPress Ctrl-C to stop.", flush=True)
-    if server.config_problem:
-        print(f"runner: {server.config_problem}", file=sys.stderr, flush=True)
+    if server.project.problem:
+        print(f"runner: {server.project.problem}", file=sys.stderr, flush=True)
     if open_browser and display_likely():
         try:
             webbrowser.open(url)

@@ -511,7 +511,7 @@ def test_config_file_with_a_leading_tilde(
 def test_client_certificate_paths_expand_a_leading_tilde(
     load: Callable[..., Config], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from runner.run.session import client_certificate_entries
+    from runner.run.network import client_certificate_entries
 
     home = tmp_path / "home3"
     (home / "certs").mkdir(parents=True)

@@ -25,7 +25,7 @@ def _interrupt(recorder: RunRecorder, root: Path, error: BaseException) -> None:
     spec = root / "a_spec.py"
     spec.write_text("")
     first, second = f"{spec}::test_done", f"{spec}::test_cut_short"
-    recorder._count([first, second, f"{spec}::test_never"], paths=[str(spec)] * 3)
+    recorder._specs.count([str(spec)] * 3)
     recorder.pytest_runtest_logstart(first, (str(spec), 1, "test_done"))
     recorder.pytest_runtest_logreport(pytest.TestReport(
         nodeid=first, location=(str(spec), 1, "test_done"), keywords={}, outcome="passed",
@@ -67,7 +67,7 @@ def test_the_spec_reporter_does_not_say_that_all_passed(tmp_path):
     spec = tmp_path / "a_spec.py"
     spec.write_text("")
     nodeid = f"{spec}::test_done"
-    recorder._count([nodeid, f"{spec}::test_never"], paths=[str(spec)] * 2)
+    recorder._specs.count([str(spec)] * 2)
     recorder.pytest_runtest_logstart(nodeid, (str(spec), 1, "test_done"))
     recorder.pytest_runtest_logreport(pytest.TestReport(
         nodeid=nodeid, location=(str(spec), 1, "test_done"), keywords={}, outcome="passed",

@@ -218,9 +218,9 @@ def test_the_run_hides_its_own_files(tmp_path: Path) -> None:
     (project / "page.txt").write_text("a page")
     session = RunSession(load_config(project, config_file="ci.json", environ={}), mode="pytest")
     try:
-        url = session.file_server_url()
-        assert url is not None and session._file_server is not None
-        server = session._file_server
+        url = session.site.url()
+        assert url is not None and session.site.server is not None
+        server = session.site.server
         for target in ("/ci.json", "/runner.env.json", "/tests/plugins/setup.py", "/tests/support.py"):
             status, body = request(server, target)
             assert (status, b"TOP-SECRET" in body) == (404, False), target

@@ -1,0 +1,128 @@
+"""Each test of a run, from its start to its reports' verdict: ``test.started``, every
+``attempt.ended`` and ``test.ended``.
+
+A test's reports (setup, call, teardown; its earlier attempts carried on the last) are gathered
+until pytest finishes it. A test that started and never ended is ended anyway, failed by what cut
+it short: the death of the pytest-xdist worker running it, the run's interruption, or the end of
+the run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from runner.events import AttemptEnded, Event, TestEnded, TestStarted, from_json
+from runner.plugin.outcomes import (
+    ALLOWED_ATTR,
+    ATTEMPTS_ATTR,
+    EVENTS_ATTR,
+    SPEC_VIDEO_ATTR,
+    attempt_from_reports,
+    died_report,
+    interrupted_report,
+    title_of,
+)
+from runner.plugin.spec_ledger import SpecLedger, SpecRecord
+
+__all__ = ["TestsLedger"]
+
+
+class TestsLedger:
+    """The run's tests, started and ended; ``totals`` counts them by their final state."""
+
+    __test__ = False  # not a test class (pytest collects Test* names)
+
+    def __init__(self, *, publish: Callable[[Event], None], specs: SpecLedger, slow_ms: float,
+                 totals: dict[str, int]) -> None:
+        self._publish = publish
+        self._specs = specs
+        self._slow_ms = slow_ms  # the run's slowTestThreshold (a test's own comes in its reports)
+        self._totals = totals
+        self._reports: dict[str, list[pytest.TestReport]] = {}
+        self._running: dict[str, tuple[float, Any]] = {}  # started, not ended: (monotonic, location)
+
+    def started(self, nodeid: str, location: Any) -> None:
+        spec = self._specs.spec_of(nodeid)
+        self._specs.test_starts(spec)
+        self._running[nodeid] = (time.monotonic(), location)
+        self._publish(TestStarted(spec=spec.relative, nodeid=nodeid, title=title_of(nodeid)))
+
+    def report(self, report: pytest.TestReport) -> None:
+        if report.when not in ("setup", "call", "teardown") and report.nodeid in self._running:
+            # pytest-xdist's report of a worker that died running this test (its `when` is "???"):
+            # no other report of it comes, so it ends here, failed by the death
+            said = (report.longreprtext.strip().splitlines() or ["it ended"])[-1]  # "worker 'gw0' crashed ..."
+            self.end_dead(report.nodeid, f"a worker process of the run died ({said})")
+            return
+        self._reports.setdefault(report.nodeid, []).append(report)
+
+    def end_dead(self, nodeid: str, how: str) -> None:
+        """End the test ``nodeid``, failed by the death of the process that ran it (``how``)."""
+        started, location = self._running[nodeid]
+        where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
+        self._reports[nodeid] = [died_report(nodeid, where, how, time.monotonic() - started)]
+        self.finished(nodeid, location)
+
+    def end_interrupted(self, reason: str) -> None:
+        """Tell the tests the interruption cut short (started, never ended) as failed by it."""
+        for nodeid, (started, location) in list(self._running.items()):
+            where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
+            self._reports.setdefault(nodeid, []).append(
+                interrupted_report(nodeid, where, reason, time.monotonic() - started))
+            self.finished(nodeid, location)
+
+    def end_unfinished(self) -> None:
+        """The run ends: a test started, never ended and not interrupted lost its process."""
+        for nodeid in list(self._running):
+            self.end_dead(nodeid, "the run ended before it did (its process stopped answering)")
+
+    def finished(self, nodeid: str, location: Any) -> None:
+        """pytest finished the test: its attempts and its verdict, from its reports."""
+        reports = self._reports.pop(nodeid, [])
+        spec = self._specs.spec_of(nodeid)
+        if spec.started is None:  # a test whose start was not told (a plugin skipped logstart)
+            self._specs.start(spec)
+        attempts, allowed = self._attempts(nodeid, spec, reports)
+        final = attempts[-1]
+        duration = sum(a["duration_ms"] for a in attempts)
+        threshold = final["slow_ms"] if final["slow_ms"] is not None else self._slow_ms
+        state = final["state"]
+        self._totals["tests"] += 1
+        self._totals[state] = self._totals.get(state, 0) + 1
+        self._publish(TestEnded(
+            spec=spec.relative, nodeid=nodeid, title=title_of(nodeid), state=state, duration_ms=duration,
+            attempts=len(attempts), slow=duration > float(threshold),
+            flaky=state == "passed" and len(attempts) > 1, attempts_allowed=allowed,
+        ))
+        self._running.pop(nodeid, None)
+        self._specs.test_ended(spec, state)
+
+    def _attempts(self, nodeid: str, spec: SpecRecord,
+                  reports: list[pytest.TestReport]) -> tuple[list[dict[str, Any]], int | None]:
+        """The test's attempts (the earlier ones its last report carries), each told as
+        ``attempt.ended``, and how many it was allowed; a pytest-xdist worker's events of the test
+        are told first, in their place (worker_relay.py)."""
+        earlier: list[dict[str, Any]] = []
+        allowed: int | None = None
+        for report in reports:
+            earlier = getattr(report, ATTEMPTS_ATTR, None) or earlier
+            allowed = getattr(report, ALLOWED_ATTR, None) or allowed
+            for data in getattr(report, EVENTS_ATTR, None) or ():
+                self._publish(from_json(data))
+            told = getattr(report, SPEC_VIDEO_ATTR, None)
+            if isinstance(told, dict):
+                spec.video, spec.video_told = told.get("video"), True
+        attempts = [*earlier, attempt_from_reports(reports)]
+        for number, attempt in enumerate(attempts, 1):
+            self._publish(AttemptEnded(
+                spec=spec.relative, nodeid=nodeid, attempt=number, state=attempt["state"],
+                duration_ms=attempt["duration_ms"], error=attempt["error"], error_type=attempt["error_type"],
+                message=attempt["message"], screenshots=list(attempt["screenshots"]), log=list(attempt["log"]),
+                routes=list(attempt["routes"]), requests=list(attempt["requests"]),
+                trace=attempt.get("trace"),
+            ))
+        return attempts, allowed
