@@ -5,7 +5,7 @@ Screenshots of the page (``screenshot``, ``failure_screenshot``), its trace (``s
 (saved to ``downloadsFolder``).
 
 A screenshot of one element is an element verb (``element_verbs``); the video of a spec is
-recorded by ``spec_videos`` and ``artifacts/video.py`` through the CDP adapter (``devtools.py``).
+recorded by ``run/spec_videos.py`` and ``artifacts/video.py`` through the CDP adapter (``devtools.py``).
 """
 
 from __future__ import annotations

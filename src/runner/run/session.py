@@ -61,7 +61,7 @@ class RunSession:
         self.bus.transform = lambda event: redact_event(self.redactor, event)
         self.events = PluginEvents(publish=self.bus.publish)
         self.videos_enabled = True  # off in pytest-xdist workers (specs are split across them)
-        self.shard: dict[str, Any] | None = None  # runner run --shard: which share of the specs (run_shards.py)
+        self.shard: dict[str, Any] | None = None  # runner run --shard: which share of the specs (run/shards.py)
         self.support_module: ModuleType | None = None
         self._current: TestContext | None = None
         self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests

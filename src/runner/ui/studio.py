@@ -1,6 +1,6 @@
 """Studio in ``runner open``'s server: a person's actions on a test's page, saved into its spec.
 
-Studio starts a run of one test with the recorder in its page (``ui/studio_child.py``); the child
+Studio starts a run of one test with the recorder in its page (``plugin/studio.py``, in the child); the child
 tells each recorded action and the recorder's state. Saving stops the recorder (it hands over what
 was typed but not committed), inserts the actions into the test (``ui/studio_edit.py``) and runs
 the test again; the file studio wrote is not a change the watcher re-runs on.
