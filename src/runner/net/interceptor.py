@@ -23,11 +23,12 @@ from ._util import show
 from .aliases import Aliases
 from .chain import Chain
 from .interception import Interception
+from .messages import HttpRequest
 from .probes import StrictNetwork, matching
 from .records import Observer, Teller
 from .registry import Registry
 from .route import RouteHandle, build_route, compile_matcher
-from .types import Exchange, RawRequest
+from .types import Exchange
 from .websockets import WsConnection, WsHandle, WsRoute, WsRoutes, WsTransport
 
 __all__ = ["Interceptor"]
@@ -143,7 +144,7 @@ class Interceptor:
         self._registry.seal()
 
     # -- handling (loop thread) --------------------------------------------------------------
-    def handle(self, raw: RawRequest, exchange: Exchange) -> Coroutine[Any, Any, None]:
+    def handle(self, raw: HttpRequest, exchange: Exchange) -> Coroutine[Any, Any, None]:
         """Serve one routed request (await the coroutine returned, on the engine's loop). Never
         raises; always answers the page's request."""
         # The chain's own coroutine, not a wrapper: no extra await on every request.

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from .interception import Interception
+from .messages import HttpRequest
 from .route import Route
-from .types import InterceptionState, RawRequest
+from .types import InterceptionState
 
 __all__ = ["Observer", "Teller", "RouteRecord", "RequestRecord", "route_record", "request_record"]
 
@@ -152,7 +153,7 @@ def route_record(r: Route) -> RouteRecord:
                        log=r.log)
 
 
-def request_record(ic: Interception, raw: RawRequest | None, by_id: dict[str, Route]) -> RequestRecord:
+def request_record(ic: Interception, raw: HttpRequest | None, by_id: dict[str, Route]) -> RequestRecord:
     """The record of ``ic`` as it is now (``raw``: the request as the page sent it, when known;
     ``by_id``: the routes by id): id, browser_request_id, method, url, route_ids, aliases,
     stubbed (True) or went to the server (False), log (False when a route it reached has

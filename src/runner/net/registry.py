@@ -15,10 +15,11 @@ from typing import Any
 
 from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
 from .matching import MatchView
+from .messages import HttpRequest
 from .probes import Probe
 from .records import RequestRecord, Teller, request_record, route_record
 from .route import Route
-from .types import InterceptionState, RawRequest
+from .types import InterceptionState
 
 __all__ = ["Registry"]
 
@@ -47,7 +48,7 @@ class Registry:
         self.cond = threading.Condition(self.lock)
         self.routes: list[Route] = []
         self.records: list[Interception] = []
-        self.raw: dict[str, RawRequest] = {}  # by interception id: this generation's records
+        self.raw: dict[str, HttpRequest] = {}  # by interception id: this generation's records
         self.probes: list[Probe] = []
         self.generation = 0
         # The test's end (see :meth:`close` and :meth:`seal`): closed, requests are served but no
@@ -169,7 +170,7 @@ class Registry:
         with self.lock:
             return list(self.routes) if gen == self.generation else []
 
-    def open_record(self, raw: RawRequest, request: RequestSnapshot, arrival: float,
+    def open_record(self, raw: HttpRequest, request: RequestSnapshot, arrival: float,
                     gen: int) -> tuple[Interception, bool]:
         """The record of ``raw`` (arrived at ``arrival``, ``time.monotonic()``) and whether it
         was recorded: not when its generation ended while it was being built or the test's end

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from runner.net import UpstreamError, UpstreamResponse
+from runner.net import HttpResponse, UpstreamError
 from runner.net.records import RequestRecord, RouteRecord
 
 BOUND = 5.0  # seconds: the upper bound of every wait in these tests
@@ -121,7 +121,7 @@ def test_a_stub_waits_for_no_server(env: Any) -> None:
 def _slow_server(env: Any, body: bytes = b"from server") -> None:
     def answer(req: Any) -> Any:
         time.sleep(NAP)  # the server is slow
-        return UpstreamResponse(200, "OK", {"content-type": "text/plain"}, body, req.url)
+        return HttpResponse(200, "OK", {"content-type": "text/plain"}, body, req.url)
 
     env.upstream.script = answer
 
