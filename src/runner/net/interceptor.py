@@ -45,9 +45,9 @@ class Interceptor:
     ``observer``, when given, is told of routes and requests for a run-event stream:
     ``observer.route_added(record)`` (a :class:`~runner.net.records.RouteRecord`, a
     :meth:`routes_table` row's record) on the test thread when :meth:`intercept` adds a route,
-    ``observer.route_aliased(record)`` when ``.as_()`` names it (if the observer has that
-    method), and ``observer.request_ended(record)`` (a :class:`~runner.net.records.RequestRecord`,
-    a :meth:`requests_log` row's record with the bodies runner held) on the loop thread once per
+    ``observer.route_aliased(record)`` when ``.as_()`` names it, and
+    ``observer.request_ended(record)`` (a :class:`~runner.net.records.RequestRecord`, a
+    :meth:`requests_log` row's record with the bodies runner held) on the loop thread once per
     interception of the current test that reaches ``Complete`` or ``Errored``, or on the test
     thread at :meth:`finish` for one still in flight (its record says ``open``). They are called
     outside the engine's lock; what they raise is swallowed.

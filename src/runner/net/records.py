@@ -96,11 +96,14 @@ class RequestRecord:
 
 class Observer(Protocol):
     """Told of routes and requests for a run-event stream, outside the engine's lock; what it
-    raises is swallowed. It may also have ``route_aliased(record)``, told when ``.as_()`` names
-    a route (an observer without it is not told)."""
+    raises is swallowed."""
 
     def route_added(self, record: RouteRecord) -> None:
         """A route was added (on the test thread)."""
+        ...
+
+    def route_aliased(self, record: RouteRecord) -> None:
+        """``.as_()`` named a route (its record has the alias)."""
         ...
 
     def request_ended(self, record: RequestRecord) -> None:
@@ -130,9 +133,8 @@ class Teller:
             self._tell(self._observer.route_added, record)
 
     def route_aliased(self, record: RouteRecord) -> None:
-        tell = getattr(self._observer, "route_aliased", None)  # optional (see Observer)
-        if tell is not None:
-            self._tell(tell, record)
+        if self._observer is not None:
+            self._tell(self._observer.route_aliased, record)
 
     def request_ended(self, record: RequestRecord) -> None:
         if self._observer is not None:

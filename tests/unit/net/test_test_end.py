@@ -19,6 +19,9 @@ class Rows:
     def route_added(self, record: RouteRecord) -> None:
         pass
 
+    def route_aliased(self, record: RouteRecord) -> None:
+        pass
+
     def request_ended(self, record: RequestRecord) -> None:
         self.ended.append(record.row())
 
