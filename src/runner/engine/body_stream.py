@@ -17,7 +17,7 @@ import asyncio
 import secrets
 from dataclasses import dataclass, field
 
-from runner.net.types import OutgoingResponse
+from runner.net.messages import HttpResponse
 
 __all__ = ["BodyStreams", "close_streams", "streams"]
 
@@ -30,7 +30,7 @@ _SKIPPED = frozenset({"content-length", "transfer-encoding", "content-encoding",
 
 @dataclass
 class _Body:
-    response: OutgoingResponse
+    response: HttpResponse
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     done: asyncio.Future[str | None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
@@ -43,7 +43,7 @@ class BodyStreams:
         self._port = 0
         self._bodies: dict[str, _Body] = {}
 
-    async def register(self, response: OutgoingResponse) -> tuple[str, _Body]:
+    async def register(self, response: HttpResponse) -> tuple[str, _Body]:
         """The URL that serves ``response`` once, and its handle (``connected``, ``done``:
         None once the whole body was written, else why not)."""
         if self._server is None:
@@ -86,7 +86,7 @@ class BodyStreams:
             writer.close()
 
     @staticmethod
-    async def _write(response: OutgoingResponse, writer: asyncio.StreamWriter) -> None:
+    async def _write(response: HttpResponse, writer: asyncio.StreamWriter) -> None:
         head = [f"HTTP/1.1 {response.status} {response.status_text or 'OK'}"]
         head += [f"{name}: {line}" for name, line in response.header_lines() if name.lower() not in _SKIPPED]
         head += [f"Content-Length: {len(response.body)}", "Connection: close", "", ""]

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from runner.engine.direct_fetch import DirectClient
 from runner.match import compile_pattern
-from runner.net import UpstreamResponse
+from runner.net import HttpResponse
 
 __all__ = ["CertificateError", "ClientCertificate", "load_client_certificates", "certificate_for"]
 
@@ -61,7 +61,7 @@ class ClientCertificate:
         return self.path is None or self.path(parts.path or "/")
 
     async def fetch(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                    timeout_ms: float, *, follow_redirect: bool) -> UpstreamResponse:
+                    timeout_ms: float, *, follow_redirect: bool) -> HttpResponse:
         """Send one request with this certificate; raises :class:`UpstreamError`."""
         if self._client is None:
             self._client = DirectClient(

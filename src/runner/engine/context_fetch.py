@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from runner.engine.direct_fetch import DirectClient
-from runner.net import Headers, UpstreamError, UpstreamResponse
+from runner.net import Headers, HttpResponse, UpstreamError
 
 __all__ = ["fetch_in_context", "parse_set_cookie"]
 
@@ -31,7 +31,7 @@ _BODY_HEADERS = ("content-type", "content-length", "content-encoding", "content-
 
 
 async def fetch_in_context(client: DirectClient, context: Any, method: str, url: str, headers: Mapping[str, str],
-                           body: bytes | None, timeout_ms: float, *, max_redirects: int) -> UpstreamResponse:
+                           body: bytes | None, timeout_ms: float, *, max_redirects: int) -> HttpResponse:
     """Send a request with ``context``'s cookies, following at most ``max_redirects`` redirects
     (0: a redirect is returned as it is; more redirects than that are an error, as in
     Playwright's client). Raises :class:`UpstreamError`.

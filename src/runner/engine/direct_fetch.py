@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-from runner.net import Headers, UpstreamError, UpstreamResponse
+from runner.net import Headers, HttpResponse, UpstreamError
 from runner.net.bodies import MAX_READ_BODY_BYTES
 
 __all__ = ["BodyTooLarge", "DirectClient", "read_capped", "too_large_message"]
@@ -40,7 +40,7 @@ class DirectClient:
         self._session: Any = None
 
     async def fetch(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                    timeout_ms: float, *, follow_redirect: bool) -> UpstreamResponse:
+                    timeout_ms: float, *, follow_redirect: bool) -> HttpResponse:
         """Send one request; raises :class:`UpstreamError` (``timed_out`` past ``timeout_ms``)."""
         import aiohttp
 
@@ -63,7 +63,7 @@ class DirectClient:
                 received = Headers((key.lower(), value) for key, value in response.headers.items()
                                    if key.lower() not in _NOT_RETURNED)
                 received["content-length"] = str(len(data))
-                return UpstreamResponse(status=response.status, status_text=response.reason or "",
+                return HttpResponse(status=response.status, status_text=response.reason or "",
                                         headers=received.to_dict(), body=data, url=str(response.url))
         except TimeoutError as err:
             raise UpstreamError(f"no answer within {timeout_ms:g}ms", timed_out=True) from err

@@ -19,12 +19,9 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from runner.net import (
     Exchange,
-    ObservedResponse,
-    OutgoingRequest,
-    OutgoingResponse,
-    RawRequest,
+    HttpRequest,
+    HttpResponse,
     UpstreamError,
-    UpstreamResponse,
     header_has,
 )
 from runner.usercode.tracebacks import first_line
@@ -55,7 +52,7 @@ class PlaywrightExchange:
         self._request = request
         self._client = client
 
-    def _overrides(self, request: OutgoingRequest | None) -> dict[str, Any]:
+    def _overrides(self, request: HttpRequest | None) -> dict[str, Any]:
         if request is None:
             return {}
         out: dict[str, Any] = {"method": request.method, "headers": request.headers}
@@ -65,14 +62,14 @@ class PlaywrightExchange:
             out["post_data"] = request.body
         return out
 
-    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+    async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         try:
             await self._route.continue_(**self._overrides(request))
         except PlaywrightError as err:
             return UpstreamError(first_line(err), timed_out=False)
         return await _observed(self._request)
 
-    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+    async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         if self._client is not None:
             # runner's own client: the body is read within MAX_READ_BODY_BYTES once decompressed
             # (Playwright's route.fetch inflates a whole gzip bomb in its driver), with the
@@ -97,7 +94,7 @@ class PlaywrightExchange:
         except PlaywrightError as err:
             text = first_line(err)
             raise UpstreamError(text, timed_out="Timeout" in text) from err
-        return UpstreamResponse(
+        return HttpResponse(
             status=response.status,
             status_text=response.status_text,
             headers=dict(response.headers),
@@ -110,7 +107,7 @@ class PlaywrightExchange:
         """A throttled body is streamed to the page (see body_stream.py): ``http:`` requests."""
         return self._request.url.startswith("http:")
 
-    async def _stream(self, response: OutgoingResponse) -> str | None:
+    async def _stream(self, response: HttpResponse) -> str | None:
         from runner.engine.body_stream import streams
 
         hub = streams()
@@ -135,7 +132,7 @@ class PlaywrightExchange:
         said = await body.done
         return abandoned_message(said) if said is not None else None
 
-    async def fulfill(self, response: OutgoingResponse) -> str | None:
+    async def fulfill(self, response: HttpResponse) -> str | None:
         if response.throttle_kbps and self.streams_body:
             return await self._stream(response)
         try:
@@ -172,7 +169,7 @@ class CertificateExchange(PlaywrightExchange):
         self._timeout_ms = timeout_ms
         self._warn = warn
 
-    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+    async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         headers = dict(request.headers)
         if not header_has(headers, "cookie"):
             try:
@@ -184,14 +181,14 @@ class CertificateExchange(PlaywrightExchange):
         return await self._certificate.fetch(request.method, request.url, headers, request.body, timeout_ms,
                                              follow_redirect=follow_redirect)
 
-    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
-        sent = request or OutgoingRequest(method=self._request.method, url=self._request.url,
+    async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
+        sent = request or HttpRequest(method=self._request.method, url=self._request.url,
                                           headers=dict(self._request.headers), body=self._request.post_data_buffer)
         return await send_and_answer(self, sent, self._timeout_ms, self._warn)
 
 
-async def send_and_answer(exchange: Exchange, sent: OutgoingRequest, timeout_ms: float,
-                          warn: Callable[[str], None]) -> ObservedResponse | UpstreamError:
+async def send_and_answer(exchange: Exchange, sent: HttpRequest, timeout_ms: float,
+                          warn: Callable[[str], None]) -> HttpResponse | UpstreamError:
     """``pass_through`` for an exchange whose requests runner sends itself: ``sent`` goes to the
     server by ``exchange.fetch`` and its answer to the page by ``exchange.fulfill``. A request
     that fails gives the page a network error, and the test's output says why (the page only
@@ -202,7 +199,7 @@ async def send_and_answer(exchange: Exchange, sent: OutgoingRequest, timeout_ms:
         warn(f"{sent.method} {sent.url} failed: {err.message}")
         await exchange.fail("failed")
         return err
-    gone = await exchange.fulfill(OutgoingResponse(status=response.status, status_text=response.status_text,
+    gone = await exchange.fulfill(HttpResponse(status=response.status, status_text=response.status_text,
                                                    headers=response.headers, body=response.body))
     if gone:
         return UpstreamError(gone, timed_out=False)
@@ -210,7 +207,7 @@ async def send_and_answer(exchange: Exchange, sent: OutgoingRequest, timeout_ms:
     async def load_body() -> bytes:
         return response.body
 
-    return ObservedResponse(status=response.status, status_text=response.status_text,
+    return HttpResponse(status=response.status, status_text=response.status_text,
                             headers=dict(response.headers), url=response.url, load_body=load_body)
 
 
@@ -232,19 +229,19 @@ class WatchingExchange:
         self._request = request
         self._revalidations = revalidations
 
-    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+    async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         observed = await _observed(self._request)
-        if self._revalidations is not None and isinstance(observed, ObservedResponse) and observed.status == 200:
+        if self._revalidations is not None and isinstance(observed, HttpResponse) and observed.status == 200:
             self._revalidations.arm({k.lower(): v for k, v in observed.headers.items()})
             if await self._revalidations.take(self._request.url):
                 # the cache answered the page with its 200; the server said 304 (the spy's record)
                 observed.status, observed.status_text = 304, "Not Modified"
         return observed
 
-    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+    async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         raise UpstreamError("this request was only watched, not intercepted", timed_out=False)
 
-    async def fulfill(self, response: OutgoingResponse) -> str | None:
+    async def fulfill(self, response: HttpResponse) -> str | None:
         return None
 
     async def fail(self, reason: str) -> None:
@@ -269,8 +266,8 @@ def observe_request(target: RoutingTarget, request: Request, page_url: str | Non
     asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request, revalidations)))
 
 
-def _raw_request(request: Request, page_url: str | None) -> RawRequest:
-    return RawRequest(
+def _raw_request(request: Request, page_url: str | None) -> HttpRequest:
+    return HttpRequest(
         id=str(id(request)),
         method=request.method,
         url=request.url,
@@ -281,7 +278,7 @@ def _raw_request(request: Request, page_url: str | None) -> RawRequest:
     )
 
 
-async def _observed(request: Request) -> ObservedResponse | UpstreamError:
+async def _observed(request: Request) -> HttpResponse | UpstreamError:
     """The response Playwright saw for ``request`` (its body is read only if asked for)."""
     try:
         response = await request.response()
@@ -296,7 +293,7 @@ async def _observed(request: Request) -> ObservedResponse | UpstreamError:
     async def load_body() -> bytes:
         return await response.body()
 
-    return ObservedResponse(status=response.status, status_text=response.status_text,
+    return HttpResponse(status=response.status, status_text=response.status_text,
                             headers=dict(response.headers), url=response.url, load_body=load_body)
 
 

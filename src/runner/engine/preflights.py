@@ -37,12 +37,9 @@ from runner.engine.devtools import quietly
 from runner.engine.direct_fetch import DirectClient
 from runner.engine.exchange import BLOCKED_HEADER, abandoned_message, send_and_answer
 from runner.net import (
-    ObservedResponse,
-    OutgoingRequest,
-    OutgoingResponse,
-    RawRequest,
+    HttpRequest,
+    HttpResponse,
     UpstreamError,
-    UpstreamResponse,
     header_has,
 )
 from runner.usercode.tracebacks import first_line
@@ -54,7 +51,7 @@ __all__ = ["PreflightGuard", "PreflightExchange", "is_preflight"]
 
 _PATTERNS = [{"urlPattern": "*", "resourceType": "XHR", "requestStage": "Request"}]
 
-Send = Callable[..., Awaitable[UpstreamResponse]]
+Send = Callable[..., Awaitable[HttpResponse]]
 
 
 def is_preflight(method: str, headers: Mapping[str, str]) -> bool:
@@ -70,7 +67,7 @@ class PreflightExchange:
     watch_only = False
     streams_body = False  # fulfilled by DevTools in one piece: a throttled body waits, then goes whole
 
-    def __init__(self, cdp: Any, request_id: str, request: OutgoingRequest, send: Send, timeout_ms: float,
+    def __init__(self, cdp: Any, request_id: str, request: HttpRequest, send: Send, timeout_ms: float,
                  warn: Callable[[str], None]) -> None:
         self._cdp = cdp
         self._id = request_id
@@ -79,14 +76,14 @@ class PreflightExchange:
         self._timeout_ms = timeout_ms
         self._warn = warn
 
-    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+    async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         return await send_and_answer(self, request or self._request, self._timeout_ms, self._warn)
 
-    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+    async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         return await self._send(request.method, request.url, request.headers, request.body, timeout_ms,
                                 follow_redirect=follow_redirect)
 
-    async def fulfill(self, response: OutgoingResponse) -> str | None:
+    async def fulfill(self, response: HttpResponse) -> str | None:
         headers = [{"name": name, "value": line} for name, line in response.header_lines()]
         params: dict[str, Any] = {"requestId": self._id, "responseCode": response.status, "responseHeaders": headers,
                                   "body": base64.b64encode(response.body).decode("ascii")}
@@ -147,20 +144,20 @@ class PreflightGuard:
         target = self._target
         certificate = target.certificate(url)
         exchange = PreflightExchange(
-            self._cdp, event["requestId"], OutgoingRequest(method="OPTIONS", url=url, headers=headers, body=None),
+            self._cdp, event["requestId"], HttpRequest(method="OPTIONS", url=url, headers=headers, body=None),
             certificate.fetch if certificate is not None else self._client.fetch,
             target.response_timeout_ms(), target.warn)
         self.preflights += 1
         try:
             if target.blocked(url):
-                await exchange.fulfill(OutgoingResponse(status=503, status_text="", headers={BLOCKED_HEADER: url},
+                await exchange.fulfill(HttpResponse(status=503, status_text="", headers={BLOCKED_HEADER: url},
                                                         body=b""))
                 return
             interceptor = target.interceptor()
             if interceptor is None or not interceptor.has_routes():
                 await exchange.pass_through(None)
                 return
-            raw = RawRequest(id=str(event.get("networkId") or event["requestId"]), method="OPTIONS", url=url,
+            raw = HttpRequest(id=str(event.get("networkId") or event["requestId"]), method="OPTIONS", url=url,
                              headers=headers, body=None, resource_type="other", page_url=self._page_url())
             await interceptor.handle(raw, exchange)  # answers the request, whatever happens
         except Exception:  # noqa: BLE001 - never leave the page's request paused

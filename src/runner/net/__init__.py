@@ -11,20 +11,11 @@ from __future__ import annotations
 from .headers import Headers, header_get, header_has
 from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
 from .interceptor import Interceptor
+from .messages import HttpRequest, HttpResponse
 from .req import Req
 from .res import Res
 from .route import HTTP_METHODS, RouteHandle
-from .types import (
-    Exchange,
-    InterceptionState,
-    ObservedResponse,
-    OutgoingRequest,
-    OutgoingResponse,
-    RawRequest,
-    RunnerDeprecationWarning,
-    UpstreamError,
-    UpstreamResponse,
-)
+from .types import Exchange, InterceptionState, RunnerDeprecationWarning, UpstreamError
 
 __all__ = [
     "Interceptor",
@@ -37,11 +28,8 @@ __all__ = [
     "Req",
     "Res",
     "HTTP_METHODS",
-    "RawRequest",
-    "OutgoingRequest",
-    "UpstreamResponse",
-    "ObservedResponse",
-    "OutgoingResponse",
+    "HttpRequest",
+    "HttpResponse",
     "UpstreamError",
     "Exchange",
     "RunnerDeprecationWarning",

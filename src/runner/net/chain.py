@@ -24,11 +24,12 @@ from .handlers import HandlerRunner
 from .headers import header_get, headers_problem
 from .interception import Interception
 from .matching import MatchView
+from .messages import HttpRequest
 from .registry import Registry
 from .req import Completion, Req, RequestData
 from .responder import Responder
 from .route import Route
-from .types import Exchange, InterceptionState, RawRequest
+from .types import Exchange, InterceptionState
 
 __all__ = ["Chain"]
 
@@ -65,7 +66,7 @@ class Chain:
         self._responder = Responder(loop=loop, config=config, load_fixture=load_fixture, registry=registry,
                                     failures=self._failures, handlers=self._handlers)
 
-    async def handle(self, raw: RawRequest, exchange: Exchange) -> None:
+    async def handle(self, raw: HttpRequest, exchange: Exchange) -> None:
         """Serve one routed request. Never raises; always answers the page's request."""
         arrival = time.monotonic()
         guard = Guard(exchange)
@@ -87,9 +88,9 @@ class Chain:
             if not guard.answered:
                 await quietly(guard.fail("failed"))
 
-    async def _handle(self, raw: RawRequest, exchange: Guard, gen: int, arrival: float) -> None:
+    async def _handle(self, raw: HttpRequest, exchange: Guard, gen: int, arrival: float) -> None:
         routes = self._registry.routes_of(gen)
-        view = MatchView(raw.method, raw.url, raw.headers, raw.resource_type, raw.body)
+        view = MatchView.of(raw)
         is_preflight = raw.method.upper() == "OPTIONS" and "access-control-request-method" in raw.headers
         if is_preflight and await self._answer_preflight(raw, view, routes, exchange):
             return
@@ -109,7 +110,7 @@ class Chain:
         self._registry.set_state(ic, _S.INTERCEPTED)
         await self._send_on(raw, data, ic, walked, exchange, gen)
 
-    async def _answer_preflight(self, raw: RawRequest, view: MatchView, routes: list[Route], exchange: Guard) -> bool:
+    async def _answer_preflight(self, raw: HttpRequest, view: MatchView, routes: list[Route], exchange: Guard) -> bool:
         """Answer a CORS preflight that routes match (1a.7); False when it goes down the chain
         as any request does (no route matches it, or one's ``method`` mentions OPTIONS)."""
         preflight = [r for r in routes if not r.disabled and r.matcher.match_preflight(view)]
@@ -153,7 +154,7 @@ class Chain:
         ic.queued_until(time.monotonic())  # every route reached is a spy: the request is sent on now
         return walked
 
-    async def _send_on(self, raw: RawRequest, data: RequestData, ic: Interception, walked: _Walked,
+    async def _send_on(self, raw: HttpRequest, data: RequestData, ic: Interception, walked: _Walked,
                        exchange: Guard, gen: int) -> None:
         """Answer with the stub the request phase chose, or send the request on."""
         completion = walked.completion

@@ -4,7 +4,7 @@ and the default CORS headers of every response the engine makes up (1a.8)."""
 from __future__ import annotations
 
 from .headers import header_has
-from .types import OutgoingResponse, RawRequest
+from .messages import HttpRequest, HttpResponse
 
 __all__ = ["add_cors_headers", "preflight_response"]
 
@@ -25,10 +25,10 @@ def add_cors_headers(headers: dict[str, str], request_headers: dict[str, str]) -
     return headers
 
 
-def preflight_response(raw: RawRequest) -> OutgoingResponse:
+def preflight_response(raw: HttpRequest) -> HttpResponse:
     """The automatic answer to a CORS preflight (1a.7)."""
     h = raw.headers
-    return OutgoingResponse(
+    return HttpResponse(
         status=204,
         status_text="No Content",
         headers={

@@ -14,17 +14,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn
 
 from .interception import Interception
+from .messages import HttpRequest, HttpResponse
 from .registry import Registry
 from .route import Route
 from .static import throttle_seconds
-from .types import (
-    Exchange,
-    ObservedResponse,
-    OutgoingRequest,
-    OutgoingResponse,
-    UpstreamError,
-    UpstreamResponse,
-)
+from .types import Exchange, UpstreamError
 
 __all__ = ["Failed", "Failures", "Guard", "describe", "mark_reported", "was_reported", "quietly"]
 
@@ -52,15 +46,15 @@ class Guard:
     def sends_itself(self) -> bool:
         return self.exchange.sends_itself
 
-    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+    async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         result = await self.exchange.pass_through(request)  # if it raises, handle() fails the request
         self.answered = True
         return result
 
-    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+    async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         return await self.exchange.fetch(request, follow_redirect=follow_redirect, timeout_ms=timeout_ms)
 
-    async def fulfill(self, response: OutgoingResponse) -> str | None:
+    async def fulfill(self, response: HttpResponse) -> str | None:
         if response.throttle_kbps and not self.exchange.streams_body:
             await asyncio.sleep(throttle_seconds(len(response.body), response.throttle_kbps))
             response = dataclasses.replace(response, throttle_kbps=None)

@@ -23,11 +23,12 @@ from ._util import show
 from .aliases import Aliases
 from .chain import Chain
 from .interception import Interception
+from .messages import HttpRequest
 from .probes import StrictNetwork, matching
+from .records import Observer, Teller
 from .registry import Registry
 from .route import RouteHandle, build_route, compile_matcher
-from .tables import Observer, RequestRow, RouteRow
-from .types import Exchange, RawRequest
+from .types import Exchange
 from .websockets import WsConnection, WsHandle, WsRoute, WsRoutes, WsTransport
 
 __all__ = ["Interceptor"]
@@ -42,21 +43,23 @@ class Interceptor:
     ``on_change()`` tells the adapter that routes were added or cleared.
 
     ``observer``, when given, is told of routes and requests for a run-event stream:
-    ``observer.route_added(row)`` (a :meth:`routes_table` row) on the test thread when
-    :meth:`intercept` adds a route, ``observer.route_aliased(row)`` when ``.as_()`` names it
-    (if the observer has that method), and ``observer.request_ended(row)`` (a
-    :meth:`requests_log` row) on the loop thread once per interception of the current test that
-    reaches ``Complete`` or ``Errored``, or on the test thread at :meth:`finish` for one still in
-    flight (its row says ``open``). They are called outside the engine's lock; what they raise
-    is swallowed.
+    ``observer.route_added(record)`` (a :class:`~runner.net.records.RouteRecord`, a
+    :meth:`routes_table` row's record) on the test thread when :meth:`intercept` adds a route,
+    ``observer.route_aliased(record)`` when ``.as_()`` names it, and
+    ``observer.request_ended(record)`` (a :class:`~runner.net.records.RequestRecord`, a
+    :meth:`requests_log` row's record with the bodies runner held) on the loop thread once per
+    interception of the current test that reaches ``Complete`` or ``Errored``, or on the test
+    thread at :meth:`finish` for one still in flight (its record says ``open``). They are called
+    outside the engine's lock; what they raise is swallowed.
     """
 
     def __init__(self, *, loop: asyncio.AbstractEventLoop, config: Callable[[str], Any],
                  load_fixture: Callable[[str], bytes], report_error: Callable[[BaseException], None],
                  on_change: Callable[[], None] | None = None, observer: Observer | None = None) -> None:
         self._on_change = on_change
-        self._registry = Registry(observer)
-        self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, observer,
+        teller = Teller(observer)
+        self._registry = Registry(teller)
+        self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, teller,
                             timeout_s=lambda: max(float(config("defaultCommandTimeout")), 0.0) / 1000)
         self._aliases = Aliases(self._registry, config, self._ws)
         self._chain = Chain(loop=loop, config=config, load_fixture=load_fixture, report_error=report_error,
@@ -141,7 +144,7 @@ class Interceptor:
         self._registry.seal()
 
     # -- handling (loop thread) --------------------------------------------------------------
-    def handle(self, raw: RawRequest, exchange: Exchange) -> Coroutine[Any, Any, None]:
+    def handle(self, raw: HttpRequest, exchange: Exchange) -> Coroutine[Any, Any, None]:
         """Serve one routed request (await the coroutine returned, on the engine's loop). Never
         raises; always answers the page's request."""
         # The chain's own coroutine, not a wrapper: no extra await on every request.
@@ -231,12 +234,12 @@ class Interceptor:
         return self._aliases.get(alias)
 
     # -- tables ------------------------------------------------------------------------------
-    def routes_table(self) -> list[RouteRow]:
+    def routes_table(self) -> list[dict[str, Any]]:
         """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
         matches, times, middleware, log (the Routes panel)."""
         return self._registry.routes_table() + self._ws.routes_table()
 
-    def requests_log(self) -> list[RequestRow]:
+    def requests_log(self) -> list[dict[str, Any]]:
         """One row per intercepted request, in arrival order: id, browser_request_id, method,
         url, route_ids, aliases, stubbed (True) or went to the server (False), state, status,
         error, duration_ms, resource_type, request_headers, response_headers,

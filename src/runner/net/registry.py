@@ -11,20 +11,19 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from typing import Any
 
 from .interception import Interception, RequestError, RequestSnapshot, ResponseSnapshot
 from .matching import MatchView
+from .messages import HttpRequest
 from .probes import Probe
+from .records import RequestRecord, Teller, request_record, route_record
 from .route import Route
-from .tables import Observer, RequestRow, RouteRow, request_row, route_row
-from .types import InterceptionState, RawRequest
+from .types import InterceptionState
 
 __all__ = ["Registry"]
 
 _S = InterceptionState
-_Row = TypeVar("_Row", RouteRow, RequestRow)
 _ENDED = (_S.COMPLETE, _S.ERRORED)
 # The longest the test's end waits for the observer to hear of requests that just ended.
 _TELLING_WAIT_S = 2.0
@@ -37,53 +36,41 @@ class Registry:
     in, and once that is no longer current it is no longer recorded, reported or run through
     the old routes.
 
-    ``observer`` (:class:`~runner.net.tables.Observer`), when given, is told of what happens,
-    outside the lock: ``route_added`` for every route added (on the test thread) and
+    ``teller`` (:class:`~runner.net.records.Teller`) tells the observer, if any, of what
+    happens, outside the lock: ``route_added`` for every route added (on the test thread) and
     ``request_ended`` (on the loop thread) once per recorded interception of the current
     generation that reaches ``Complete`` or ``Errored`` before :meth:`seal`, and at
-    :meth:`seal` for each one still in flight. Whatever it raises is swallowed: watching must
-    never break request handling.
+    :meth:`seal` for each one still in flight.
     """
 
-    def __init__(self, observer: Observer | None = None) -> None:
+    def __init__(self, teller: Teller | None = None) -> None:
         self.lock = threading.RLock()
         self.cond = threading.Condition(self.lock)
         self.routes: list[Route] = []
         self.records: list[Interception] = []
-        self.raw: dict[str, RawRequest] = {}  # by interception id: this generation's records
+        self.raw: dict[str, HttpRequest] = {}  # by interception id: this generation's records
         self.probes: list[Probe] = []
         self.generation = 0
         # The test's end (see :meth:`close` and :meth:`seal`): closed, requests are served but no
         # longer recorded; sealed, the observer has heard of every record and hears no more.
         self.closed = False
-        self.sealed: list[RequestRow] | None = None  # the requests table when sealed
+        self.sealed: list[RequestRecord] | None = None  # the requests table when sealed
         self._telling = 0  # requests that ended and whose observer call is under way
         self._ids = itertools.count(1)
-        self._observer = observer
-
-    @staticmethod
-    def _tell(tell: Callable[[_Row], None], row: _Row) -> None:
-        try:
-            tell(row)
-        except Exception:  # noqa: BLE001 - an observer's bug must not break the engine
-            pass
+        self._teller = teller or Teller(None)
 
     # -- routes (test thread) ------------------------------------------------------------------
     def add_route(self, route: Route) -> None:
         with self.lock:
             self.routes.append(route)
-            row = route_row(route) if self._observer is not None else None
-        if row is not None and self._observer is not None:
-            self._tell(self._observer.route_added, row)
+            record = route_record(route)
+        self._teller.route_added(record)
 
     def route_aliased(self, route: Route) -> None:
-        """``.as_()`` named ``route``: the observer hears ``route_aliased(row)``."""
-        tell = getattr(self._observer, "route_aliased", None)  # optional (see Observer)
-        if tell is None:
-            return
+        """``.as_()`` named ``route``: the observer hears ``route_aliased(record)``."""
         with self.lock:
-            row = route_row(route)
-        self._tell(tell, row)
+            record = route_record(route)
+        self._teller.route_aliased(record)
 
     def has_routes(self) -> bool:
         return bool(self.routes)
@@ -135,10 +122,9 @@ class Registry:
                 self.cond.wait(remaining)
 
     def seal(self) -> None:
-        """Tell the observer of every record still in flight (its row says ``open``) and freeze
-        the requests table as it is now: what ends later is neither told nor changes the
-        table, so the test's records, its events and its table say the same."""
-        rows: list[RequestRow] = []
+        """Tell the observer of every record still in flight (it says ``open``) and freeze the
+        requests table as it is now: what ends later is neither told nor changes the table, so
+        the test's records, its events and its table say the same."""
         with self.cond:
             if self.sealed is not None:
                 return
@@ -148,13 +134,10 @@ class Registry:
             while self._telling and (remaining := deadline - time.monotonic()) > 0:
                 self.cond.wait(remaining)
             by_id = {r.id: r for r in self.routes}
-            self.sealed = [request_row(ic, self.raw.get(ic.id), by_id) for ic in self.records]
-            if self._observer is not None:
-                rows = [request_row(ic, self.raw.get(ic.id), by_id, bodies=True)
-                        for ic in self.records if ic.state not in _ENDED]
-        for row in rows:
-            assert self._observer is not None  # rows are made only for an observer
-            self._tell(self._observer.request_ended, row)
+            self.sealed = [request_record(ic, self.raw.get(ic.id), by_id) for ic in self.records]
+        for record in self.sealed:
+            if record.open:
+                self._teller.request_ended(record)
 
     # -- probes ----------------------------------------------------------------------------------
     def add_probe(self, probe: Probe) -> None:
@@ -187,7 +170,7 @@ class Registry:
         with self.lock:
             return list(self.routes) if gen == self.generation else []
 
-    def open_record(self, raw: RawRequest, request: RequestSnapshot, arrival: float,
+    def open_record(self, raw: HttpRequest, request: RequestSnapshot, arrival: float,
                     gen: int) -> tuple[Interception, bool]:
         """The record of ``raw`` (arrived at ``arrival``, ``time.monotonic()``) and whether it
         was recorded: not when its generation ended while it was being built or the test's end
@@ -249,20 +232,18 @@ class Registry:
                 ic.response_body_bytes = body
 
     def set_state(self, ic: Interception, state: InterceptionState) -> None:
-        row = None
+        record = None
         with self.cond:
             ended_before = ic.state in _ENDED
             ic.state = state
             if state in _ENDED:
                 ic.duration_ms = round((time.monotonic() - ic.started) * 1000, 1)
-                if (self._observer is not None and not ended_before and ic.id in self.raw
-                        and self.sealed is None):
-                    row = request_row(ic, self.raw.get(ic.id), {r.id: r for r in self.routes}, bodies=True)
+                if self._teller.listening and not ended_before and ic.id in self.raw and self.sealed is None:
+                    record = request_record(ic, self.raw.get(ic.id), {r.id: r for r in self.routes})
                     self._telling += 1
-        if row is not None:
-            assert self._observer is not None  # a row is made only for an observer
+        if record is not None:
             try:
-                self._tell(self._observer.request_ended, row)
+                self._teller.request_ended(record)
             finally:
                 with self.cond:
                     self._telling -= 1
@@ -274,17 +255,18 @@ class Registry:
         self.set_state(ic, _S.ERRORED)
 
     # -- tables (any thread) -------------------------------------------------------------------
-    def routes_table(self) -> list[RouteRow]:
-        """One row per route, oldest first: id, method, matcher, stubbed, handler kind, alias,
-        matches, times, middleware, log (the Routes panel)."""
+    def routes_table(self) -> list[dict[str, Any]]:
+        """One row per route, oldest first (:meth:`RouteRecord.row
+        <runner.net.records.RouteRecord.row>`: the Routes panel)."""
         with self.lock:
-            return [route_row(r) for r in self.routes]
+            return [route_record(r).row() for r in self.routes]
 
-    def requests_log(self) -> list[RequestRow]:
-        """One row per intercepted request, in arrival order (see :func:`~runner.net.tables.request_row`).
-        Once sealed (:meth:`seal`), the table as it was then."""
+    def requests_log(self) -> list[dict[str, Any]]:
+        """One row per intercepted request, in arrival order (:meth:`RequestRecord.row
+        <runner.net.records.RequestRecord.row>`). Once sealed (:meth:`seal`), the table as it
+        was then."""
         with self.lock:
             if self.sealed is not None:
-                return [row.copy() for row in self.sealed]
+                return [record.row() for record in self.sealed]
             by_id = {r.id: r for r in self.routes}
-            return [request_row(ic, self.raw.get(ic.id), by_id) for ic in self.records]
+            return [request_record(ic, self.raw.get(ic.id), by_id).row() for ic in self.records]

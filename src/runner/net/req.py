@@ -16,8 +16,8 @@ from runner.net.bodies import body_refusal, decode_body, encode_body
 from ._util import show
 from .headers import header_delete, header_get, header_has, header_replace
 from .interception import RequestSnapshot
+from .messages import HttpRequest
 from .static import StaticResponse, parse_shorthand, parse_static
-from .types import OutgoingRequest, RawRequest
 
 if TYPE_CHECKING:
     from .route import Route
@@ -66,9 +66,13 @@ class Subscription:
 
 
 class RequestData:
-    """The request as modified so far; shared by every handler of the chain."""
+    """The request as modified so far; shared by every handler of the chain.
 
-    def __init__(self, raw: RawRequest, response_timeout: float) -> None:
+    It wraps the page's :class:`~runner.net.messages.HttpRequest` (``raw``, never changed) with
+    what the handlers see and change (``method``, ``url``, ``headers`` as a plain dict, ``body``
+    decoded); :meth:`outgoing` gives the ``HttpRequest`` that goes upstream."""
+
+    def __init__(self, raw: HttpRequest, response_timeout: float) -> None:
         self.raw = raw
         self.method = raw.method
         self.url = raw.url
@@ -139,11 +143,11 @@ class RequestData:
                 header_replace(headers, "content-length", str(len(body or b"")))
         return headers
 
-    def outgoing(self) -> tuple[OutgoingRequest, bool]:
+    def outgoing(self) -> tuple[HttpRequest, bool]:
         """The request to send upstream, and whether it differs from what the browser sent."""
         body = self.body_bytes()
         headers = self.final_headers(body)
-        out = OutgoingRequest(method=self.method, url=self.url, headers=headers, body=body)
+        out = HttpRequest(method=self.method, url=self.url, headers=headers, body=body)
         changed = (
             out.method != self.raw.method
             or out.url != self.raw.url

@@ -14,8 +14,8 @@ from runner.net.bodies import decode_body, encode_body
 from ._util import MISSING, is_finite_non_negative
 from .headers import header_get, header_has, header_set, merge_headers
 from .interception import ResponseSnapshot
+from .messages import HttpResponse
 from .static import load_fixture_body, parse_shorthand
-from .types import UpstreamResponse
 
 __all__ = ["Res", "ResponseData"]
 
@@ -24,9 +24,13 @@ _DROP = ("content-encoding", "transfer-encoding")
 
 
 class ResponseData:
-    """The upstream response as modified so far; shared by every response handler."""
+    """The upstream response as modified so far; shared by every response handler.
 
-    def __init__(self, upstream: UpstreamResponse, method: str) -> None:
+    It wraps the server's :class:`~runner.net.messages.HttpResponse` (``upstream``, never
+    changed) with what the handlers see and change (``status_code``, ``headers`` as a plain dict,
+    ``body`` decoded, ``delay``, ...); :meth:`final` gives the ``HttpResponse`` the page gets."""
+
+    def __init__(self, upstream: HttpResponse, method: str) -> None:
         self.upstream = upstream
         self.status_code = upstream.status
         self.status_message = upstream.status_text
@@ -53,13 +57,14 @@ class ResponseData:
             return bool(self.body != self._original or type(self.body) is not type(self._original))
         return self.body is not self._original and self.body != self._original
 
-    def final(self) -> tuple[int, str, dict[str, str], bytes]:
-        """Status, reason, headers and body bytes to fulfil the page's request with."""
+    def final(self) -> HttpResponse:
+        """The response to fulfil the page's request with (its body at ``throttle_kbps``)."""
         body = self.raw_body if not self.body_changed() else encode_body(self.body)[0]
         headers = {str(k): str(v) for k, v in self.headers.items() if str(k).lower() not in _DROP}
         if header_has(headers, "content-length"):
             header_set(headers, "content-length", str(len(body)))
-        return int(self.status_code), str(self.status_message or ""), headers, body
+        return HttpResponse(status=int(self.status_code), status_text=str(self.status_message or ""),
+                            headers=headers, body=body, throttle_kbps=self.throttle_kbps or None)
 
     def snapshot(self) -> ResponseSnapshot:
         return ResponseSnapshot(

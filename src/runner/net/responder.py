@@ -22,18 +22,12 @@ from .guard import Failed, Failures, Guard, describe, was_reported
 from .handlers import HandlerRunner
 from .headers import header_get, headers_problem
 from .interception import Interception, ResponseSnapshot, lazy_loader
+from .messages import HttpRequest, HttpResponse
 from .registry import Registry
 from .req import RequestData, Subscription
 from .res import Res, ResponseData
 from .static import StaticResponse, render
-from .types import (
-    InterceptionState,
-    OutgoingRequest,
-    OutgoingResponse,
-    RawRequest,
-    UpstreamError,
-    UpstreamResponse,
-)
+from .types import InterceptionState, UpstreamError
 
 __all__ = ["Responder"]
 
@@ -57,7 +51,7 @@ class Responder:
         self._failures = failures
         self._handlers = handlers
 
-    async def pass_through(self, outgoing: OutgoingRequest | None, ic: Interception, exchange: Guard,
+    async def pass_through(self, outgoing: HttpRequest | None, ic: Interception, exchange: Guard,
                            timeout_ms: float) -> None:
         """A request only watched on its way, recorded as the page gets it. The page's own
         request is not held, so ``timeout_ms`` cannot cut it: a response that comes later is
@@ -88,7 +82,7 @@ class Responder:
         self._registry.set_state(ic, _S.RESPONSE_RECEIVED)
         self._registry.set_state(ic, _S.COMPLETE)
 
-    async def send_static(self, static: StaticResponse, raw: RawRequest, ic: Interception,
+    async def send_static(self, static: StaticResponse, raw: HttpRequest, ic: Interception,
                           exchange: Guard, gen: int, data: RequestData | None = None) -> None:
         """Answer with ``static`` (a stub), then tell the ``after:response`` listeners."""
         self._registry.set_stubbed(ic)
@@ -110,10 +104,9 @@ class Responder:
             await self._failures.fail_request(error, ic, exchange, gen)
         headers = add_cors_headers(rendered.headers, raw.headers)
         await _pause(rendered.delay)
-        abandoned = await exchange.fulfill(OutgoingResponse(
-            status=rendered.status, status_text=reason_phrase(rendered.status),
-            headers=headers, body=rendered.body, throttle_kbps=rendered.throttle_kbps or None,
-        ))
+        answer = HttpResponse(status=rendered.status, status_text=reason_phrase(rendered.status), headers=headers,
+                              body=rendered.body, url=raw.url, throttle_kbps=rendered.throttle_kbps or None)
+        abandoned = await exchange.fulfill(answer)
         self._registry.set_response(ic, ResponseSnapshot(
             status_code=rendered.status, status_message=reason_phrase(rendered.status),
             headers=dict(headers), url=raw.url,
@@ -126,12 +119,11 @@ class Responder:
             return
         subs = sorted(data.subscriptions, key=lambda sub: sub.order) if data is not None else []
         if data is not None and any(sub.event == "after:response" for sub in subs):
-            answered = UpstreamResponse(status=rendered.status, status_text=reason_phrase(rendered.status),
-                                        headers=dict(headers), body=rendered.body, url=raw.url)
-            await self._after_response(subs, ResponseData(answered, raw.method), data, ic, exchange, gen)
+            # the after:response listeners read the response the page got (ResponseData copies its headers)
+            await self._after_response(subs, ResponseData(answer, raw.method), data, ic, exchange, gen)
         self._registry.set_state(ic, _S.COMPLETE)
 
-    async def fetch_and_answer(self, data: RequestData, outgoing: OutgoingRequest, ic: Interception,
+    async def fetch_and_answer(self, data: RequestData, outgoing: HttpRequest, ic: Interception,
                                exchange: Guard, gen: int) -> None:
         """Send ``outgoing`` to the server, run the response handlers on its answer, give the
         page the result, then tell the ``after:response`` listeners."""
@@ -147,26 +139,25 @@ class Responder:
             return
         self._registry.set_response(ic, rdata.snapshot())
         self._registry.set_state(ic, _S.RESPONSE_INTERCEPTED)
-        status, reason, headers, body = rdata.final()
-        problem = headers_problem(headers)
+        answer = rdata.final()
+        problem = headers_problem(answer.headers)
         if problem is not None:  # set on `res.headers`: the browser would refuse it
             error = InterceptError(
                 f"A response handler set an invalid response header. {problem}"
                 + describe(subs[0].route, data) + f"\n\nIntercepted response: {rdata.describe()}"
             )
             await self._failures.fail_response(error, ic, exchange, gen)
-        self._registry.set_response_body(ic, body, len(body))
+        self._registry.set_response_body(ic, answer.body, len(answer.body))
         # no default CORS headers here: a response from the server keeps exactly its headers (1a.8)
         await _pause(rdata.delay)
-        abandoned = await exchange.fulfill(OutgoingResponse(status=status, status_text=reason, headers=headers,
-                                                            body=body, throttle_kbps=rdata.throttle_kbps or None))
+        abandoned = await exchange.fulfill(answer)
         if abandoned:
             self._registry.error(ic, abandoned)
             return
         await self._after_response(subs, rdata, data, ic, exchange, gen)
         self._registry.set_state(ic, _S.COMPLETE)
 
-    async def _fetch(self, data: RequestData, outgoing: OutgoingRequest, subs: list[Subscription],
+    async def _fetch(self, data: RequestData, outgoing: HttpRequest, subs: list[Subscription],
                      ic: Interception, exchange: Guard, gen: int) -> ResponseData | None:
         """The server's response to ``outgoing``, or None when there is none (recorded, the
         response handlers that waited for it told, the page given a network error)."""

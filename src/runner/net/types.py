@@ -1,6 +1,6 @@
 """The boundary between the interception engine and the browser adapter.
 
-The adapter builds a :class:`RawRequest` for every request the page makes while any route exists
+The adapter builds an :class:`~runner.net.messages.HttpRequest` for every request the page makes while any route exists
 and calls ``await interceptor.handle(raw, exchange)``; ``exchange`` (an :class:`Exchange`) is the
 adapter's narrow seam: the only four moves the engine can make with a request, and the four
 capabilities it declares (which moves the engine chooses). Nothing here imports Playwright.
@@ -9,110 +9,16 @@ capabilities it declares (which moves the engine chooses). Nothing here imports 
 from __future__ import annotations
 
 import enum
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Protocol
 
-from .headers import Headers
+from .messages import HttpRequest, HttpResponse
 
 __all__ = [
-    "RawRequest",
-    "OutgoingRequest",
-    "UpstreamResponse",
-    "ObservedResponse",
-    "OutgoingResponse",
     "UpstreamError",
     "Exchange",
     "InterceptionState",
     "RunnerDeprecationWarning",
 ]
-
-
-@dataclass
-class RawRequest:
-    """A request of the page as the browser made it (before any handler ran).
-
-    ``id``: the browser's own request id (becomes ``Interception.browser_request_id``).
-    ``method``: the HTTP method as sent (``"GET"``). ``url``: the absolute URL.
-    ``headers``: request headers, names lower-cased. ``body``: the raw body, or None when the
-    request has none. ``resource_type``: the browser's classification (``document``, ``fetch``,
-    ``xhr``, ``script``, ``image``, ...). ``http_version``: ``"1.1"`` unless known otherwise.
-    ``page_url``: the URL of the page (frame) that made the request, used to resolve a relative
-    ``req.url`` assigned by a handler; None when unknown (the request URL is used instead).
-    """
-
-    id: str
-    method: str
-    url: str
-    headers: dict[str, str]
-    body: bytes | None
-    resource_type: str
-    http_version: str = "1.1"
-    page_url: str | None = None
-
-
-@dataclass
-class OutgoingRequest:
-    """The request to send upstream, after the handlers' changes were merged.
-
-    ``headers`` is the complete header set (a header deleted by a handler is absent);
-    ``body`` the bytes to send, or None for no body.
-    """
-
-    method: str
-    url: str
-    headers: dict[str, str]
-    body: bytes | None
-
-
-@dataclass
-class UpstreamResponse:
-    """A response read completely from the server by :meth:`Exchange.fetch`.
-
-    ``body`` is decoded from any content-encoding (gzip, br, ...); ``url`` is the final URL
-    (after redirects when they were followed).
-    """
-
-    status: int
-    status_text: str
-    headers: dict[str, str]
-    body: bytes
-    url: str
-
-
-@dataclass
-class ObservedResponse:
-    """The response of a request sent with :meth:`Exchange.pass_through` (body not moved).
-
-    ``load_body``, when not None, reads the body on demand (a coroutine function to run on the
-    engine's loop); the engine calls it at most once, only when a test reads ``response.body``.
-    """
-
-    status: int
-    status_text: str
-    headers: dict[str, str]
-    url: str
-    load_body: Callable[[], Awaitable[bytes]] | None = None
-
-
-@dataclass
-class OutgoingResponse:
-    """The response the page receives when the engine answers a request itself.
-
-    ``throttle_kbps``: send the body at this rate, the page reading it as it arrives. An
-    exchange that can stream says so (:attr:`Exchange.streams_body`); for any other the engine
-    waits as long as the body would take, then answers at once (see :class:`~runner.net.guard.Guard`).
-    """
-
-    status: int
-    status_text: str
-    headers: dict[str, str]
-    body: bytes
-    throttle_kbps: float | None = None
-
-    def header_lines(self) -> list[tuple[str, str]]:
-        """The headers as sent, one ``(name, value)`` a line (see :meth:`Headers.lines`)."""
-        return Headers(self.headers).lines()
 
 
 class UpstreamError(Exception):
@@ -163,19 +69,19 @@ class Exchange(Protocol):
         Otherwise the engine waits as long as the body would take, then answers at once."""
         ...
 
-    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+    async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         """Let the request go to the server, modified as given (None: unchanged), without moving
         the body through the engine; return the response's head, or the error it ended with."""
         ...
 
     async def fetch(
-        self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float
-    ) -> UpstreamResponse:
+        self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float
+    ) -> HttpResponse:
         """Send ``request`` to the server and read the whole response (the page does not see it
         yet). Redirects are followed only when ``follow_redirect``. Raises :class:`UpstreamError`."""
         ...
 
-    async def fulfill(self, response: OutgoingResponse) -> str | None:
+    async def fulfill(self, response: HttpResponse) -> str | None:
         """Answer the page's request with ``response``. Returns None once the page has it, or why
         it never will (the page abandoned the request: an AbortController, a navigation)."""
         ...

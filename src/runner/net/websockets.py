@@ -27,8 +27,8 @@ from runner.usercode.threads import Workers
 
 from ._util import as_coro, show
 from .matching import CompiledMatcher, MatchView, validate_route_matcher
+from .records import RequestRecord, RouteRecord, Teller
 from .route import validate_alias
-from .tables import Observer, RequestRow, RouteRow
 
 __all__ = ["WsConnection", "WsHandle", "WsMessage", "WsRoute", "WsRoutes", "WsTransport"]
 
@@ -254,22 +254,22 @@ class WsRoute:
     def describe(self) -> str:
         return show(self.url if isinstance(self.url, str) else self.url)
 
-    def row(self) -> RouteRow:
-        """The route as a row of the Routes table (the keys of the HTTP routes' rows): method
-        ``WS``; stubbed when no server is behind it; ``matches`` counts the sockets it took."""
-        return {"id": self.id, "method": "WS", "matcher": self.matcher.describe(), "stubbed": not self.server,
-                "handler": "function" if self.handler is not None else ("spy" if self.server else "static"),
-                "alias": self.alias, "matches": len(self.connections), "times": None, "middleware": False,
-                "log": True}
+    def record(self) -> RouteRecord:
+        """The route as the Routes table shows it (as the HTTP routes are): method ``WS``;
+        stubbed when no server is behind it; ``matches`` counts the sockets it took."""
+        return RouteRecord(id=self.id, method="WS", matcher=self.matcher.describe(), stubbed=not self.server,
+                           handler="function" if self.handler is not None else ("spy" if self.server else "static"),
+                           alias=self.alias, matches=len(self.connections), times=None, middleware=False, log=True)
 
-    def connection_row(self, connection: WsConnection) -> RequestRow:
-        """A socket the route took, as a row of the requests table: its handshake (``GET``,
-        status 101, resource type ``websocket``), ended when the socket opened."""
-        return {"id": connection.id, "browser_request_id": "", "method": "GET", "url": connection.url,
-                "route_ids": [self.id], "aliases": [self.alias] if self.alias else [], "stubbed": not self.server,
-                "log": True, "state": "Complete", "status": 101, "error": None, "duration_ms": None,
-                "resource_type": "websocket", "request_headers": {}, "response_headers": {},
-                "request_body_size": None, "response_body_size": None, "timings": {}}
+    def connection_record(self, connection: WsConnection) -> RequestRecord:
+        """A socket the route took, as a recorded request: its handshake (``GET``, status 101,
+        resource type ``websocket``), ended when the socket opened; neither ``open`` nor
+        ``late``, no bodies."""
+        return RequestRecord(id=connection.id, browser_request_id="", method="GET", url=connection.url,
+                             route_ids=[self.id], aliases=[self.alias] if self.alias else [], stubbed=not self.server,
+                             log=True, state="Complete", status=101, error=None, duration_ms=None,
+                             resource_type="websocket", request_headers={}, response_headers={},
+                             request_body_size=None, response_body_size=None, timings={})
 
 
 class WsHandle:
@@ -316,46 +316,37 @@ class WsRoutes:
     """The WebSocket routes of the page and their connections (cleared with the HTTP routes)."""
 
     def __init__(self, lock: threading.RLock, cond: threading.Condition,
-                 report: Callable[[BaseException], None], observer: Observer | None = None,
+                 report: Callable[[BaseException], None], teller: Teller | None = None,
                  timeout_s: Callable[[], float] = lambda: 4.0) -> None:
         self._lock = lock
         self._cond = cond
         self._report = report
         self._timeout_s = timeout_s
-        self._observer = observer  # told as the registry's is (route_added, route_aliased, request_ended)
+        self._teller = teller or Teller(None)  # the registry's (route_added, route_aliased, request_ended)
         self.routes: list[WsRoute] = []
-
-    def _tell(self, event: str, row: RouteRow | RequestRow) -> None:
-        tell = getattr(self._observer, event, None)
-        if tell is None:
-            return
-        try:
-            tell(row)
-        except Exception:  # noqa: BLE001 - an observer's bug must not break the sockets
-            pass
 
     def add(self, route: WsRoute) -> WsHandle:
         with self._cond:
             self.routes.append(route)
-            row = route.row()
-        self._tell("route_added", row)
+            record = route.record()
+        self._teller.route_added(record)
         return WsHandle(route, self._lock, on_alias=self._aliased)
 
     def _aliased(self, route: WsRoute) -> None:
         with self._cond:
-            row = route.row()
-        self._tell("route_aliased", row)
+            record = route.record()
+        self._teller.route_aliased(record)
 
-    def routes_table(self) -> list[RouteRow]:
+    def routes_table(self) -> list[dict[str, Any]]:
         with self._cond:
-            return [route.row() for route in self.routes]
+            return [route.record().row() for route in self.routes]
 
-    def requests_log(self) -> list[RequestRow]:
+    def requests_log(self) -> list[dict[str, Any]]:
         """The sockets the routes took, in the order they opened."""
         with self._cond:
             taken = [(c, r) for r in self.routes for c in r.connections]
             taken.sort(key=lambda pair: pair[0].opened)
-            return [route.connection_row(connection) for connection, route in taken]
+            return [route.connection_record(connection).row() for connection, route in taken]
 
     def __bool__(self) -> bool:
         return bool(self.routes)
@@ -394,10 +385,10 @@ class WsRoutes:
         connection = WsConnection(route, url, transport, self._cond, report, self._timeout_s)
         with self._cond:
             route.connections.append(connection)
-            row = route.connection_row(connection)
+            record = route.connection_record(connection)
             self._cond.notify_all()
         if current():
-            self._tell("request_ended", row)
+            self._teller.request_ended(record)
         if route.handler is not None:
             try:
                 await _run(route.handler, connection, self._timeout_s())

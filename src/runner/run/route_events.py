@@ -1,7 +1,7 @@
 """Route events: what the interception engine did, told on the run's bus as the running test's.
 
-The interceptor of ``runner/net`` calls its observer with plain rows (a route added or aliased, a
-request ended); :class:`RouteEvents` makes them ``route.added``, ``route.aliased`` and
+The interceptor of ``runner/net`` calls its observer with its frozen records (a route added or
+aliased, a request ended); :class:`RouteEvents` makes them ``route.added``, ``route.aliased`` and
 ``request.intercepted`` events of the test running then, and logs a request the test asked to see.
 """
 
@@ -15,7 +15,7 @@ from runner.events import Event, RequestIntercepted, RouteAdded, RouteAliased
 from runner.net.bodies import body_record
 
 if TYPE_CHECKING:
-    from runner.net.tables import RequestRow, RouteRow
+    from runner.net.records import RequestRecord, RouteRecord
 
 __all__ = ["RouteEvents"]
 
@@ -33,26 +33,26 @@ class RouteEvents:
         ctx = self._current()
         return (ctx.nodeid, ctx.attempt) if ctx is not None else None
 
-    def route_added(self, row: RouteRow) -> None:
+    def route_added(self, route: RouteRecord) -> None:
         test = self._test()
         if test is None:
             return
         nodeid, attempt = test
         self._publish(RouteAdded(
-            nodeid=nodeid, attempt=attempt, route_id=row["id"], method=row["method"], matcher=row["matcher"],
-            stubbed=row["stubbed"], handler=row["handler"], alias=row["alias"], times=row["times"],
-            middleware=row["middleware"]))
+            nodeid=nodeid, attempt=attempt, route_id=route.id, method=route.method, matcher=route.matcher,
+            stubbed=route.stubbed, handler=route.handler, alias=route.alias, times=route.times,
+            middleware=route.middleware))
 
-    def route_aliased(self, row: RouteRow) -> None:
+    def route_aliased(self, route: RouteRecord) -> None:
         test = self._test()
         if test is None:
             return
         nodeid, attempt = test
-        alias = row["alias"]
+        alias = route.alias
         assert alias is not None  # told only once `.as_()` named the route
-        self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=row["id"], alias=alias))
+        self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=route.id, alias=alias))
 
-    def request_ended(self, row: RequestRow) -> None:
+    def request_ended(self, request: RequestRecord) -> None:
         from runner.net import header_get  # loaded already: the interceptor tells this
 
         test = self._test()
@@ -60,16 +60,16 @@ class RouteEvents:
             return
         nodeid, attempt = test
         event = RequestIntercepted(
-            nodeid=nodeid, attempt=attempt, id=row["id"], method=row["method"], url=row["url"],
-            route_ids=list(row["route_ids"]), aliases=list(row["aliases"]), stubbed=row["stubbed"],
-            state=row["state"], status=row["status"], error=row["error"], resource_type=row["resource_type"],
-            request_headers=dict(row["request_headers"]), response_headers=dict(row["response_headers"]),
-            request_body_size=row["request_body_size"], response_body_size=row["response_body_size"],
-            timings=dict(row["timings"] or {}),
-            request_body=body_record(row.get("request_body"), header_get(row["request_headers"], "content-type")),
-            response_body=body_record(row.get("response_body"),
-                                      header_get(row["response_headers"], "content-type")),
-            log=bool(row["log"]), open=bool(row.get("open")), late=bool(row.get("late")))
+            nodeid=nodeid, attempt=attempt, id=request.id, method=request.method, url=request.url,
+            route_ids=list(request.route_ids), aliases=list(request.aliases), stubbed=request.stubbed,
+            state=request.state, status=request.status, error=request.error, resource_type=request.resource_type,
+            request_headers=dict(request.request_headers), response_headers=dict(request.response_headers),
+            request_body_size=request.request_body_size, response_body_size=request.response_body_size,
+            timings=dict(request.timings),
+            request_body=body_record(request.request_body, header_get(request.request_headers, "content-type")),
+            response_body=body_record(request.response_body, header_get(request.response_headers, "content-type")),
+            # a WebSocket's handshake is neither open nor late (None)
+            log=request.log, open=bool(request.open), late=bool(request.late))
         self._publish(event)
         ctx = self._current()
         if ctx is not None and event.log:

@@ -13,13 +13,10 @@ from typing import Any
 import pytest
 
 from runner.net import (
+    HttpRequest,
+    HttpResponse,
     Interceptor,
-    ObservedResponse,
-    OutgoingRequest,
-    OutgoingResponse,
-    RawRequest,
     UpstreamError,
-    UpstreamResponse,
 )
 
 BOUND = 5.0  # seconds: the upper bound of every wait in these tests
@@ -44,12 +41,12 @@ class LoopThread:
 
 
 def upstream_response(status: int = 200, body: bytes | str = b"", headers: dict[str, str] | None = None,
-                      url: str = "", status_text: str = "OK") -> UpstreamResponse:
+                      url: str = "", status_text: str = "OK") -> HttpResponse:
     data = body.encode() if isinstance(body, str) else body
-    return UpstreamResponse(status=status, status_text=status_text, headers=dict(headers or {}), body=data, url=url)
+    return HttpResponse(status=status, status_text=status_text, headers=dict(headers or {}), body=data, url=url)
 
 
-def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> UpstreamResponse:
+def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> HttpResponse:
     return upstream_response(status, json.dumps(value), {"content-type": "application/json", **(headers or {})})
 
 
@@ -57,15 +54,15 @@ class Upstream:
     """The server: records what it received; answers with a scripted response or error."""
 
     def __init__(self) -> None:
-        self.received: list[OutgoingRequest] = []
-        self.script: Callable[[OutgoingRequest], UpstreamResponse | UpstreamError] = (
+        self.received: list[HttpRequest] = []
+        self.script: Callable[[HttpRequest], HttpResponse | UpstreamError] = (
             lambda req: upstream_response(200, "from server", {"content-type": "text/plain"}, req.url)
         )
 
-    def answer(self, request: OutgoingRequest) -> UpstreamResponse | UpstreamError:
+    def answer(self, request: HttpRequest) -> HttpResponse | UpstreamError:
         self.received.append(request)
         result = self.script(request)
-        if isinstance(result, UpstreamResponse) and not result.url:
+        if isinstance(result, HttpResponse) and not result.url:
             result.url = request.url
         return result
 
@@ -82,24 +79,24 @@ class FakeExchange:
     streams_body = False
     abandoned: str | None = None
 
-    def __init__(self, raw: RawRequest, upstream: Upstream) -> None:
+    def __init__(self, raw: HttpRequest, upstream: Upstream) -> None:
         self.raw = raw
         self.upstream = upstream
         self.calls: list[str] = []
-        self.passed: list[OutgoingRequest | None] = []
-        self.fetched: list[tuple[OutgoingRequest, bool, float]] = []
-        self.fulfilled: list[OutgoingResponse] = []
+        self.passed: list[HttpRequest | None] = []
+        self.fetched: list[tuple[HttpRequest, bool, float]] = []
+        self.fulfilled: list[HttpResponse] = []
         self.failed: list[str] = []
         self.answered = threading.Event()
         self.body_loads = 0
 
-    def _as_outgoing(self, request: OutgoingRequest | None) -> OutgoingRequest:
+    def _as_outgoing(self, request: HttpRequest | None) -> HttpRequest:
         if request is not None:
             return request
         r = self.raw
-        return OutgoingRequest(method=r.method, url=r.url, headers=dict(r.headers), body=r.body)
+        return HttpRequest(method=r.method, url=r.url, headers=dict(r.headers), body=r.body)
 
-    async def pass_through(self, request: OutgoingRequest | None) -> ObservedResponse | UpstreamError:
+    async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         self.calls.append("pass_through")
         self.passed.append(request)
         result = self.upstream.answer(self._as_outgoing(request))
@@ -111,10 +108,10 @@ class FakeExchange:
             self.body_loads += 1
             return result.body
 
-        return ObservedResponse(status=result.status, status_text=result.status_text,
+        return HttpResponse(status=result.status, status_text=result.status_text,
                                 headers=result.headers, url=result.url, load_body=load_body)
 
-    async def fetch(self, request: OutgoingRequest, *, follow_redirect: bool, timeout_ms: float) -> UpstreamResponse:
+    async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         self.calls.append("fetch")
         self.fetched.append((request, follow_redirect, timeout_ms))
         result = self.upstream.answer(request)
@@ -122,7 +119,7 @@ class FakeExchange:
             raise result
         return result
 
-    async def fulfill(self, response: OutgoingResponse) -> str | None:
+    async def fulfill(self, response: HttpResponse) -> str | None:
         self.calls.append("fulfill")
         self.fulfilled.append(response)
         self.answered.set()
@@ -134,7 +131,7 @@ class FakeExchange:
         self.answered.set()
 
     @property
-    def response(self) -> OutgoingResponse:
+    def response(self) -> HttpResponse:
         assert self.fulfilled, f"the page got no fulfilled response; calls: {self.calls}"
         return self.fulfilled[-1]
 
@@ -145,9 +142,9 @@ class FakeExchange:
 
 def raw_request(url: str = "http://localhost:3000/api/users", method: str = "GET",
                 headers: dict[str, str] | None = None, body: bytes | str | None = None,
-                resource_type: str = "xhr", id: str | None = None, page_url: str | None = None) -> RawRequest:
+                resource_type: str = "xhr", id: str | None = None, page_url: str | None = None) -> HttpRequest:
     data = body.encode() if isinstance(body, str) else body
-    return RawRequest(id=id or "browser-1", method=method, url=url, headers=dict(headers or {}),
+    return HttpRequest(id=id or "browser-1", method=method, url=url, headers=dict(headers or {}),
                       body=data, resource_type=resource_type, page_url=page_url)
 
 
@@ -183,7 +180,7 @@ class Env:
             response = json_response(body, status, headers)
         else:
             response = upstream_response(status, body, headers, status_text=status_text)
-        self.upstream.script = lambda req: UpstreamResponse(
+        self.upstream.script = lambda req: HttpResponse(
             response.status, response.status_text, dict(response.headers), response.body, req.url)
 
     def _fixture(self, spec: str) -> bytes:

@@ -735,11 +735,11 @@ def test_engine_never_raises_and_always_answers(env: Any) -> None:
         async def fail(self, reason: str) -> None:
             self.failed = reason
 
-    from runner.net import RawRequest
+    from runner.net import HttpRequest
 
     env.intercept("/api/users").as_("a")
     broken = Broken()
-    raw = RawRequest(id="x", method="GET", url=URL, headers={}, body=None, resource_type="xhr")
+    raw = HttpRequest(id="x", method="GET", url=URL, headers={}, body=None, resource_type="xhr")
     env.lt.run(env.interceptor.handle(raw, broken))
     assert broken.failed == "failed"
     assert "interception engine failed" in env.messages[0]

@@ -7,6 +7,8 @@ from typing import Any
 
 from tests.unit.net.conftest import BOUND
 
+from runner.net.records import RequestRecord, RouteRecord
+
 URL = "http://localhost:3000/api/users"
 
 
@@ -14,11 +16,14 @@ class Rows:
     def __init__(self) -> None:
         self.ended: list[dict[str, Any]] = []
 
-    def route_added(self, row: dict[str, Any]) -> None:
+    def route_added(self, record: RouteRecord) -> None:
         pass
 
-    def request_ended(self, row: dict[str, Any]) -> None:
-        self.ended.append(row)
+    def route_aliased(self, record: RouteRecord) -> None:
+        pass
+
+    def request_ended(self, record: RequestRecord) -> None:
+        self.ended.append(record.row())
 
 
 def test_a_second_finish_waits_for_nothing(make_env: Any) -> None:
@@ -51,7 +56,7 @@ def test_the_end_waits_for_a_request_being_told_as_it_ended(make_env: Any) -> No
     told: list[str | None] = []
 
     class Slow(Rows):
-        def request_ended(self, row: dict[str, Any]) -> None:
+        def request_ended(self, record: RequestRecord) -> None:
             entered.set()
             time.sleep(0.2)  # the loop thread, slower than the test thread to read the test
             told.append(current[0])

@@ -1,5 +1,8 @@
 """The request as a RouteMatcher sees it: :class:`MatchView`, built once per request.
 
+A view over the request (:meth:`MatchView.of` an :class:`~runner.net.messages.HttpRequest`),
+not a model of its own: its parts as the matchers compare them.
+
 Each field reads its part of the request from the view (the URL's parts, the headers in lower
 case, the Basic credentials, ...). The body is parsed as JSON, and its GraphQL operations found,
 only when a ``json`` or ``graphql`` field first asks.
@@ -12,8 +15,11 @@ import binascii
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
+
+if TYPE_CHECKING:
+    from ..messages import HttpRequest
 
 __all__ = ["MatchView", "NO_BODY", "parse_json_body", "graphql_operations"]
 
@@ -56,6 +62,11 @@ class MatchView:
         # a repeated key is compared as its values joined with "," (as the original coerces arrays)
         self.query = {k: ",".join(v) for k, v in query.items()}
         self.auth_username, self.auth_password = _basic_auth(self.headers.get("authorization"))
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> MatchView:
+        """The view of a request the page made."""
+        return cls(request.method, request.url, request.headers, request.resource_type, request.body)
 
     @property
     def json_body(self) -> Any:
