@@ -57,7 +57,7 @@ def read_fixture_bytes(folder: Path | None, spec: str) -> tuple[bytes, Path]:
     return found.read_bytes(), found
 
 
-def read_fixture(folder: Path | None, path: str, encoding: Any = ..., *, timeout_note: str = "") -> Any:
+def read_fixture(folder: Path | None, path: str, encoding: Any = ...) -> Any:
     """What ``runner.fixture(path)`` returns: parsed JSON, text, base64 text or bytes."""
     name, spec_encoding, given = split_spec(path)
     if encoding is ...:
