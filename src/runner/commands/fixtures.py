@@ -16,7 +16,7 @@ from typing import Any
 from runner.errors import CommandError, UsageError
 from runner.net.bodies import NULL_ENCODINGS, split_spec, text_in_encoding
 
-__all__ = ["split_spec", "resolve_fixture", "read_fixture_bytes", "read_fixture"]
+__all__ = ["resolve_fixture", "read_fixture_bytes", "read_fixture"]
 
 _IMAGE_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp", ".ico"}
 _BINARY_EXTS = {".zip", ".pdf", ".gz", ".woff", ".woff2", ".ttf", ".mp4", ".mp3", ".wav"}
