@@ -60,7 +60,7 @@ class CaptureVerbs(BrowserHolder):
 
         if await shot():
             return True
-        cdp = getattr(self, "cdp", None)
+        cdp = self.cdp
         if cdp is None:
             return False
         try:
