@@ -1,4 +1,5 @@
-"""The ``runner`` command: ``run``, ``open``, ``init``, ``report``, ``config``, ``schema``, ``show-trace``, ``show-report``.
+"""The ``runner`` command: ``run``, ``open``, ``init``, ``report``, ``merge``, ``durations``, ``config``, ``schema``,
+``show-trace``, ``show-report``.
 
 :func:`main` parses the command line (:mod:`runner.cli.parser`) and hands the command to its
 module, one per command (``runner.cli.run``, ``runner.cli.open``, ...). Every failure to start ends

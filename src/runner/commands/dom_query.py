@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from runner import expect as assertions
+from runner import expect
 from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
 
 __all__ = ["DomQuery"]
 
 
-def _snapshot(raw: Mapping[str, Any]) -> assertions.ElementSnapshot:
-    return assertions.ElementSnapshot(
+def _snapshot(raw: Mapping[str, Any]) -> expect.ElementSnapshot:
+    return expect.ElementSnapshot(
         tag=raw["tag"],
         text=raw["text"],
         inner_text=raw["inner_text"],
@@ -75,7 +75,7 @@ class DomQuery:
         return {"mode": "elements", "steps": self._steps, "shadow": self._shadow_on()}
 
     def _snap(self, css: Sequence[str] = (), props: Sequence[str] = (),
-              limit: int | None = None) -> assertions.DomSubject:
+              limit: int | None = None) -> expect.DomSubject:
         """The elements as they are now; with ``limit``, only the first ``limit`` are read (and
         all are counted: ``DomSubject.count``)."""
         raw = self._ctx.run(self._ctx.browser.dom({
@@ -83,11 +83,11 @@ class DomQuery:
             "css": list(css), "props": list(props), "limit": limit,
         }))
         if limit is None:
-            return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
-        return assertions.DomSubject(self._label, tuple(_snapshot(r) for r in raw["elements"]),
+            return expect.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
+        return expect.DomSubject(self._label, tuple(_snapshot(r) for r in raw["elements"]),
                                      total=int(raw["total"]))
 
-    def _existing(self, timeout: float | None = None, what: str = "to exist") -> assertions.DomSubject:
+    def _existing(self, timeout: float | None = None, what: str = "to exist") -> expect.DomSubject:
         """Retry until at least one element matches; returns the snapshot."""
         __tracebackhide__ = True
 

@@ -16,7 +16,7 @@ from typing import Any
 from runner.errors import CommandError, UsageError
 from runner.net.bodies import NULL_ENCODINGS, split_spec, text_in_encoding
 
-__all__ = ["split_spec", "resolve_fixture", "read_fixture_bytes", "read_fixture"]
+__all__ = ["resolve_fixture", "read_fixture_bytes", "read_fixture"]
 
 _IMAGE_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp", ".ico"}
 _BINARY_EXTS = {".zip", ".pdf", ".gz", ".woff", ".woff2", ".ttf", ".mp4", ".mp3", ".wav"}
@@ -57,7 +57,7 @@ def read_fixture_bytes(folder: Path | None, spec: str) -> tuple[bytes, Path]:
     return found.read_bytes(), found
 
 
-def read_fixture(folder: Path | None, path: str, encoding: Any = ..., *, timeout_note: str = "") -> Any:
+def read_fixture(folder: Path | None, path: str, encoding: Any = ...) -> Any:
     """What ``runner.fixture(path)`` returns: parsed JSON, text, base64 text or bytes."""
     name, spec_encoding, given = split_spec(path)
     if encoding is ...:

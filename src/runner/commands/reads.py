@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from runner import expect as assertions
+from runner import expect
 from runner.commands.context import Attempt, retry
 from runner.commands.dom_query import DomQuery
 from runner.commands.steps import command
@@ -120,7 +120,7 @@ class Reads(DomQuery):
     def value(self, timeout: float | None = None) -> str | None:
         return self._existing(timeout).elements[0].value
 
-    def snapshot(self) -> assertions.DomSubject:
+    def snapshot(self) -> expect.DomSubject:
         return self._snap()
     def as_(self, alias: str) -> Self:
         self._commands._dom_aliases[alias_name(alias)] = self

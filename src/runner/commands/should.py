@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from runner import expect as assertions
+from runner import expect
 from runner.commands.context import Attempt, retry
 from runner.commands.dom_query import DomQuery
 from runner.commands.steps import command
@@ -41,14 +41,14 @@ class DomAssertions(DomQuery):
 
             retry(self._ctx, attempt_fn, self._timeout_ms(timeout), f"{self._label}.should(<callback>)")
             return self
-        assertions.validate_chainer(chainer, *args)
-        css = assertions.css_properties_needed(chainer, *args)
-        props = assertions.props_needed(chainer, *args)
-        limit = assertions.LISTED if assertions.counts_only(chainer) else None
+        expect.validate_chainer(chainer, *args)
+        css = expect.css_properties_needed(chainer, *args)
+        props = expect.props_needed(chainer, *args)
+        limit = expect.LISTED if expect.counts_only(chainer) else None
 
         def attempt() -> Attempt:
             snap = self._snap(css, props, limit)
-            outcome = assertions.check(snap, chainer, *args)
+            outcome = expect.check(snap, chainer, *args)
             return Attempt(outcome.ok, outcome.message)
 
         shown = ", ".join(repr(a) for a in (chainer, *args))

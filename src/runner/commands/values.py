@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from runner import expect as assertions
+from runner import expect
 from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.steps import command
@@ -91,13 +91,13 @@ class Value:
 
             retry(self._ctx, attempt_fn, limit, f"{self._label}.should(<callback>)")
             return self
-        assertions.validate_chainer(chainer, *args)
+        expect.validate_chainer(chainer, *args)
 
         def attempt() -> Attempt:
             ok, value, message = self._read()
             if not ok and not chainer.endswith("exist"):
                 return Attempt(False, message)
-            outcome = assertions.check(value, chainer, *args)
+            outcome = expect.check(value, chainer, *args)
             return Attempt(outcome.ok, outcome.message if outcome.ok else self._explained(outcome.message, value))
 
         shown = ", ".join(repr(a) for a in (chainer, *args))
@@ -148,8 +148,8 @@ def lookup_path(value: Any, path: str) -> Any:
     Raises _Missing (the retry loop tries again) when a part of the path does not exist yet.
     """
     try:
-        return assertions.walk_path(value, path, call_accessors=True)
-    except assertions.PathMissing as err:
+        return expect.walk_path(value, path, call_accessors=True)
+    except expect.PathMissing as err:
         if err.reason == "index":  # the words of Python's IndexError, as before the walker
             container = err.container
             kind = "string" if isinstance(container, str) else "tuple" if isinstance(container, tuple) else "list"

@@ -15,7 +15,7 @@ from runner.config.schema import option_names, option_schema, override_level
 from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
 
-__all__ = ["Config", "NOTICES", "SOURCE_LABELS", "collapse_base_url", "node_version_warning", "resolve_path"]
+__all__ = ["Config", "NOTICES", "SOURCE_LABELS", "collapse_base_url", "node_version_warning"]
 
 SOURCE_LABELS: tuple[str, ...] = (
     "default",

@@ -82,12 +82,6 @@ def override_level(name: str) -> str:
     return level
 
 
-def expected_phrase(name: str) -> str:
-    """What the option must be, as used in messages ("a number (0 or more)", "a boolean", ...)."""
-    phrase: str = option_schema(name)["x-expected"]
-    return phrase
-
-
 @cache
 def flat_schema() -> dict[str, Any]:
     """A schema of one flat configuration (options only, no ``e2e``/``component``/``$schema``)."""

@@ -193,7 +193,7 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         self.page: Page | None = None
         self.cdp: CDPSession | None = None
         self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
-        self.frame_guard: Any = None  # modifyObstructiveCode: framed pages' sources rewritten
+        self.frame_guard = None
         self.preflights: Any = None  # while routed: CORS preflights through the routes (preflights.py)
         self._direct: Any = None  # runner's own HTTP client (context_fetch.py), made on first use
         self._agent: str | None = None  # the browser's user agent, once asked

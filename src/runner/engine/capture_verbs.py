@@ -19,8 +19,9 @@ from playwright.async_api import Download
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from runner.artifacts.traces import FailureStep, StepError
 from runner.engine.holder import BrowserHolder
-from runner.engine.tracing import ContextTracing, FailureStep, StepError
+from runner.engine.tracing import ContextTracing
 
 if TYPE_CHECKING:
     from runner.engine.har_recorder import HarRecorder
@@ -59,7 +60,7 @@ class CaptureVerbs(BrowserHolder):
 
         if await shot():
             return True
-        cdp = getattr(self, "cdp", None)
+        cdp = self.cdp
         if cdp is None:
             return False
         try:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Browser, BrowserContext, Page
 
 if TYPE_CHECKING:
+    from runner.engine.frame_guard import FrameGuard
     from runner.engine.routing import RoutingTarget
 
 __all__ = ["BrowserHolder", "PageError"]
@@ -35,6 +36,7 @@ class BrowserHolder:
     context: BrowserContext | None
     page: Page | None
     cdp: Any  # the page's CDPSession (None without a page)
+    frame_guard: FrameGuard | None  # modifyObstructiveCode on: framed pages' sources rewritten
     # Why the page or browser cannot serve the test (the message the test fails with); the
     # next reset replaces what broke.
     broken: str | None

@@ -195,7 +195,7 @@ class NetworkVerbs(BrowserHolder):
         the browser once, not of the page (a page busy in JavaScript must not stop a request)."""
         agent = self._agent
         if agent is None:
-            agent = getattr(self.options, "user_agent", None)
+            agent = self.options.user_agent
             if not agent:
                 info = await asyncio.wait_for(self.cdp.send("Browser.getVersion"), 5)
                 agent = str(info.get("userAgent") or "runner")

@@ -114,12 +114,12 @@ class PageVerbs(BrowserHolder):
             await self._settle_frame_guard()
 
     async def _arm_frame_guard(self) -> None:
-        guard = getattr(self, "frame_guard", None)
+        guard = self.frame_guard
         if guard is not None:
             await guard.arm_for_navigation()
 
     async def _settle_frame_guard(self) -> None:
-        guard = getattr(self, "frame_guard", None)
+        guard = self.frame_guard
         if guard is not None:
             try:
                 await guard.settle()

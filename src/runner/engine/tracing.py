@@ -39,7 +39,7 @@ from playwright.async_api import BrowserContext, Page
 from runner.artifacts.traces import SNAPSHOT_CALL, FailureStep, StepError, mark_failed_steps
 from runner.engine.page_verbs import NAVIGATING
 
-__all__ = ["ContextTracing", "TraceLost", "StepError", "FailureStep"]
+__all__ = ["ContextTracing", "TraceLost"]
 
 #: Whether the source files of the recorded steps go into the trace. The steps are located at the
 #: user's spec line (``tracing.group(location=...)``), so the viewer's Source tab shows the spec;

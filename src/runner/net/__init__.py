@@ -4,6 +4,14 @@ The browser adapter hands every routed request of the page to :meth:`Interceptor
 :class:`Exchange` (its four moves: ``pass_through``, ``fetch``, ``fulfill``, ``fail``). Tests
 define routes with ``runner.intercept(...)`` (:meth:`Interceptor.intercept`) and read them with
 ``runner.wait("@alias")`` / ``runner.get("@alias")``. See docs/interception.md.
+
+The package: ``interceptor`` (the facade) over ``registry`` (routes and records), ``chain`` (one
+routed request's handlers), ``responder`` (its response side), ``handlers`` (the user's handlers
+run), ``guard`` (the page always answered) and ``aliases`` / ``alias_names``; a route is parsed by
+``route``, matched by ``matching/`` and answered by ``static_response``; the user's code sees
+``req``, ``res`` and ``interception``; what crosses the boundary is ``types`` (the Exchange),
+``messages`` (the one request and response), ``headers`` and ``records`` (what the observer
+hears); beside them ``bodies``, ``cors``, ``probes``, ``har``, ``websockets`` and ``_util``.
 """
 
 from __future__ import annotations

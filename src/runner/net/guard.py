@@ -17,7 +17,7 @@ from .interception import Interception
 from .messages import HttpRequest, HttpResponse
 from .registry import Registry
 from .route import Route
-from .static import throttle_seconds
+from .static_response import throttle_seconds
 from .types import Exchange, UpstreamError
 
 __all__ = ["Failed", "Failures", "Guard", "describe", "mark_reported", "was_reported", "quietly"]

@@ -1,7 +1,7 @@
 """HAR files: reading the entries to replay, choosing one for a request, writing a recording.
 
 Pure: no browser. ``runner.replay_har`` turns the entries into routes (one per method and URL,
-see ``commands/api.py``); the browser side of ``runner.record_har`` (``engine/har_recorder.py``)
+see ``commands/har.py``'s ``replay_routes``); the browser side of ``runner.record_har`` (``engine/har_recorder.py``)
 gives :func:`har_document` its entries in HAR 1.2 form.
 
 Reading accepts HAR 1.2 as browsers and Playwright write it: a body in ``content.text``

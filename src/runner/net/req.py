@@ -17,7 +17,7 @@ from ._util import show
 from .headers import header_delete, header_get, header_has, header_replace
 from .interception import RequestSnapshot
 from .messages import HttpRequest
-from .static import StaticResponse, parse_shorthand, parse_static
+from .static_response import StaticResponse, parse_shorthand, parse_static
 
 if TYPE_CHECKING:
     from .route import Route

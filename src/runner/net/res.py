@@ -15,7 +15,7 @@ from ._util import MISSING, is_finite_non_negative
 from .headers import header_get, header_has, header_set, merge_headers
 from .interception import ResponseSnapshot
 from .messages import HttpResponse
-from .static import load_fixture_body, parse_shorthand
+from .static_response import load_fixture_body, parse_shorthand
 
 __all__ = ["Res", "ResponseData"]
 

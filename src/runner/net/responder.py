@@ -26,7 +26,7 @@ from .messages import HttpRequest, HttpResponse
 from .registry import Registry
 from .req import RequestData, Subscription
 from .res import Res, ResponseData
-from .static import StaticResponse, render
+from .static_response import StaticResponse, render
 from .types import InterceptionState, UpstreamError
 
 __all__ = ["Responder"]

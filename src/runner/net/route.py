@@ -12,7 +12,7 @@ from runner.errors import UsageError
 
 from ._util import show
 from .matching import CompiledMatcher, is_route_matcher_dict, validate_route_matcher
-from .static import StaticResponse, is_static_like, parse_static
+from .static_response import StaticResponse, is_static_like, parse_static
 
 if TYPE_CHECKING:
     from .interception import Interception

@@ -259,7 +259,7 @@ def _describe_run(session: Any, specs: list[str]) -> RunStarted:
         run_id=uuid.uuid4().hex, runner_version=__version__, browser=_browser_label(session), specs=specs,
         browser_version=session.host.launched_version(),
         config=json.loads(json.dumps(config.as_dict(), default=str)), sources=dict(config.sources),
-        project_root=str(config.project_root), mode=session.mode, shard=getattr(session, "shard", None),
+        project_root=str(config.project_root), mode=session.mode, shard=session.shard,
     )
 
 

@@ -52,7 +52,7 @@ class StudioPlugin:
     def _record(self) -> None:
         session = self.session
         browser = session.host.browser()
-        priority = getattr(session.config, "selector_priority", None)
+        priority = session.config.selector_priority
         options: dict[str, Any] = {"selectorPriority": list(priority)} if priority else {}
 
         def on_action(text: str) -> None:

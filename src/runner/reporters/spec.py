@@ -41,9 +41,6 @@ class Colors:
     def gray(self, text: str) -> str:
         return self._wrap("90", text)
 
-    def bold(self, text: str) -> str:
-        return self._wrap("1", text)
-
 
 def format_ms(ms: float) -> str:
     if ms < 1000:

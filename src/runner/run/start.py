@@ -1,4 +1,4 @@
-"""The last run's artifacts are replaced when this run starts, not before.
+"""RunStart: at ``run.started``, the last run's artifacts trashed and the events file opened; not before.
 
 ``runner run`` checks what it can before pytest runs, but some mistakes only pytest finds: an
 argument it does not know (``runner run -- --ff``), a bad ``-k`` expression. Such a run never

@@ -23,9 +23,6 @@ from runner.errors import RunnerError
 
 __all__ = ["main", "child_args"]
 
-RECORDER_SCRIPT = Path(__file__).with_name("studio_recorder.js")
-
-
 def child_args(*, project: Path, config_file: str | None, cli_config: list[Any], cli_env: list[str],
                browser: str | None, headed: bool, channel_fd: int, control_fd: int,
                specs: list[str], test: str | None, studio: bool, traces: Path, keep: int,

@@ -7,10 +7,11 @@ import base64
 import pytest
 
 from runner.casing import camel_to_snake, snake_to_camel
-from runner.commands.fixtures import read_fixture, split_spec
+from runner.commands.fixtures import read_fixture
 from runner.commands.keys import parse_sequence
 from runner.commands.records import Record
 from runner.errors import CommandError, UsageError
+from runner.net.bodies import split_spec
 
 
 @pytest.mark.parametrize(("text", "parts"), [

@@ -1,4 +1,4 @@
-"""run_guard's watching parent, with real forks: a finished child's exit status comes from the
+"""run/guard.py's watching parent, with real forks: a finished child's exit status comes from the
 journal's last line alone; a child that died is read back in full.
 
 ``guarded`` forks only a single-threaded process (elsewhere it runs the run in place), and the
