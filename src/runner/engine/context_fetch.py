@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from runner.engine.direct_fetch import DirectClient
-from runner.net import Headers, HttpResponse, UpstreamError
+from runner.net import Headers, HttpResponse, UpstreamError, header_has
 
 __all__ = ["fetch_in_context", "parse_set_cookie"]
 
@@ -43,7 +43,7 @@ async def fetch_in_context(client: DirectClient, context: Any, method: str, url:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(timeout_ms, 1) / 1000
     sent = dict(headers)
-    own_cookie = any(k.lower() == "cookie" for k in sent)
+    own_cookie = header_has(sent, "cookie")
     for hop in range(max(max_redirects, 0) + 1):
         if not own_cookie:
             cookies = await context.cookies(url)

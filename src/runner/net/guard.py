@@ -119,12 +119,10 @@ class Failures:
     async def fail_response(self, error: BaseException, ic: Interception, exchange: Guard, gen: int) -> NoReturn:
         """:meth:`fail_request` for a response handler: only reported once the page already has
         its response (an ``after:response`` listener)."""
-        if not was_reported(error):
+        if not exchange.answered:
+            await self.fail_request(error, ic, exchange, gen)
+        if not was_reported(error):  # after:response: the page already has its response
             self.report(error, gen)
-        if exchange.answered:  # after:response: the page already has its response
-            raise Failed()
-        self._registry.error(ic, str(error).split("\n", 1)[0], error)
-        await exchange.fail("failed")
         raise Failed()
 
 
