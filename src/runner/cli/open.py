@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from runner.cli.parser import common_options, serve_port
+from runner.cli.parser import common_options, serve_options
 
 __all__ = ["add_parser", "command"]
 
@@ -19,9 +19,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
                    help="chromium, chrome, or the path of a browser executable")
     p.add_argument("--headed", action="store_true", help="show the browser's own window too")
-    p.add_argument("--port", "-p", type=serve_port, default=None, help="the port to serve on (default: a free one)")
-    p.add_argument("--no-open", dest="open_browser", action="store_false",
-                   help="do not open a browser, only print the URL")
+    serve_options(p)
     open_kind = p.add_mutually_exclusive_group()
     open_kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e",
                            help="the end-to-end specs of integrationFolder (the default)")

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from runner import __version__
 
-__all__ = ["COMMANDS", "DEFAULT_DURATIONS_HELP", "build_parser", "common_options", "fail", "serve_port"]
+__all__ = ["COMMANDS", "DEFAULT_DURATIONS_HELP", "build_parser", "common_options", "fail", "serve_options", "serve_port"]
 
 COMMANDS = ("run", "open", "init", "report", "config", "schema", "show-trace", "show-report")
 
@@ -51,6 +51,13 @@ def serve_port(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"expected a port number from 1 to 65535 (or leave --port out for a free one); found {text!r}")
     return port
+
+
+def serve_options(p: argparse.ArgumentParser) -> None:
+    """The commands that serve on 127.0.0.1: ``--port`` and ``--no-open``."""
+    p.add_argument("--port", "-p", type=serve_port, default=None, help="the port to serve on (default: a free one)")
+    p.add_argument("--no-open", dest="open_browser", action="store_false",
+                   help="do not open a browser, only print the URL")
 
 
 def common_options(p: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from runner.cli.parser import common_options, fail, serve_port
+from runner.cli.parser import common_options, fail, serve_options
 
 __all__ = ["add_parser", "command"]
 
@@ -20,9 +20,7 @@ def add_parser(sub: Any) -> None:
     show.add_argument("folder", nargs="?", default=None, metavar="FOLDER",
                       help="the report's folder (default: the project's reportFolder)")
     common_options(show)
-    show.add_argument("--port", "-p", type=serve_port, default=None, help="the port to serve on (default: a free one)")
-    show.add_argument("--no-open", dest="open_browser", action="store_false",
-                      help="do not open a browser, only print the URL")
+    serve_options(show)
 
 
 def command(args: argparse.Namespace) -> int:

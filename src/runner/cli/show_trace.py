@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from runner.cli.parser import serve_port
+from runner.cli.parser import serve_options
 
 __all__ = ["add_parser", "command"]
 
@@ -17,9 +17,7 @@ def add_parser(sub: Any) -> None:
         description="Serve Playwright's trace viewer (the one the installed Playwright ships) and "
                     "one trace on 127.0.0.1, print its URL and open it in the browser, until Ctrl-C.")
     show.add_argument("trace", metavar="PATH", help="the trace file (runner/traces/<spec>/<test>.zip)")
-    show.add_argument("--port", "-p", type=serve_port, default=None, help="the port to serve on (default: a free one)")
-    show.add_argument("--no-open", dest="open_browser", action="store_false",
-                      help="do not open a browser, only print the URL")
+    serve_options(show)
 
 
 def command(args: argparse.Namespace) -> int:

@@ -67,7 +67,7 @@ class Journal:
         fd = self._fd
         if fd is None:
             return
-        line = (data if isinstance(data, str) else json.dumps(data)) + "\n"
+        line = (data if isinstance(data, str) else json.dumps(data, default=str)) + "\n"
         try:
             os.write(fd, line.encode("utf-8", "replace"))
         except OSError:
@@ -76,7 +76,7 @@ class Journal:
     def attach(self, session: Any, *, reporter: str, options: dict[str, Any], flags: list[str] | None,
                report: Path | None, events: Path | None) -> None:
         """What the parent needs to finish the reports, then every event of ``session``'s bus."""
-        self._write({"setup": {"reporter": reporter, "options": _plain(options), "flags": list(flags or []),
+        self._write({"setup": {"reporter": reporter, "options": options, "flags": list(flags or []),
                                "report": str(report) if report is not None else None,
                                "events": str(events) if events is not None else None,
                                "project": str(session.config.project_root)}})
@@ -91,10 +91,6 @@ class Journal:
     def stopped(self) -> None:
         """A second signal stops the run at once (its exit status is then 128 + the first)."""
         self._write({"stopped": True})
-
-
-def _plain(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=str))
 
 
 def guarded(run: Callable[[Journal | None], int]) -> int:
