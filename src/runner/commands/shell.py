@@ -63,7 +63,7 @@ def run_shell(command: str, *, cwd: Path, env: Mapping[str, str], timeout: float
     except BaseException:
         kill_group(proc)
         raise
-    _kill_leftovers(proc.pid)
+    _kill_members(proc.pid)  # what the finished shell left in its group
     return ShellResult(proc.returncode, out, err)
 
 
@@ -71,22 +71,20 @@ def run_shell(command: str, *, cwd: Path, env: Mapping[str, str], timeout: float
 POLL_S = 0.1
 
 
-def _kill_leftovers(group: int) -> None:
-    """Kill what the finished shell left in its group. The group's id stays reserved while a
-    member lives (the kernel does not give the number to a new process), so this reaches only them."""
+def _kill_members(group: int) -> None:
+    """Kill what is left in process group ``group`` (nothing is fine). The group's id stays
+    reserved while a member lives (the kernel does not give the number to a new process), so this
+    reaches only them."""
     try:
         os.killpg(group, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
-        pass  # nothing was left
+        pass  # the group is empty already: every member exited
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
     """Kill ``proc``'s process group (it leads it), reap ``proc`` and close its pipes; returns the
     output read until then (empty when the pipes had to be closed unread)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is empty already: every member exited
+    _kill_members(proc.pid)
     out: tuple[bytes, bytes] = (b"", b"")
     try:
         got = proc.communicate(timeout=DRAIN_TIMEOUT)

@@ -103,16 +103,8 @@ def _find_config_file(root: Path, config_file: str | Path | None | Literal[False
         return None
     if config_file is None:
         default = root / CONFIG_FILE_NAME
-        if default.is_file():
-            return default
-        if default.exists() or default.is_symlink():  # a folder, a FIFO, a dangling link: not "no file"
-            message = (
-                f"The configuration file {default} is {_not_a_file(default)}. Expected a JSON file "
-                f"({CONFIG_FILE_NAME}), or none: rename or remove what is there, or pass "
-                "`--config-file false` to run on defaults."
-            )
-            raise ConfigError(message, [message])
-        return None
+        _refuse_non_file(default, "configuration file", ", or pass `--config-file false` to run on defaults")
+        return default if default.is_file() else None
     path = Path(os.path.expanduser(os.fspath(config_file)))  # `--config-file=~/x`: no shell expands it
     path = path if path.is_absolute() else root / path
     if not path.exists():
@@ -125,6 +117,18 @@ def _find_config_file(root: Path, config_file: str | Path | None | Literal[False
         message = f"The configuration file {path} is {_not_a_file(path)}. Expected a JSON file."
         raise ConfigError(message, [message])
     return path
+
+
+def _refuse_non_file(path: Path, what: str, remedy: str = "") -> None:
+    """Raise ``ConfigError`` when something other than a file (a folder, a FIFO, a dangling link)
+    has the name of the optional ``what`` at ``path``: that is not "no file"."""
+    if path.is_file() or not (path.exists() or path.is_symlink()):
+        return
+    message = (
+        f"The {what} {path} is {_not_a_file(path)}. Expected a JSON file ({path.name}), or none: "
+        f"rename or remove what is there{remedy}."
+    )
+    raise ConfigError(message, [message])
 
 
 def _not_a_file(path: Path) -> str:
@@ -272,10 +276,7 @@ def _env_file_layer(layers: _Layers, project_root: Path) -> None:
     """Merge ``runner.env.json`` into ``env`` when the project has one. Raises ``ConfigError``
     when something that is not a file has its name."""
     env_file = project_root / ENV_FILE_NAME
-    if not env_file.is_file() and (env_file.exists() or env_file.is_symlink()):
-        message = (f"The environment file {env_file} is {_not_a_file(env_file)}. Expected a JSON file "
-                   f"({ENV_FILE_NAME}), or none: rename or remove what is there.")
-        raise ConfigError(message, [message])
+    _refuse_non_file(env_file, "environment file")
     if env_file.is_file():
         layers.merge_env(_read_object(env_file, what="environment file", secret=True), "envFile", ENV_FILE_NAME)
 

@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Awaitable, Coroutine
 from pathlib import Path
+from types import FrameType
 from typing import Any, TypeVar
 
 from runner.engine.processes import cpu_seconds
@@ -146,14 +147,17 @@ class EngineLoop:
             return None
         return self._blocking_frame()
 
-    def _user_frame(self) -> str | None:
-        """The innermost frame of the user's code on the loop thread, else None."""
-        frame = sys._current_frames().get(self._thread.ident or -1)
+    def _frames(self) -> tuple[FrameType | None, FrameType | None]:
+        """The loop thread's innermost frame, and its innermost frame of the user's code."""
+        frame = innermost = sys._current_frames().get(self._thread.ident or -1)
         while frame is not None and is_internal(frame.f_code.co_filename):
             frame = frame.f_back
-        if frame is None:
-            return None
-        return f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
+        return innermost, frame
+
+    def _user_frame(self) -> str | None:
+        """The innermost frame of the user's code on the loop thread, else None."""
+        frame = self._frames()[1]
+        return None if frame is None else _where(frame)
 
     def thread_cpu(self) -> float | None:
         """The CPU time (seconds) the loop's thread has used so far (None where unknown)."""
@@ -163,14 +167,9 @@ class EngineLoop:
     def _blocking_frame(self) -> str:
         """The innermost frame of the user's code on the loop thread (e.g. an ``async def`` route
         handler that calls ``time.sleep``), else the innermost frame: ``"name (file:line)"``."""
-        frame = sys._current_frames().get(self._thread.ident or -1)
-        innermost = frame
-        while frame is not None and is_internal(frame.f_code.co_filename):
-            frame = frame.f_back
-        frame = frame or innermost
-        if frame is None:
-            return "unknown code"
-        return f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
+        innermost, user = self._frames()
+        frame = user or innermost
+        return "unknown code" if frame is None else _where(frame)
 
     def take_early_driver(self) -> concurrent.futures.Future[Any] | None:
         """The driver started ahead on this loop, once (None when none was)."""
@@ -207,3 +206,8 @@ class EngineLoop:
         self.executor.shutdown(wait=False, cancel_futures=True)
         if not self._thread.is_alive():
             self.loop.close()
+
+
+def _where(frame: FrameType) -> str:
+    """``"name (file:line)"`` of ``frame``."""
+    return f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"

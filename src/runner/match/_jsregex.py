@@ -196,27 +196,16 @@ def _char_escape(sc: _Scanner, in_class: bool) -> tuple[int | None, _Ranges | No
             sc.i += 2
             return ord(nxt) % 32, None
         return ord("\\"), None  # the backslash is literal; 'c' is read next
-    if c == "x":
-        h = src[sc.i + 1 : sc.i + 3]
-        if len(h) == 2 and all(ch in "0123456789abcdefABCDEF" for ch in h):
-            sc.i += 3
+    if c in "xu":
+        width = 2 if c == "x" else 4
+        h = src[sc.i + 1 : sc.i + 1 + width]
+        if len(h) == width and all(ch in "0123456789abcdefABCDEF" for ch in h):
+            sc.i += 1 + width
             return int(h, 16), None
         sc.i += 1
-        return ord("x"), None
-    if c == "u":
-        h = src[sc.i + 1 : sc.i + 5]
-        if len(h) == 4 and all(ch in "0123456789abcdefABCDEF" for ch in h):
-            sc.i += 5
-            return int(h, 16), None
-        sc.i += 1
-        return ord("u"), None
+        return ord(c), None
     if c.isascii() and c.isdigit():
-        if in_class or c == "0":
-            if c in "89":
-                sc.i += 1
-                return ord(c), None
-            return _octal(sc), None
-        # outside a class, a non-zero decimal escape (caller handles backreferences)
+        # 8 and 9 are literal, other digits octal (outside a class the caller took backreferences)
         if c in "89":
             sc.i += 1
             return ord(c), None

@@ -97,8 +97,8 @@ def report_command(events_from: str, reporter_name: str, option_flags: list[str]
                       pending=run.total("pending"), skipped=run.total("skipped"),
                       error="the run was cut short", interrupted=True))
     failures = feed.run.failures
-    for message in ([problem] if problem else []):
-        print(f"runner: {message}", file=sys.stderr)
+    if problem:
+        print(f"runner: {problem}", file=sys.stderr)
     if feed.failures and failures == 0:
         failures = 1
     if problem is not None:
