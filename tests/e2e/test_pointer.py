@@ -45,6 +45,15 @@ def test_hover_is_a_real_pointer_move(runner, told):
     assert [(e.name, e.subject) for e in told if e.name == "hover"] == [("hover", "get('#hot')")]
 
 
+def test_a_disabled_element_is_hovered_too(runner):
+    runner.visit("/pointer.html")
+    runner.get("#locked").hover()  # (its tooltip is why one hovers it)
+    runner.get("#locked").should("have.css", "outline-color", "rgb(255, 0, 0)")
+    runner.get("#hot").hover(force=True)
+    runner.get("#hot").should("have.css", "background-color", "rgb(0, 128, 0)")
+    runner.get("#locked").should("have.css", "outline-style", "none")
+
+
 def test_hover_waits_for_a_covered_element_then_fails_clearly(runner):
     runner.visit("/forms.html")
     with pytest.raises(CommandError) as caught:

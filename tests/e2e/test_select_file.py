@@ -87,7 +87,7 @@ def test_a_missing_file_names_where_it_was_looked_for(runner):
     with pytest.raises(CommandError) as caught:
         runner.get("#single").select_file("nope.txt")
     message = str(caught.value)
-    assert "select_file() failed because the file does not exist: 'nope.txt'" in message
+    assert message.startswith("get('#single').select_file() failed because the file does not exist: 'nope.txt'.")
     fixtures = runner._ctx.config.path("fixturesFolder")
     assert str((fixtures / "nope.txt").resolve()) in message
     assert str((runner._ctx.project_root / "nope.txt").resolve()) in message
@@ -98,6 +98,14 @@ def test_several_files_for_a_single_input(runner):
     with pytest.raises(CommandError, match=r"several files \(2 here\) to an input with the multiple attribute"):
         runner.get("#single").select_file(["note.txt", "data.json"])
     runner.get("#files li").should("have.length", 0)
+
+
+def test_a_hidden_file_input_needs_force(runner):
+    runner.visit("/pointer.html")
+    with pytest.raises(CommandError, match="not visible"):
+        runner.get("#secret").select_file("note.txt", timeout=300)
+    runner.get("#secret").select_file("note.txt", force=True)
+    assert _files(runner, 1)[0].startswith("secret:note.txt:")
 
 
 def test_misuse(runner):

@@ -31,8 +31,9 @@ class Actions(DomQuery):
 
     def _prepare(self, name: str, *, index: int = 0, force: bool = False,
                  timeout: float | None = None, multiple: bool = False,
-                 scroll_behavior: Any = ...) -> list[dict[str, Any]]:
-        """Wait until the element(s) can take a user action; returns where to act."""
+                 scroll_behavior: Any = ..., enabled: bool = True) -> list[dict[str, Any]]:
+        """Wait until the element(s) can take a user action (and are enabled, unless not
+        ``enabled``: a pointer over a disabled control is fine); returns where to act."""
         __tracebackhide__ = True
         config = self._ctx.config
         behavior = config.scroll_behavior if scroll_behavior is ... else scroll_behavior
@@ -51,7 +52,7 @@ class Actions(DomQuery):
         for i in range(count if multiple else 1):
             arg = {**self._query_arg(), "mode": "prepare", "index": index + i, "scroll": scroll,
                    "threshold": threshold, "animationTimeout": deadline_ms,
-                   "checkCovered": not force}
+                   "checkCovered": not force, "checkEnabled": enabled}
 
             def attempt(arg: dict[str, Any] = arg) -> Attempt:
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
@@ -95,9 +96,10 @@ class Actions(DomQuery):
     @command("hover")
     def hover(self, *, force: bool = False, timeout: float | None = None) -> Self:
         """Move the mouse onto the element's centre, like a user (CSS ``:hover``, ``mouseover``,
-        ``mouseenter``), once it can take it as a click would; ``force=True`` skips the checks."""
+        ``mouseenter``), once it can take it as a click would (a disabled one too: its tooltip);
+        ``force=True`` skips the checks."""
         __tracebackhide__ = True
-        self._prepare("hover", force=force, timeout=timeout)
+        self._prepare("hover", force=force, timeout=timeout, enabled=False)
         limit = self._timeout_ms(timeout)
         problem = self._ctx.run(self._ctx.browser.hover_element(self._query_arg(), 0, force=force,
                                                                 timeout_ms=limit), limit)

@@ -116,7 +116,8 @@ class FormInput(Actions):
         if action not in ("select", "drag-drop"):
             raise UsageError(f"{self._label}.select_file(): action must be 'select' or 'drag-drop'; found {action!r}.")
         config = self._ctx.config
-        payloads = file_payloads(files, config.path("fixturesFolder"), self._ctx.project_root)
+        payloads = file_payloads(files, config.path("fixturesFolder"), self._ctx.project_root,
+                                 f"{self._label}.select_file()")
         snap = self._existing(timeout, "to select files")
         self._prepare("select_file", force=force, timeout=timeout)
         if action == "select":

@@ -47,37 +47,38 @@ DROP_SCRIPT = """(el, files) => {
 }"""
 
 
-def file_payloads(files: Any, fixtures: Path | None, root: Path) -> list[dict[str, Any]]:
+def file_payloads(files: Any, fixtures: Path | None, root: Path, command: str) -> list[dict[str, Any]]:
     """Each file as ``{name, mimeType, lastModified, buffer}``; raises ``UsageError`` for what is
-    not a file and ``CommandError`` for a path that names no file (saying where it looked)."""
+    not a file and ``CommandError`` for a path that names no file (saying where it looked), each
+    message starting with ``command`` (``get('#f').select_file()``)."""
     items = list(files) if isinstance(files, (list, tuple)) else [files]
     if not items:
-        raise UsageError("select_file() needs at least one file; found an empty list.")
-    return [_payload(item, fixtures, root) for item in items]
+        raise UsageError(f"{command} needs at least one file; found an empty list.")
+    return [_payload(item, fixtures, root, command) for item in items]
 
 
-def _payload(item: Any, fixtures: Path | None, root: Path) -> dict[str, Any]:
+def _payload(item: Any, fixtures: Path | None, root: Path, command: str) -> dict[str, Any]:
     if isinstance(item, (str, Path)):
-        return _from_path(item, fixtures, root, None)
+        return _from_path(item, fixtures, root, None, command)
     if isinstance(item, (bytes, bytearray)):
         raise UsageError(
-            "select_file() was given bytes without a name: pass {'contents': b'...', 'fileName': "
+            f"{command} was given bytes without a name: pass {{'contents': b'...', 'fileName': "
             "'name.ext'} (mimeType and lastModified too, if you like)."
         )
     if not isinstance(item, dict):
         raise UsageError(
-            f"select_file() takes a path, a dict with contents and fileName, or a list of them; found {item!r}."
+            f"{command} takes a path, a dict with contents and fileName, or a list of them; found {item!r}."
         )
     given = {camel_to_snake(str(k)): v for k, v in item.items()}
     unknown = sorted(set(given) - _KEYS)
     if unknown or "contents" not in given:
         raise UsageError(
-            f"select_file() takes a file as {{'contents', 'fileName', 'mimeType', 'lastModified'}}; "
+            f"{command} takes a file as {{'contents', 'fileName', 'mimeType', 'lastModified'}}; "
             f"found the keys {sorted(item)!r}" + ("." if "contents" in given else ", without 'contents'.")
         )
     contents, name = given["contents"], given.get("file_name")
     if isinstance(contents, (str, Path)):
-        payload = _from_path(contents, fixtures, root, name)
+        payload = _from_path(contents, fixtures, root, name, command)
     else:
         data = bytes(contents) if isinstance(contents, (bytes, bytearray)) else json.dumps(contents).encode()
         payload = {"name": "" if name is None else str(name), "buffer": data, "lastModified": None}
@@ -90,7 +91,7 @@ def _payload(item: Any, fixtures: Path | None, root: Path) -> dict[str, Any]:
     return payload
 
 
-def _from_path(path: str | Path, fixtures: Path | None, root: Path, name: Any) -> dict[str, Any]:
+def _from_path(path: str | Path, fixtures: Path | None, root: Path, name: Any, command: str) -> dict[str, Any]:
     """The file at ``path``: absolute, else in ``fixtures`` (when set), else in ``root``."""
     given = Path(path)
     places = [given] if given.is_absolute() else [p / given for p in (fixtures, root) if p is not None]
@@ -100,7 +101,7 @@ def _from_path(path: str | Path, fixtures: Path | None, root: Path, name: Any) -
                     "mimeType": mimetypes.guess_type(place.name)[0] or "application/octet-stream",
                     "lastModified": int(place.stat().st_mtime * 1000)}
     raise CommandError(
-        f"select_file() failed because the file does not exist: {str(path)!r}.\n"
+        f"{command} failed because the file does not exist: {str(path)!r}.\n"
         f"Looked for: {' and '.join(str(p.resolve()) for p in places)}\n"
         "A relative path is read from fixturesFolder first, then from the project root."
     )

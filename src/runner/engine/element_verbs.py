@@ -94,12 +94,15 @@ class ElementVerbs(BrowserHolder):
         finally:
             await handle.dispose()
 
-    async def _spot(self, query: dict[str, Any], index: int, timeout_ms: float) -> dict[str, Any] | str:
+    async def _spot(self, query: dict[str, Any], index: int, timeout_ms: float,
+                    enabled: bool = True) -> dict[str, Any] | str:
         """Where element ``index`` of ``query`` takes a pointer event now (its centre, which
-        must hit it), measured again until ``timeout_ms``; else why not, in words."""
+        must hit it; and it must be enabled, unless not ``enabled``), measured again until
+        ``timeout_ms``; else why not, in words."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(timeout_ms, 0.0) / 1000
-        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True}
+        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True,
+               "checkEnabled": enabled}
         while True:
             spot: dict[str, Any] = await self.dom(arg)
             if spot.get("ok"):
@@ -129,7 +132,8 @@ class ElementVerbs(BrowserHolder):
                             timeout_ms: float) -> str | None:
         """Move the mouse onto element ``index`` of ``query`` (a real pointer move: CSS
         ``:hover``, ``mouseover``, ``mouseenter``), at its centre measured again right before,
-        as a click does; ``force`` hovers through Playwright without any check.
+        as a click does (but a disabled element is hovered too); ``force`` hovers through
+        Playwright without any check.
 
         Returns None once there, else why not (as :meth:`click_element` does).
         """
@@ -145,7 +149,7 @@ class ElementVerbs(BrowserHolder):
                 return str(err).splitlines()[0]
             finally:
                 await handle.dispose()
-        spot = await self._spot(query, index, timeout_ms)
+        spot = await self._spot(query, index, timeout_ms, enabled=False)
         if isinstance(spot, str):
             return spot
         await self._live_page().mouse.move(spot["x"], spot["y"])
