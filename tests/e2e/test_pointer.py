@@ -65,7 +65,7 @@ def test_hover_waits_for_a_covered_element_then_fails_clearly(runner):
 
 def test_hover_needs_a_single_element(runner):
     runner.visit("/pointer.html")
-    with pytest.raises(CommandError, match=r"hover\(\) can only be called on a single element.*3 elements"):
+    with pytest.raises(CommandError, match=r"hover\(\) can only be called on a single element.*3 elements\.\nNarrow"):
         runner.get("#nums li").hover()
 
 

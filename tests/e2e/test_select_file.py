@@ -110,6 +110,9 @@ def test_a_hidden_file_input_needs_force(runner):
 
 def test_misuse(runner):
     runner.visit("/pointer.html")
+    with pytest.raises(CommandError, match=r"select_file\(\) can only be called on a single element.*2 elements"
+                                           r"\.\nNarrow the query"):
+        runner.get("input[type=file]:not(#secret)").select_file("note.txt")
     with pytest.raises(UsageError, match="bytes without a name"):
         runner.get("#single").select_file(b"raw")
     with pytest.raises(UsageError, match="action must be 'select' or 'drag-drop'"):

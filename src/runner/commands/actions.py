@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Coroutine, Sequence
 from typing import Any, Self
 
+from runner import expect
 from runner.commands.context import Attempt, retry
 from runner.commands.dom_query import DomQuery
 from runner.commands.screenshots import element_screenshot
@@ -69,6 +70,19 @@ class Actions(DomQuery):
                 spots.append(retry(self._ctx, attempt, deadline_ms, f"{self._label}.{name}()"))
         return spots
 
+    def _one_element(self, name: str, timeout: float | None) -> expect.DomSubject:
+        """Wait for the subject's element (up to the timeout); raises ``CommandError`` when there
+        are several, for a command that acts on one alone (``hover``, ``scroll_to``, ...)."""
+        __tracebackhide__ = True
+        snap = self._existing(timeout, f"to {name}")
+        if len(snap.elements) > 1:
+            raise CommandError(
+                f"{self._label}.{name}() can only be called on a single element, but the subject "
+                f"contained {len(snap.elements)} elements.\nNarrow the query (first(), eq(n), a more "
+                "specific selector)."
+            )
+        return snap
+
     @command("click")
     def click(self, *, force: bool = False, multiple: bool = False, timeout: float | None = None,
               button: str = "left", click_count: int = 1, modifiers: Sequence[str] = ()) -> Self:
@@ -99,6 +113,7 @@ class Actions(DomQuery):
         ``mouseenter``), once it can take it as a click would (a disabled one too: its tooltip);
         ``force=True`` skips the checks."""
         __tracebackhide__ = True
+        self._one_element("hover", timeout)
         self._prepare("hover", force=force, timeout=timeout, enabled=False)
         limit = self._timeout_ms(timeout)
         problem = self._ctx.run(self._ctx.browser.hover_element(self._query_arg(), 0, force=force,
@@ -154,13 +169,7 @@ class Actions(DomQuery):
         ``x, y`` (pixels or ``"50%"``), over ``duration`` ms (see ``scrolling.py``)."""
         __tracebackhide__ = True
         target = scroll_target(position_or_x, y)
-        snap = self._existing(timeout, "to scroll")
-        if len(snap.elements) > 1:
-            raise CommandError(
-                f"{self._label}.scroll_to() can only be called on a single element, but the subject "
-                f"contained {len(snap.elements)} elements.\nNarrow the query (first(), eq(n), a more "
-                "specific selector)."
-            )
+        self._one_element("scroll_to", timeout)
         shown = shown_target(position_or_x, y)
         scroll(self._commands, self._query_arg(), f"{self._label}.scroll_to({shown})", target, duration=duration,
                easing=easing, ensure_scrollable=ensure_scrollable, timeout_ms=self._timeout_ms(timeout))

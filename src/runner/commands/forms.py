@@ -118,7 +118,7 @@ class FormInput(Actions):
         config = self._ctx.config
         payloads = file_payloads(files, config.path("fixturesFolder"), self._ctx.project_root,
                                  f"{self._label}.select_file()")
-        snap = self._existing(timeout, "to select files")
+        snap = self._one_element("select_file", timeout)
         self._prepare("select_file", force=force, timeout=timeout)
         if action == "select":
             kind = self._ctx.run(self._eval_first(_FILE_INPUT))
