@@ -34,5 +34,6 @@ class Subject(DomAssertions, Iteration, Traversal, Reads, FormInput):
     A test chains its commands on one object (``get(...).click().should(...)``), so each family
     is a base class of it, not an object it hands calls to. The families share only the recipe
     (:class:`~runner.commands.dom_query.DomQuery`) and return the subject they are part of
-    (``Self``); form input builds on the pointer actions, the others on nothing but the recipe.
+    (``Self``); form input builds on the pointer actions, iteration on traversal (``eq``), the
+    others on nothing but the recipe.
     """
