@@ -104,6 +104,10 @@ def test_each_waits_for_elements_and_fails_clearly(runner):
         runner.get("li.none").each(lambda li, i: None, timeout=200)
     with pytest.raises(UsageError, match=r"each\(\) takes a function"):
         runner.get("li").each("nope")
+    with pytest.raises(UsageError, match=r"spread\(\) takes a function"):
+        runner.get("li").spread(3)
+    with pytest.raises(UsageError, match=r"spread\(\) takes a function"):
+        runner.wrap([1]).spread(3)
 
 
 def test_a_subject_unpacks_into_its_elements(runner, told):

@@ -103,7 +103,6 @@ class FormInput(Actions):
         self._ctx.add_log("select", f"{self._label} {', '.join(map(repr, values))}")
         return self
 
-
     @command("select_file")
     def select_file(self, files: Any, action: str = "select", *, force: bool = False,
                     timeout: float | None = None) -> Self:

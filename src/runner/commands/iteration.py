@@ -47,22 +47,26 @@ class Iteration(Traversal):
         return count
 
     @command("each")
-    def _each_count(self, *fn: Callable[..., Any], timeout: float | None = None) -> int:
+    def _each_count(self, fn: Callable[..., Any], timeout: float | None = None) -> int:
+        __tracebackhide__ = True
+        if not callable(fn):
+            raise UsageError(f"{self._label}.each() takes a function fn(element, index); found {fn!r}.")
         return self._count("each", timeout)
 
     @command("spread")
     def _spread_count(self, *fn: Callable[..., Any], timeout: float | None = None) -> int:
+        __tracebackhide__ = True
+        if fn and not callable(fn[0]):
+            raise UsageError(f"{self._label}.spread() takes a function fn(*elements); found {fn[0]!r}.")
         return self._count("spread", timeout)
 
     def each(self, fn: Callable[..., Any], *, timeout: float | None = None) -> Self:
         """Call ``fn(element, index)`` for each element, in order; ``False`` from ``fn`` stops.
         Waits for at least one element (up to the timeout)."""
         __tracebackhide__ = True
-        if not callable(fn):
-            raise UsageError(f"{self._label}.each() takes a function fn(element, index); found {fn!r}.")
-        takes = _positional_count(fn)
         # the count is told as the command; fn's own commands are told after it, one by one
         count = self._each_count(fn, **_given(timeout))
+        takes = _positional_count(fn)
         for index in range(count):
             element = self.eq(index)
             if (fn(element, index) if takes >= 2 else fn(element)) is False:
@@ -73,8 +77,6 @@ class Iteration(Traversal):
         """``fn(*elements)``'s result, or (without ``fn``) the elements as a tuple of subjects.
         Waits for at least one element (up to the timeout)."""
         __tracebackhide__ = True
-        if fn is not None and not callable(fn):
-            raise UsageError(f"{self._label}.spread() takes a function fn(*elements); found {fn!r}.")
         count = self._spread_count(*(() if fn is None else (fn,)), **_given(timeout))
         elements = tuple(self.eq(i) for i in range(count))
         return elements if fn is None else fn(*elements)

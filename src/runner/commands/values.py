@@ -141,14 +141,14 @@ class Value:
         tuple: ``a, b = runner.wrap([1, 2]).spread()``. Waits (up to defaultCommandTimeout)
         until the value can be read and is a list or tuple."""
         __tracebackhide__ = True
-        if fn is not None and not callable(fn):
-            raise UsageError(f"{self._label}.spread() takes a function fn(*items); found {fn!r}.")
         items = self._spread_items(*(() if fn is None else (fn,)))
         return items if fn is None else fn(*items)
 
     @command("spread")
     def _spread_items(self, *fn: Callable[..., Any]) -> tuple[Any, ...]:
         __tracebackhide__ = True
+        if fn and not callable(fn[0]):
+            raise UsageError(f"{self._label}.spread() takes a function fn(*items); found {fn[0]!r}.")
 
         def attempt() -> Attempt:
             ok, value, message = self._read()
