@@ -44,6 +44,7 @@ def test_within_narrows_get_and_contains(runner, told):
     runner.get("#first button").should("have.text", "go")  # the click stayed inside
     runner.get(".name").should("have.length", 3)  # leaving restores the page
     assert _lines(runner, "within") == ["get('#second')"]
+    assert _lines(runner, "click") == ["within(get('#second')).get('button.act')"]
     assert [(e.name, e.args) for e in told if e.name == "within"] == [("within", "<Subject get('#second')>")]
 
 
@@ -53,8 +54,12 @@ def test_within_nests_and_each_block_gives_back_its_scope(runner):
         with runner.within(runner.get(".inner")):
             runner.get(".name").should("have.length", 1).and_("have.text", "gamma")
             runner.get("h2").should("not.exist")
+            with pytest.raises(CommandError) as caught:
+                runner.get("h2", timeout=200).click()
         runner.get(".name").should("have.length", 2)
     runner.get(".name").should("have.length", 3)
+    assert ("expected to find element within(within(get('#second')).get('.inner')).get('h2'), but never found it"
+            in str(caught.value))
 
 
 def test_within_gives_back_its_scope_when_its_block_raises(runner):

@@ -35,7 +35,8 @@ class CommandsBase:
         self._events = events
         self._interceptor_getter = interceptor
         self._dom_aliases: dict[str, Any] = {}  # a Subject or a Value, by the name as_() gave it
-        self._scope: list[list[dict[str, Any]]] = []  # the steps of each open `within` block, innermost last
+        # each open `within` block's subject (its steps and label), innermost last
+        self._scope: list[tuple[list[dict[str, Any]], str]] = []
         self._screenshot_dir = screenshot_dir
         self._session_cache: dict[str, Any] = session_cache if session_cache is not None else {}
 

@@ -31,8 +31,8 @@ class QueryCommands(CommandsBase):
             raise UsageError(f"runner.get() needs a selector string; found {selector!r}.")
         if selector.startswith("@"):
             return self._get_alias(selector)
-        return Subject(self, scoped(self, {"op": "get", "selector": selector}), f"get({selector!r})",
-                       timeout, include_shadow_dom)
+        steps, label = scoped(self, {"op": "get", "selector": selector}, f"get({selector!r})")
+        return Subject(self, steps, label, timeout, include_shadow_dom)
 
     def _get_alias(self, name: str) -> Any:
         bare = name[1:]
@@ -48,7 +48,8 @@ class QueryCommands(CommandsBase):
         if selector is not None and not isinstance(selector, str):
             raise UsageError(f"runner.contains(): selector must be a string; found {selector!r}.")
         step = contains_step(content, selector, match_case)
-        return Subject(self, scoped(self, step), f"contains({shown_content(content)})", timeout)  # type: ignore[arg-type]
+        steps, label = scoped(self, step, f"contains({shown_content(content)})")  # type: ignore[arg-type]
+        return Subject(self, steps, label, timeout)
 
     def wrap(self, value: Any) -> Value:
         """A retrying subject over any Python value."""

@@ -21,13 +21,15 @@ from runner.errors import CommandError, UsageError
 __all__ = ["WithinCommands", "scoped"]
 
 
-def scoped(commands: CommandsBase, step: dict[str, Any]) -> list[dict[str, Any]]:
-    """The steps of a query that starts a chain with ``step`` (``get`` or ``contains``): inside a
-    ``within`` block, the block's subject's steps first and a ``get`` made a ``find`` in it."""
+def scoped(commands: CommandsBase, step: dict[str, Any], label: str) -> tuple[list[dict[str, Any]], str]:
+    """The steps and label of a query that starts a chain with ``step`` (``get`` or ``contains``,
+    labelled ``label``): inside a ``within`` block, the block's subject's steps first (a ``get``
+    made a ``find`` in it) and the label says so: ``within(get('form')).get('input')``."""
     if not commands._scope:
-        return [step]
+        return [step], label
+    steps, scope_label = commands._scope[-1]
     inner = {**step, "op": "find"} if step["op"] == "get" else step
-    return [*commands._scope[-1], inner]
+    return [*steps, inner], f"within({scope_label}).{label}"
 
 
 class WithinCommands(CommandsBase):
@@ -54,9 +56,9 @@ class WithinCommands(CommandsBase):
 
     @contextmanager
     def _narrowed(self, subject: DomQuery) -> Iterator[DomQuery]:
-        steps = subject._steps
-        self._scope.append(steps)
+        scope = (subject._steps, subject._label)
+        self._scope.append(scope)
         try:
             yield subject
         finally:
-            self._scope.remove(steps)
+            self._scope.remove(scope)
