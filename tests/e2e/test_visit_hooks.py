@@ -9,6 +9,7 @@ import json
 import threading
 
 import pytest
+from tests.support.servers import serving
 
 from runner import CommandError, UsageError
 
@@ -163,3 +164,24 @@ def test_an_apps_own_debugger_statement_does_not_hold_a_hooked_visit(runner, ser
                                     "</script></body></html>")
     runner.visit(page, on_before_load="localStorage.setItem('token', 'gus')", timeout=5000)
     runner.get("#p").should("have.text", "gus")
+
+
+def test_the_hook_runs_in_the_document_a_cross_site_redirect_lands_on(runner, server):
+    with serving() as other:
+        # localhost and 127.0.0.1 are two sites: Chromium may give the landing page a new process
+        landing = other.page("/landing", "<!doctype html><html><head><script>window.seen ="
+                                         " localStorage.getItem('token');</script></head><body><p id='p'>"
+                                         "</p><script>document.getElementById('p').textContent ="
+                                         " location.host + ' ' + window.seen;</script></body></html>")
+        landing = landing.replace("127.0.0.1", "localhost")
+        server.route("/go", lambda h: h.send(302, b"", headers={"Location": landing}))
+        runner.visit(server.url + "/go", on_before_load=lambda win: win.local_storage.set_item("token", "hal"))
+        runner.get("#p").should("have.text", f"localhost:{other.port} hal")
+
+
+def test_a_hooked_visit_of_a_stubbed_document(runner):
+    runner.intercept("http://stubbed.test/**", {"body": "<html><head><script>document.title ="
+                                                " localStorage.getItem('token')</script></head></html>",
+                                                "headers": {"content-type": "text/html"}})
+    runner.visit("http://stubbed.test/app", on_before_load="localStorage.setItem('token', 'ivy')")
+    assert runner.title() == "ivy"
