@@ -30,7 +30,8 @@ _AREAS = {"local": "localStorage", "session": "sessionStorage"}
 
 
 class StorageCommands(CommandsBase):
-    """Cookies read, set and cleared; sessions of cookies and local storage kept across tests."""
+    """Cookies and local and session storage read, set and cleared; sessions of cookies and local
+    storage kept across tests."""
 
     def _cookie_url(self) -> str | None:
         url = self._ctx.browser.page_url

@@ -61,8 +61,10 @@ class PageVerbs(BrowserHolder):
             await page.set_extra_http_headers(headers)
         await self._arm_frame_guard()
         heads = await DocumentHeads.open(self._live_context(), page)
-        pause = await BeforeLoadPause.arm(self._live_context(), page, before_load) if before_load else None
+        pause: BeforeLoadPause | None = None
         try:
+            if before_load is not None:
+                pause = await BeforeLoadPause.arm(self._live_context(), page, before_load)
             return await self._goto(page, url, wait_until, timeout_ms, headers, heads)
         finally:
             if pause is not None:
