@@ -73,6 +73,8 @@ def test_on_load_runs_after_the_load_event(runner):
     assert seen == {"state": "complete", "greeting": "hi eve", "greeted": ["eve"]}
     runner.visit("/hooks.html", on_load="document.getElementById('who').textContent = 'loaded: ' + document.readyState")
     runner.get("#who").should("have.text", "loaded: complete")
+    runner.visit("/hooks.html", on_load="new Promise(r => setTimeout(() => { document.title = 'waited'; r(); }, 50))")
+    assert runner.title() == "waited"  # the hook's promise was awaited before visit returned
 
 
 def test_the_command_log_names_each_hook(runner):
