@@ -306,24 +306,28 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         """The browser's version ("" before it is launched)."""
         return self.browser.version if self.browser is not None else ""
 
-    async def reset(self, viewport: tuple[int, int]) -> None:
+    async def reset(self, viewport: tuple[int, int], *, isolate: bool = True) -> None:
         """Make the page as clean as a new one, cheaply; replace it when it does not answer
-        (within ``_CLEAN_BOUND``) or broke. Raises ``BrowserNotFoundError`` when a browser
-        had to be launched and could not be."""
+        (within ``_CLEAN_BOUND``) or broke. Without ``isolate`` (``testIsolation: false``) the
+        page stays where it is, with its cookies and storage; routing and the viewport are
+        reset all the same. Raises ``BrowserNotFoundError`` when a browser had to be launched
+        and could not be."""
         await self.ensure_alive()
         if not self._fresh:
             try:
-                await asyncio.wait_for(self._clean(), _CLEAN_BOUND)
+                await asyncio.wait_for(self._clean(isolate), _CLEAN_BOUND)
             except (PlaywrightError, TimeoutError):
                 self.stopped_responding("The page did not answer its reset between tests.")
                 await self.ensure_alive()
         self._fresh = False
         await asyncio.wait_for(self._set_viewport(viewport), OPEN_BOUND)
 
-    async def _clean(self) -> None:
+    async def _clean(self, isolate: bool) -> None:
         assert self.page is not None and self.context is not None and self.cdp is not None
         await self.set_routing(False)
         self.set_watching(False)
+        if not isolate:
+            return
         await self._blank()
         await self.context.clear_cookies()
         await self.context.clear_permissions()
