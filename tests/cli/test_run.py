@@ -485,6 +485,33 @@ def test_a_bad_runner_mark_says_its_problem_first_and_shows_the_users_line_not_r
     assert "Did you mean `viewportWidth`?" in out
 
 
+def test_a_stub_that_reads_as_a_mistaken_static_response_is_warned_of_once_a_run(project):
+    spec = """
+        import json
+
+        def _stub_and_fetch(runner):
+            runner.intercept("/api/fail", {"status": 500})
+            runner.visit("/")
+            return runner._ctx.run(runner._ctx.browser.page.evaluate(
+                "fetch('/api/fail').then(async r => [r.status, await r.text()])"))
+
+        def test_first(runner):
+            status, text = _stub_and_fetch(runner)
+            assert (status, json.loads(text)) == (200, {"status": 500})
+
+        def test_second(runner):
+            assert _stub_and_fetch(runner)[0] == 200
+    """
+    root = project(base_project({"runner/integration/stub_spec.py": spec}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    told = [line for line in result.err.splitlines() if line.startswith("runner: warning: runner.intercept()")]
+    assert told == ['runner: warning: runner.intercept() sends {"status": 500} as the JSON body of a 200 response: '
+                    "a dict with no StaticResponse key is the body. Did you mean `statusCode` for `status`? As a "
+                    'StaticResponse: {"statusCode": 500}. To send this dict as the body and not be told again, '
+                    'write {"body": {"status": 500}}.'], result.text
+
+
 def test_run_mode_turns_watching_off(project):
     root = project(base_project({
         "runner/integration/a_spec.py": """
