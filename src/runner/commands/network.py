@@ -57,6 +57,8 @@ class NetworkCommands(CommandsBase):
         handle = interceptor.intercept(*args)
         warning = interceptor.stub_warning(args)
         if warning is not None:  # in the command log now, on the terminal when the test ends
+            if self._ctx.redactor is not None:  # it shows the stub: the run's secrets hidden, as in its args
+                warning = self._ctx.redactor.text(warning)
             self._ctx.add_log("warning", warning)
             self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=f"warning: {warning}", attempt=self._ctx.attempt))
             self._ctx.closers.append(lambda: warning)
