@@ -296,19 +296,20 @@ def _session(config: pytest.Config) -> Any:
     return session
 
 
-def _marks(item: pytest.Item) -> Iterator[tuple[Node, pytest.Mark, dict[str, Any] | None, str]]:
-    """The ``runner`` marks of ``item``, farthest first: (node, mark, overrides, where);
-    overrides None for a mark given a positional argument that is not a dict (``where`` says why)."""
+def _marks(item: pytest.Item) -> Iterator[tuple[Node, pytest.Mark, dict[str, Any], str]]:
+    """The ``runner`` marks of ``item``, farthest first: (node, mark, overrides, where).
+
+    Raises ConfigError for a mark given a positional argument that is not a dict."""
     found = list(item.iter_markers_with_node("runner"))
     for node, mark in reversed(found):
         overrides: dict[str, Any] = {}
         for arg in mark.args:
             if not isinstance(arg, dict):
-                yield node, mark, None, (
+                raise ConfigError(
                     f"@pytest.mark.runner on {node.nodeid} was given {arg!r}; expected keyword "
                     "arguments (retries=2) or one dict of configuration values."
+                    f"\n\n{mark_line(node, mark, item.config.rootpath)}"
                 )
-                return
             overrides.update(arg)
         overrides.update(mark.kwargs)
         yield node, mark, overrides, f"the runner mark on {node.nodeid}"
@@ -323,12 +324,11 @@ def config_for_item(session: Any, item: pytest.Item) -> Config:
         return cached
     config = session.config
     for node, mark, overrides, where in _marks(item):
+        if not overrides:
+            continue
         level = "test" if isinstance(node, pytest.Function) else "suite"
         try:
-            if overrides is None:
-                raise ConfigError(where)
-            if overrides:
-                config = config.merged(overrides, source=level, origin=where, level=level)
+            config = config.merged(overrides, source=level, origin=where, level=level)
         except ConfigError as err:
             raise ConfigError(f"{err}\n\n{mark_line(node, mark, item.config.rootpath)}") from None
     item.stash[_TEST_CONFIG_KEY] = config
