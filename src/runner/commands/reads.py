@@ -13,7 +13,7 @@ from typing import Any, Self
 from runner import expect
 from runner.commands.context import Attempt, retry
 from runner.commands.dom_query import DomQuery
-from runner.commands.steps import command
+from runner.commands.steps import command, show_args
 from runner.commands.values import Value, _Missing, alias_name, lookup_path
 from runner.errors import CommandError, UsageError
 
@@ -53,7 +53,7 @@ class Reads(DomQuery):
         __tracebackhide__ = True
         if not isinstance(method, str) or not method:
             raise UsageError(f"{self._label}.invoke() needs a method name; found {method!r}.")
-        label = f"{self._label}.invoke({method!r})"
+        label = f"{self._label}.invoke({show_args((method, *args), {})})"
         read = self._reader(method, args)
         if read is not None:
             self._existing(timeout, f"to invoke {method!r}")

@@ -14,7 +14,7 @@ from typing import Any
 from runner import expect
 from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
-from runner.commands.steps import command
+from runner.commands.steps import command, show_args
 from runner.errors import CommandError, UsageError
 
 __all__ = ["Value", "lookup_path", "alias_name"]
@@ -54,12 +54,15 @@ class Value:
         return f"<Value {self._label}>"
 
     def _read(self) -> tuple[bool, Any, str]:
+        outer, self._ctx.one_attempt = self._ctx.one_attempt, True  # this Value's retry waits
         try:
             return True, self._getter(), ""
         except (_Missing, KeyError, IndexError, AttributeError, TypeError) as err:
             return False, None, str(err) or type(err).__name__
         except CommandError as err:
             return False, None, str(err)
+        finally:
+            self._ctx.one_attempt = outer
 
     @command("value")
     def value(self) -> Any:
@@ -115,7 +118,7 @@ class Value:
         """Call ``method(*args, **kwargs)`` of the value, now (once it can be read, up to
         defaultCommandTimeout), and yield what it returned."""
         __tracebackhide__ = True
-        label = f"{self._label}.invoke({method!r})"
+        label = f"{self._label}.invoke({show_args((method, *args), kwargs)})"
 
         def attempt() -> Attempt:
             ok, target, message = self._read()
