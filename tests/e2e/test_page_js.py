@@ -1,0 +1,175 @@
+"""The page's own JavaScript: runner.window() / runner.document() (its, invoke, should, read in
+the page and retried), runner.hash(), runner.evaluate(), on a real page whose script holds an app."""
+
+from __future__ import annotations
+
+import pytest
+
+from runner import CommandError, UsageError
+from runner.commands.page_js import PageObject
+
+APP = """<!doctype html><html><head><title>Store</title></head><body>
+<h1 id="title" class="big">Store</h1><ul id="items"></ul>
+<script>
+  const items = document.getElementById("items");
+  window.app = {
+    store: {
+      state: {count: 0, items: []},
+      dispatch(action) {
+        if (action.type === "add") {
+          this.state.count += 1;
+          this.state.items.push(action.name);
+          const li = document.createElement("li"); li.textContent = action.name; items.appendChild(li);
+        }
+        if (action.type === "boom") throw new TypeError("unknown action " + action.type);
+        return this.state.count;
+      },
+      later(ms, value) { return new Promise(resolve => setTimeout(() => resolve(value), ms)); },
+      refuse() { return Promise.reject(new RangeError("no way")); },
+      never() { return new Promise(() => {}); },
+    },
+    title: document.getElementById("title"),
+  };
+  window.app.self = window.app;
+  localStorage.setItem("theme", "dark");
+  setTimeout(() => { localStorage.setItem("token", "abc123"); window.appReady = true; }, 300);
+</script></body></html>"""
+
+
+def _log(runner, name=None):
+    return [f"{e.name}: {e.message}" for e in runner._ctx.log if name is None or e.name == name]
+
+
+def _page_text(runner, script):
+    """What the page says, read without runner's commands (a test must not check a command with itself)."""
+    return runner._ctx.run(runner._ctx.browser.page.evaluate(script))
+
+
+def test_its_reads_dotted_paths_and_waits_for_them(runner, server):
+    runner.visit(server.page("/app", APP))
+    runner.window().its("localStorage.token").should("eq", "abc123")  # set 300 ms after load
+    assert runner.window().its("localStorage.theme").value() == "dark"
+    assert runner.window().its("app.store.state").value() == {"count": 0, "items": []}
+    runner.window().its("app").its("store.state.count").should("eq", 0)
+    runner.document().its("title").should("eq", "Store")
+    runner.document().its("readyState").should("eq", "complete")
+    assert _log(runner, "its")[0] == "its: .localStorage.token"
+    assert "assert: window().its('localStorage.token') should eq 'abc123'" in _log(runner)
+
+
+def test_window_should_have_property_waits_for_a_global(runner, server):
+    runner.visit(server.page("/app", APP))
+    runner.window().should("have.property", "appReady", True)
+    runner.window().should("have.property", "app").and_("not.have.property", "nothere")
+    with pytest.raises(CommandError) as caught:
+        runner.window().should("have.property", "missing", timeout=300)
+    message = str(caught.value)
+    assert message.startswith("Timed out retrying after")
+    assert "window().should('have.property', 'missing'): window (<window>) has no property \"missing\"" in message
+
+
+def test_its_of_a_path_that_never_exists_times_out_naming_it(runner, server):
+    runner.visit(server.page("/app", APP))
+    with pytest.raises(CommandError) as caught:
+        runner.window().its("app.store.nope.deeper").should("eq", 1, timeout=300)
+    message = str(caught.value)
+    assert "window().its('app.store.nope.deeper').should('eq', 1)" in message
+    assert "window.app.store (object) has no property \"nope\"" in message
+    assert "Traceback" not in message and "playwright" not in message.lower()
+
+
+def test_what_is_not_data_is_described(runner, server):
+    runner.visit(server.page("/app", APP))
+    assert runner.window().its("app.title").value() == PageObject("node", "<h1#title.big>")
+    assert repr(runner.window().its("app.title").value()) == "<h1#title.big>"
+    assert repr(runner.window().its("app.store.dispatch").value()) == "<function dispatch>"
+    assert repr(runner.window().value()) == "<window>"
+    assert repr(runner.document().value()) == "<document>"
+    assert repr(runner.window().its("app.self").value()["self"]) == "[Circular]"
+    runner.window().its("app.store.dispatch").should("be.a", PageObject)
+
+
+def test_invoke_calls_with_this_bound_and_changes_the_page(runner, server):
+    runner.visit(server.page("/app", APP))
+    count = runner.window().invoke("app.store.dispatch", {"type": "add", "name": "milk"})
+    assert count.value() == 1
+    runner.window().its("app.store").invoke("dispatch", {"type": "add", "name": "eggs"}).should("eq", 2)
+    assert _page_text(runner, "() => [...document.querySelectorAll('#items li')].map(li => li.textContent)") == [
+        "milk", "eggs"]
+    runner.window().its("app.store.state.items").should("deep.equal", ["milk", "eggs"])
+    assert "invoke: .app.store.dispatch({'type': 'add', 'name': 'milk'})" in _log(runner)
+    assert "invoke: .dispatch({'type': 'add', 'name': 'eggs'})" in _log(runner)
+    assert runner.document().invoke("querySelector", "#title").value() == PageObject("node", "<h1#title.big>")
+
+
+def test_invoke_awaits_a_promise(runner, server):
+    runner.visit(server.page("/app", APP))
+    assert runner.window().invoke("app.store.later", 50, {"done": True}).value() == {"done": True}
+
+
+def test_invoke_misuses_and_page_errors_say_so_once(runner, server):
+    runner.visit(server.page("/app", APP))
+    with pytest.raises(CommandError) as caught:
+        runner.window().invoke("app.store.dispatch", {"type": "boom"})
+    assert str(caught.value) == (
+        "window().invoke('app.store.dispatch', {'type': 'boom'}) threw in the page: TypeError: unknown action boom")
+    with pytest.raises(CommandError, match=r"threw in the page: RangeError: no way$"):
+        runner.window().invoke("app.store.refuse")
+    with pytest.raises(CommandError, match=r"window.app.store.state.count is not a function \(it is number 0\)"):
+        runner.window().invoke("app.store.state.count")
+    with pytest.raises(CommandError, match=r"did not settle within 300ms"):
+        runner.window().invoke("app.store.never", timeout=300)
+    with pytest.raises(CommandError, match=r"Timed out retrying after \d+ms: .*has no property \"absent\""):
+        runner.window().invoke("app.absent", timeout=300)
+    with pytest.raises(UsageError, match="arguments must be JSON data"):
+        runner.window().invoke("app.store.dispatch", object())
+    with pytest.raises(UsageError, match="needs a dotted path string"):
+        runner.window().its("")
+    with pytest.raises(UsageError, match="has an empty part"):
+        runner.window().its("app..store")
+
+
+def test_hash_is_a_string_and_its_should_waits(runner, server):
+    page = """<!doctype html><body><script>
+      setTimeout(() => { location.hash = '#/users/7'; }, 300);
+    </script></body>"""
+    runner.visit(server.page("/hash", page))
+    assert runner.hash() == ""
+    assert runner.hash().should("eq", "#/users/7") == "#/users/7"
+    assert runner.hash() == "#/users/7"
+    assert isinstance(runner.hash(), str)
+    with pytest.raises(CommandError, match=r"Timed out retrying after \d+ms: hash\(\).should\('eq', '#/x'\)"):
+        runner.hash().should("eq", "#/x", timeout=200)
+    assert "hash: '#/users/7'" in _log(runner)
+
+
+def test_evaluate_runs_expressions_and_functions(runner, server):
+    runner.visit(server.page("/app", APP))
+    assert runner.evaluate("document.title") == "Store"
+    assert runner.evaluate("n => window.app.store.dispatch({type: 'add', name: 'x' + n})", 7) == 1
+    assert _page_text(runner, "() => document.querySelector('#items li').textContent") == "x7"
+    assert runner.evaluate("async () => { await new Promise(r => setTimeout(r, 20)); return [1, 'a', null]; }") == [
+        1, "a", None]
+    assert runner.evaluate("() => document.body.children[0]") == PageObject("node", "<h1#title.big>")
+    assert runner.evaluate("() => undefined") is None
+    assert "evaluate: n => window.app.store.dispatch({type: 'add', name: 'x' + n})" in _log(runner)
+
+
+def test_evaluate_errors_name_the_script_and_the_page_error(runner, server):
+    runner.visit(server.page("/app", APP))
+    with pytest.raises(CommandError) as caught:
+        runner.evaluate("() => {\n  window.app.nothing.here();\n}")
+    assert str(caught.value) == (
+        "runner.evaluate('() => { …') threw in the page: TypeError: Cannot read properties of undefined "
+        "(reading 'here')")
+    assert caught.value.__cause__ is None and caught.value.__context__ is None
+    with pytest.raises(CommandError, match=r"^runner.evaluate\('1 \+'\) threw in the page: SyntaxError: .*\n"
+                                           r"The script must be a JavaScript expression"):
+        runner.evaluate("1 +")
+    with pytest.raises(CommandError, match=r"did not end within 200ms"):
+        runner.evaluate("() => new Promise(() => {})", timeout=200)
+    with pytest.raises(UsageError, match="must be JSON data"):
+        runner.evaluate("x => x", {1, 2})
+    with pytest.raises(UsageError, match="needs JavaScript source"):
+        runner.evaluate("")
+    assert runner.evaluate("1 + 1") == 2  # the page is still fine
