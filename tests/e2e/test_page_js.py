@@ -173,3 +173,36 @@ def test_evaluate_errors_name_the_script_and_the_page_error(runner, server):
     with pytest.raises(UsageError, match="needs JavaScript source"):
         runner.evaluate("")
     assert runner.evaluate("1 + 1") == 2  # the page is still fine
+
+
+def test_log_shows_what_a_subject_holds_now(runner, server):
+    runner.visit(server.page("/app", APP))
+    runner.window().invoke("app.store.dispatch", {"type": "add", "name": "tea"})
+    runner.log(runner.window().its("app.store.state"))
+    runner.log(runner.wrap({"a": [1, 2]}).its("a"))
+    runner.log(runner.get("h1"))
+    runner.log(runner.get("#items li"))
+    runner.log(runner.get(".nothing"))
+    runner.log(runner.window().its("app.nope"))
+    runner.log("plain words")
+    assert _log(runner, "log") == [
+        "log: window().its('app.store.state'): {'count': 1, 'items': ['tea']}",
+        "log: wrap({'a': [1, 2]}).its('a'): [1, 2]",
+        "log: get('h1'): <h1#title.big> 'Store'",
+        "log: get('#items li'): <li> 'tea'",
+        "log: get('.nothing'): no element matches",
+        "log: window().its('app.nope'): (not readable now: window.app (object) has no property \"nope\")",
+        "log: plain words",
+    ]
+
+
+def test_value_is_read_with_a_call_and_says_so_without_one(runner, server):
+    runner.visit(server.page("/app", APP))
+    assert runner.window().its("app.store.state.count").value() == 0
+    assert runner.wrap({"a": 1}).its("a").value() == 1
+    assert runner.get("h1").value() is None  # an element's value (a heading has none)
+    with pytest.raises(UsageError, match=r"<Value wrap\(\{'a': 1\}\).its\('a'\)>.value is a method: call it, "
+                                         r"\.value\(\), to read the value"):
+        assert runner.wrap({"a": 1}).its("a").value == 1
+    with pytest.raises(UsageError, match=r"\.value is a method"):
+        bool(runner.window().its("app").value)
