@@ -206,3 +206,31 @@ def test_value_is_read_with_a_call_and_says_so_without_one(runner, server):
         assert runner.wrap({"a": 1}).its("a").value == 1
     with pytest.raises(UsageError, match=r"\.value is a method"):
         bool(runner.window().its("app").value)
+
+
+def test_each_command_is_told_with_its_arguments(runner, server):
+    from runner.events import CommandEnded, CommandStarted
+
+    told: list = []
+    original = runner._ctx.publish
+    runner._ctx.publish = lambda event: (told.append(event), original(event) if original else None)
+    runner.visit(server.page("/app", APP))
+    runner.window().its("localStorage.theme").should("eq", "dark")
+    runner.window().invoke("app.store.dispatch", {"type": "add", "name": "milk"})
+    runner.document().its("title")
+    runner.evaluate("document.title")
+    runner.hash()
+    started = [(e.name, e.subject, e.args) for e in told if isinstance(e, CommandStarted)]
+    assert started == [
+        ("visit", None, repr(server.url + "/app")),
+        ("window", None, ""),
+        ("its", "window()", "'localStorage.theme'"),
+        ("should", "window().its('localStorage.theme')", "'eq', 'dark'"),
+        ("window", None, ""),
+        ("invoke", "window()", "'app.store.dispatch', {'type': 'add', 'name': 'milk'}"),
+        ("document", None, ""),
+        ("its", "document()", "'title'"),
+        ("evaluate", None, "'document.title'"),
+        ("hash", None, ""),
+    ]
+    assert all(e.state == "passed" for e in told if isinstance(e, CommandEnded))
