@@ -234,3 +234,17 @@ def test_each_command_is_told_with_its_arguments(runner, server):
         ("hash", None, ""),
     ]
     assert all(e.state == "passed" for e in told if isinstance(e, CommandEnded))
+
+
+def test_exist_waits_for_the_path_and_then_hands_on_the_subject(runner, server):
+    runner.visit(server.page("/app", APP))
+    runner.window().its("appReady").should("exist")  # set 300 ms after load
+    runner.window().its("app.nothing").should("not.exist")
+    with pytest.raises(CommandError) as caught:
+        runner.window().its("app.ghost").should("exist", timeout=200)
+    assert str(caught.value).endswith(
+        "window().its('app.ghost').should('exist'): window.app (object) has no property \"ghost\"")
+    with pytest.raises(CommandError, match=r"expected window.app.store not to exist, but it is \{'state'"):
+        runner.window().its("app.store").should("not.exist", timeout=200)
+    runner.window().then(lambda win: win.invoke("app.store.dispatch", {"type": "add", "name": "jam"}))
+    assert _page_text(runner, "() => window.app.store.state.items") == ["jam"]

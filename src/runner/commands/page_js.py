@@ -150,6 +150,8 @@ class PageValue(Value):
         negated = _HAS_PROPERTY.get(chainer) if isinstance(chainer, str) else None
         if negated is not None and args and isinstance(args[0], str) and len(args) <= 2:
             self._has_property(str(chainer), args, negated, timeout)
+        elif chainer in ("exist", "not.exist") and not args:
+            self._exists(chainer == "not.exist", timeout)
         else:
             super().should(chainer, *args, timeout=timeout)
         shown = "<callback>" if callable(chainer) else " ".join([chainer, *map(repr, args)])
@@ -157,6 +159,30 @@ class PageValue(Value):
         return self
 
     and_ = should
+
+    def then(self, func: Callable[[PageValue], Any]) -> Any:
+        """``func(subject)``: the window or document stays in the page, so ``func`` gets this
+        subject (``its``, ``invoke``, ``should``), as a DOM subject's ``then`` gets the subject."""
+        result = func(self)
+        return self if result is None else result
+
+    def _limit(self, timeout: float | None) -> float:
+        return float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
+
+    def _exists(self, negated: bool, timeout: float | None) -> None:
+        """``exist``: the path can be read and holds something (not null or undefined)."""
+        __tracebackhide__ = True
+
+        def attempt() -> Attempt:
+            ok, value, message = self._read()
+            if negated:
+                return Attempt(not ok or value is None, f"expected {self._path} not to exist, but it is {_short(value)}")
+            if not ok:
+                return Attempt(False, message)
+            return Attempt(value is not None, f"expected {self._path} to exist, but it is null or undefined")
+
+        verb = "not.exist" if negated else "exist"
+        retry(self._ctx, attempt, self._limit(timeout), f"{self._label}.should({verb!r})")
 
     def _has_property(self, chainer: str, args: tuple[Any, ...], negated: bool, timeout: float | None) -> None:
         """``have.property name [value]`` (or its negation), the one property read in the page."""
@@ -176,8 +202,7 @@ class PageValue(Value):
             outcome = expect.check(value, "not.eq" if negated else "eq", args[1])
             return Attempt(outcome.ok, f"{self._path}.{name}: {outcome.message}")
 
-        limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
-        retry(self._ctx, attempt, limit, f"{self._label}.should({show_args((chainer, *args), {})})")
+        retry(self._ctx, attempt, self._limit(timeout), f"{self._label}.should({show_args((chainer, *args), {})})")
 
 
 class PageHash(str):
