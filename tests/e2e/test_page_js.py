@@ -248,3 +248,17 @@ def test_exist_waits_for_the_path_and_then_hands_on_the_subject(runner, server):
         runner.window().its("app.store").should("not.exist", timeout=200)
     runner.window().then(lambda win: win.invoke("app.store.dispatch", {"type": "add", "name": "jam"}))
     assert _page_text(runner, "() => window.app.store.state.items") == ["jam"]
+
+
+def test_lists_and_host_objects_are_shown_sensibly(runner, server):
+    runner.visit(server.page("/app", APP))
+    runner.window().invoke("app.store.dispatch", {"type": "add", "name": "a"})
+    assert runner.evaluate("() => document.querySelectorAll('#items li, h1')") == [
+        PageObject("node", "<h1#title.big>"), PageObject("node", "<li>")]
+    assert runner.window().its("navigator").value() == PageObject("object", "Navigator object")
+    assert runner.window().its("navigator.userAgent").value().startswith("Mozilla/")
+    assert runner.window().its("localStorage").value()["theme"] == "dark"
+    runner.evaluate("() => sessionStorage.clear()")
+    assert runner.window().its("sessionStorage").value() == {}
+    assert runner.evaluate("() => ({when: new Date(0), nan: NaN, set: new Set([1]), map: new Map([['k', 2]])})") == {
+        "when": "1970-01-01T00:00:00.000Z", "nan": "NaN", "set": [1], "map": {"k": 2}}

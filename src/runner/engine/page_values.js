@@ -63,8 +63,15 @@
     if (v instanceof Error) return marker("error", `${v.name}: ${v.message}`);
     seen.add(v);
     try {
-      if (Array.isArray(v) || ArrayBuffer.isView(v)) return Array.from(v, (x) => toData(x, depth + 1, seen));
-      if (v instanceof Set) return Array.from(v, (x) => toData(x, depth + 1, seen));
+      const listLike = typeof v.length === "number" && typeof v[Symbol.iterator] === "function";  // NodeList, ...
+      if (Array.isArray(v) || ArrayBuffer.isView(v) || v instanceof Set || listLike) {
+        return Array.from(v, (x) => toData(x, depth + 1, seen));
+      }
+      const proto = Object.getPrototypeOf(v);
+      const isData = v instanceof Map || (typeof Storage !== "undefined" && v instanceof Storage);  // {} when empty
+      if (!isData && proto !== Object.prototype && proto !== null && Object.keys(v).length === 0) {
+        return marker("object", describe(v));  // navigator, a class instance without own data: named
+      }
       const out = {};
       const entries = v instanceof Map ? Array.from(v.entries()) : Object.keys(v).map((k) => [k, undefined]);
       for (const [key, mapped] of entries) {
