@@ -262,3 +262,19 @@ def test_lists_and_host_objects_are_shown_sensibly(runner, server):
     assert runner.window().its("sessionStorage").value() == {}
     assert runner.evaluate("() => ({when: new Date(0), nan: NaN, set: new Set([1]), map: new Map([['k', 2]])})") == {
         "when": "1970-01-01T00:00:00.000Z", "nan": "NaN", "set": [1], "map": {"k": 2}}
+
+
+def test_invoke_of_a_function_that_navigates_away_runs_once(runner, server):
+    page = """<!doctype html><body><script>
+      window.app = {leave() {
+        sessionStorage.n = (+sessionStorage.n || 0) + 1;
+        location.href = '/after';
+        return new Promise(() => {});
+      }};
+    </script></body>"""
+    server.page("/after", "<!doctype html><title>after</title><body>after</body>")
+    runner.visit(server.page("/before", page))
+    assert runner.window().invoke("app.leave").value() is None
+    runner.document().its("title").should("eq", "after")
+    assert _page_text(runner, "() => sessionStorage.n") == "1"
+    assert _log(runner, "invoke") == ["invoke: .app.leave() (the page navigated away meanwhile: no value)"]

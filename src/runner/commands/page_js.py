@@ -136,10 +136,14 @@ class PageValue(Value):
             if answer.get("pending"):
                 raise CommandError(f"{label}: the promise it returned did not settle within {limit:g}ms.\n"
                                    "Pass timeout= to wait longer.")
+            if answer.get("navigated"):
+                navigated.append(True)
             return Attempt(True, value=from_page(answer["value"]))
 
+        navigated: list[bool] = []
         result = retry(self._ctx, attempt, limit, label)
-        self._ctx.add_log("invoke", f".{'.'.join(parts[len(self._parts):])}({show_args(args, {})})")
+        self._ctx.add_log("invoke", f".{'.'.join(parts[len(self._parts):])}({show_args(args, {})})"
+                                    + (" (the page navigated away meanwhile: no value)" if navigated else ""))
         return Value(self._commands, lambda: result, label)
 
     @command("should")

@@ -57,16 +57,23 @@ class ScriptVerbs(BrowserHolder):
         and wait (up to ``timeout_ms``) for the promise it returns.
 
         Returns ``{"value": data}``, ``{"missing": why}``, ``{"notFunction": why}``,
-        ``{"threw": {"name", "message"}}`` (it threw, or its promise was rejected), or
-        ``{"pending": True}`` when its promise did not settle in time.
+        ``{"threw": {"name", "message"}}`` (it threw, or its promise was rejected),
+        ``{"pending": True}`` when its promise did not settle in time, or ``{"value": None,
+        "navigated": why}`` when the page navigated away meanwhile (it is not called again).
         """
-        answer: dict[str, Any] = await self._page_values(
-            {"mode": "call", "root": root, "parts": parts, "args": args, "timeout": timeout_ms})
+        request = {"mode": "call", "root": root, "parts": parts, "args": args, "timeout": timeout_ms}
+        try:
+            answer: dict[str, Any] = await self._live_page().evaluate(PAGE_VALUES, request)
+        except PlaywrightError as err:
+            if not any(s in str(err) for s in NAVIGATING):
+                raise
+            # never asked again (the function may have run: at most once), and its value is lost
+            return {"value": None, "navigated": page_error_text(err)}
         return answer
 
     async def _page_values(self, request: dict[str, Any]) -> Any:
         page = self._live_page()
-        for attempt in range(20):  # a navigation under way is waited out, not reported
+        for attempt in range(20):  # a navigation under way is waited out, not reported: a read only
             try:
                 return await page.evaluate(PAGE_VALUES, request)
             except PlaywrightError as err:
