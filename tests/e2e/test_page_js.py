@@ -53,6 +53,8 @@ def test_its_reads_dotted_paths_and_waits_for_them(runner, server):
     runner.window().its("app").its("store.state.count").should("eq", 0)
     runner.document().its("title").should("eq", "Store")
     runner.document().its("readyState").should("eq", "complete")
+    assert _log(runner, "window")[0] == f"window: {server.url}/app"
+    assert _log(runner, "document")[0] == f"document: {server.url}/app"
     assert _log(runner, "its")[0] == "its: .localStorage.token"
     assert "assert: window().its('localStorage.token') should eq 'abc123'" in _log(runner)
 
