@@ -117,6 +117,7 @@ def test_invoke_misuses_and_page_errors_say_so_once(runner, server):
         "window().invoke('app.store.dispatch', {'type': 'boom'}) threw in the page: TypeError: unknown action boom")
     with pytest.raises(CommandError, match=r"threw in the page: RangeError: no way$"):
         runner.window().invoke("app.store.refuse")
+    assert _log(runner, "invoke")[-2:] == ["invoke: .app.store.dispatch({'type': 'boom'})", "invoke: .app.store.refuse()"]
     with pytest.raises(CommandError, match=r"window.app.store.state.count is not a function \(it is number 0\)"):
         runner.window().invoke("app.store.state.count")
     with pytest.raises(CommandError, match=r"did not settle within 300ms"):
@@ -279,4 +280,4 @@ def test_invoke_of_a_function_that_navigates_away_runs_once(runner, server):
     assert runner.window().invoke("app.leave").value() is None
     runner.document().its("title").should("eq", "after")
     assert _page_text(runner, "() => sessionStorage.n") == "1"
-    assert _log(runner, "invoke") == ["invoke: .app.leave() (the page navigated away meanwhile: no value)"]
+    assert _log(runner, "invoke") == ["invoke: .app.leave()", "invoke: .app.leave(): the page navigated away meanwhile, no value"]

@@ -141,9 +141,11 @@ class PageValue(Value):
             return Attempt(True, value=from_page(answer["value"]))
 
         navigated: list[bool] = []
+        called = f".{'.'.join(parts[len(self._parts):])}({show_args(args, {})})"
+        self._ctx.add_log("invoke", called)  # before: a call that fails is in the log too
         result = retry(self._ctx, attempt, limit, label)
-        self._ctx.add_log("invoke", f".{'.'.join(parts[len(self._parts):])}({show_args(args, {})})"
-                                    + (" (the page navigated away meanwhile: no value)" if navigated else ""))
+        if navigated:
+            self._ctx.add_log("invoke", f"{called}: the page navigated away meanwhile, no value")
         return Value(self._commands, lambda: result, label)
 
     @command("should")
@@ -218,6 +220,7 @@ class PageHash(str):
 
     @classmethod
     def read(cls, commands: CommandsBase) -> PageHash:
+        __tracebackhide__ = True
         ctx = commands._ctx
         made = cls(ctx.run(ctx.browser.location())["hash"])
         made._commands = commands
