@@ -281,3 +281,16 @@ def test_invoke_of_a_function_that_navigates_away_runs_once(runner, server):
     runner.document().its("title").should("eq", "after")
     assert _page_text(runner, "() => sessionStorage.n") == "1"
     assert _log(runner, "invoke") == ["invoke: .app.leave()", "invoke: .app.leave(): the page navigated away meanwhile, no value"]
+
+
+def test_what_throws_while_read_is_told_in_the_pages_words(runner, server):
+    page = """<!doctype html><body><script>
+      window.app = {ok: 1, get boom() { throw new Error("getter broke"); }};
+      window.trap = new Proxy({}, {ownKeys() { throw new TypeError("no keys here"); }});
+    </script></body>"""
+    runner.visit(server.page("/throws", page))
+    assert runner.window().its("app").value() == {"ok": 1, "boom": PageObject("error", "Error: getter broke")}
+    assert runner.window().its("trap").value() == PageObject("error", "TypeError: no keys here")
+    with pytest.raises(CommandError) as caught:
+        runner.window().its("app.boom").should("eq", 1, timeout=200)
+    assert str(caught.value).endswith("reading window.app.boom threw in the page: Error: getter broke")

@@ -12,6 +12,7 @@ from runner.commands.base import CommandsBase
 from runner.commands.page_js import PageHash, PageValue, from_page, json_arguments
 from runner.commands.records import Record
 from runner.commands.steps import command
+from runner.engine.holder import PageError
 from runner.errors import CommandError, UsageError
 
 __all__ = ["PageCommands", "VIEWPORT_PRESETS"]
@@ -83,10 +84,13 @@ class PageCommands(CommandsBase):
         json_arguments(arg, f"runner.evaluate({first!r})")
         limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
         self._ctx.add_log("evaluate", first)
-        answer = self._ctx.run(self._ctx.browser.run_script(script, arg, limit), limit)
+        said = f"runner.evaluate({first!r})"
+        try:
+            answer = self._ctx.run(self._ctx.browser.run_script(script, arg, limit), limit)
+        except PageError as err:
+            raise CommandError(f"{said}: its value could not be read from the page: {err}") from None
         if "value" in answer:
             return from_page(answer["value"])
-        said = f"runner.evaluate({first!r})"
         if answer.get("pending"):
             raise CommandError(f"{said} did not end within {limit:g}ms (the promise it returned never "
                                "settled).\nPass timeout= to wait longer.")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, retry
 from runner.commands.steps import command, show_args
 from runner.commands.values import Value, _Missing
+from runner.engine.holder import PageError
 from runner.errors import CommandError, UsageError
 
 __all__ = ["PageObject", "PageValue", "PageHash", "from_page", "json_arguments", "split_path"]
@@ -95,13 +96,21 @@ class PageValue(Value):
         return ".".join([self._root, *self._parts])
 
     def _read_page(self) -> Any:
-        answer = self._ctx.run(self._ctx.browser.page_value(self._root, self._parts))
+        answer = self._ask(self._ctx.browser.page_value(self._root, self._parts), self._label)
         if "missing" in answer:
             raise _Missing(answer["missing"])
         if "threw" in answer:
             thrown = answer["threw"]
             raise CommandError(f"reading {answer['reading']} threw in the page: {_thrown(thrown)}")
         return from_page(answer["value"])
+
+    def _ask(self, verb: Coroutine[Any, Any, dict[str, Any]], label: str) -> dict[str, Any]:
+        """The verb's answer; the page's own failure (not a navigation) as one CommandError."""
+        __tracebackhide__ = True
+        try:
+            return self._ctx.run(verb)
+        except PageError as err:
+            raise CommandError(f"{label}: the page could not be asked: {err}") from None
 
     @command("its")
     def its(self, path: str) -> PageValue:
@@ -125,7 +134,7 @@ class PageValue(Value):
 
         def attempt() -> Attempt:
             settle_ms = max((deadline - time.monotonic()) * 1000, 100.0)
-            answer = self._ctx.run(self._ctx.browser.call_page_method(self._root, parts, list(args), settle_ms))
+            answer = self._ask(self._ctx.browser.call_page_method(self._root, parts, list(args), settle_ms), label)
             if "missing" in answer:
                 return Attempt(False, answer["missing"])
             if "notFunction" in answer:

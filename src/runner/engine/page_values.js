@@ -45,6 +45,14 @@
   };
 
   const toData = (v, depth, seen) => {
+    try {
+      return toDataUnsafe(v, depth, seen);
+    } catch (e) {  // a cross-origin window, a proxy whose traps throw, ...: said, not fatal
+      const err = errorText(e);
+      return marker("error", `${err.name}: ${err.message}`);
+    }
+  };
+  const toDataUnsafe = (v, depth, seen) => {
     budget -= 1;
     if (v === undefined || v === null) return null;
     const t = typeof v;

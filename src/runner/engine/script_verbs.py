@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from runner.engine.holder import BrowserHolder
+from runner.engine.holder import BrowserHolder, PageError
 from runner.engine.page_verbs import NAVIGATING
 
 __all__ = ["ScriptVerbs", "PAGE_VALUES", "page_error_text"]
@@ -47,6 +47,7 @@ class ScriptVerbs(BrowserHolder):
 
         Returns ``{"value": data}``, ``{"missing": why}`` when a part of the path does not
         exist (yet), or ``{"threw": {"name", "message"}, "reading": path}`` when a getter threw.
+        Raises :class:`PageError` (the page's words) when the page could not be asked.
         """
         answer: dict[str, Any] = await self._page_values({"mode": "read", "root": root, "parts": parts})
         return answer
@@ -66,7 +67,7 @@ class ScriptVerbs(BrowserHolder):
             answer: dict[str, Any] = await self._live_page().evaluate(PAGE_VALUES, request)
         except PlaywrightError as err:
             if not any(s in str(err) for s in NAVIGATING):
-                raise
+                raise PageError(page_error_text(err)) from err
             # never asked again (the function may have run: at most once), and its value is lost
             return {"value": None, "navigated": page_error_text(err)}
         return answer
@@ -78,7 +79,7 @@ class ScriptVerbs(BrowserHolder):
                 return await page.evaluate(PAGE_VALUES, request)
             except PlaywrightError as err:
                 if attempt == 19 or not any(s in str(err) for s in NAVIGATING):
-                    raise
+                    raise PageError(page_error_text(err)) from err
                 try:
                     await page.wait_for_load_state("domcontentloaded", timeout=5_000)
                 except PlaywrightError:
@@ -92,6 +93,7 @@ class ScriptVerbs(BrowserHolder):
         Returns ``{"value": data}``, ``{"threw": "Name: message"}`` (it threw, its promise was
         rejected, or it is not valid JavaScript), ``{"navigated": why}`` when the page navigated
         away meanwhile, or ``{"pending": True}`` when it did not end within ``timeout_ms``.
+        Raises :class:`PageError` (the page's words) when its value could not be read.
         """
         page = self._live_page()
         try:
@@ -105,6 +107,10 @@ class ScriptVerbs(BrowserHolder):
             return {"threw": text}
         try:
             return {"value": await handle.evaluate(PAGE_VALUES, {"mode": "data"})}
+        except PlaywrightError as err:
+            if any(s in str(err) for s in NAVIGATING):
+                return {"navigated": page_error_text(err)}
+            raise PageError(page_error_text(err)) from err
         finally:
             try:
                 await handle.dispose()
