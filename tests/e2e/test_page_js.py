@@ -175,6 +175,8 @@ def test_evaluate_errors_name_the_script_and_the_page_error(runner, server):
         runner.evaluate("x => x", {1, 2})
     with pytest.raises(UsageError, match="needs JavaScript source"):
         runner.evaluate("")
+    with pytest.raises(UsageError, match=r"found a Python callable.\nTo work with the window from Python, use runner.window"):
+        runner.evaluate(lambda win: win)
     assert runner.evaluate("1 + 1") == 2  # the page is still fine
 
 

@@ -78,6 +78,10 @@ class PageCommands(CommandsBase):
         (``<h1#title>``). Raises ``CommandError`` when the script throws, naming its error.
         """
         __tracebackhide__ = True
+        if callable(script):
+            raise UsageError("runner.evaluate() runs JavaScript source (a str) in the page; found a Python "
+                             "callable.\nTo work with the window from Python, use runner.window() "
+                             "(its, invoke, then).")
         if not isinstance(script, str) or not script.strip():
             raise UsageError(f"runner.evaluate() needs JavaScript source (a str); found {script!r}.")
         first = _first_line(script)
