@@ -14,7 +14,7 @@ from runner import expect
 from runner.commands.context import Attempt, retry
 from runner.commands.dom_query import DomQuery
 from runner.commands.steps import command, show_args
-from runner.commands.values import Value, _Missing, alias_name, lookup_path
+from runner.commands.values import Value, _Missing, alias_name, lookup_path, read_method
 from runner.errors import CommandError, UsageError
 
 __all__ = ["Reads"]
@@ -116,6 +116,7 @@ class Reads(DomQuery):
         """How many elements match now (no waiting)."""
         return self._snap(limit=0).count
 
+    @read_method
     @command("value")
     def value(self, timeout: float | None = None) -> str | None:
         return self._existing(timeout).elements[0].value

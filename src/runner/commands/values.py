@@ -17,7 +17,43 @@ from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.steps import command, show_args
 from runner.errors import CommandError, UsageError
 
-__all__ = ["Value", "lookup_path", "alias_name"]
+__all__ = ["Value", "lookup_path", "alias_name", "read_method"]
+
+
+class _BoundRead:
+    """A subject's read (``value``) taken without the call: calling it reads; comparing or
+    testing it (``subject.value == 3``, silently False for a bound method) says to call it."""
+
+    __slots__ = ("_owner", "_func")
+
+    def __init__(self, owner: Any, func: Callable[..., Any]) -> None:
+        self._owner = owner
+        self._func = func
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
+        return self._func(self._owner, *args, **kwargs)
+
+    def _uncalled(self, *_: Any) -> Any:
+        __tracebackhide__ = True
+        raise UsageError(f"{self._owner!r}.value is a method: call it, .value(), to read the value.")
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __len__ = __iter__ = _uncalled
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<method value of {self._owner!r}: call it, .value()>"
+
+
+class read_method:  # noqa: N801 - used as a decorator, like property
+    """A subject's ``value`` method, which says so when it is used without its call."""
+
+    def __init__(self, func: Callable[..., Any]) -> None:
+        self._func = func
+        self.__doc__ = func.__doc__
+
+    def __get__(self, owner: Any, owner_type: Any = None) -> Any:
+        return self._func if owner is None else _BoundRead(owner, self._func)
 
 
 class _Missing(Exception):
@@ -64,6 +100,7 @@ class Value:
         finally:
             self._ctx.one_attempt = outer
 
+    @read_method
     @command("value")
     def value(self) -> Any:
         """The current value, waiting (up to defaultCommandTimeout) until it can be read."""

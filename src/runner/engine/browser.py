@@ -2,8 +2,8 @@
 
 Only ``engine/`` imports Playwright, and only its modules hold Playwright objects: the commands
 call the verbs :class:`BrowserSession` gets from its families (``page_verbs``, ``element_verbs``,
-``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``; see ``holder.py``),
-which take and return plain data. This module launches the browser (or connects to a remote
+``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``, ``script_verbs``; see
+``holder.py``), which take and return plain data. This module launches the browser (or connects to a remote
 one), makes its context and page, replaces what broke, resets the page between tests and closes
 it all. Everything here is ``async`` and runs on the engine loop (``loop.py``); the commands call
 it through that loop.
@@ -43,6 +43,7 @@ from runner.engine.element_verbs import ElementVerbs
 from runner.engine.network_verbs import NetworkVerbs
 from runner.engine.page_verbs import PageVerbs
 from runner.engine.recovery import CLOSE_BOUND, OPEN_BOUND, Recovery
+from runner.engine.script_verbs import ScriptVerbs
 from runner.engine.storage_verbs import StorageVerbs
 from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing
@@ -167,7 +168,7 @@ class LaunchOptions:
 
 
 class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVerbs, CaptureVerbs,
-                     StudioVerbs):
+                     StudioVerbs, ScriptVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
     ``routing`` says where the page's requests go while it is routed or watched (see
