@@ -113,3 +113,22 @@ def test_an_unsupported_extension_names_its_equivalent_and_is_logged(runner, tol
     assert len(ended) == 1 and ended[0].state == "failed" and "h1, h2" in (ended[0].error or "")
     with pytest.raises(UsageError, match="chain find"):
         runner.get("ul >> li")
+
+
+def test_every_read_and_action_of_the_subject_names_itself(runner):
+    runner.visit("/traversal.html")
+    calls = {
+        "invoke()": lambda q: q.invoke("focus"),
+        "text()": lambda q: q.text(),
+        "its('length').should()": lambda q: q.its("length").should("eq", 0),
+        "type()": lambda q: q.type("x"),
+        "trigger()": lambda q: q.trigger("click"),
+        "click()": lambda q: q.click(force=True),
+    }
+    for name, call in calls.items():
+        with pytest.raises(UsageError) as caught:
+            call(runner.get("li:first, div["))
+        assert str(caught.value).startswith(f"runner.get('li:first, div[').{name}: 'li:first, div[' is not a valid")
+    with pytest.raises(UsageError) as caught:
+        runner.get("div[").count()  # a read that is no command: named by its query
+    assert str(caught.value).startswith("runner.get('div['): 'div[' is not a valid selector.")

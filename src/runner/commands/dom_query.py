@@ -81,6 +81,9 @@ class DomQuery:
               limit: int | None = None) -> expect.DomSubject:
         """The elements as they are now; with ``limit``, only the first ``limit`` are read (and
         all are counted: ``DomSubject.count``)."""
+        if not self._ctx.command_depth:
+            # a read that is no command (count(), snapshot()): what the page's errors name
+            self._ctx.command = f"runner.{self._label}"
         raw = self._ctx.run(self._ctx.browser.dom({
             "mode": "snapshot", "steps": self._steps, "shadow": self._shadow_on(),
             "css": list(css), "props": list(props), "limit": limit,

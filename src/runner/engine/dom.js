@@ -146,6 +146,7 @@ async (arg) => {
   // The elements a selector finds under `roots` (get, find, contains).
   function select(roots, sel) {
     if (typeof sel === "string") {
+      if (roots.length === 1) return all(roots[0], sel); // (a page of 200,000 matches: no copy)
       const out = [];
       for (const root of roots) for (const el of all(root, sel)) out.push(el);
       return Array.from(new Set(out));
