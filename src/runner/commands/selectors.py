@@ -81,7 +81,7 @@ def compile_selector(selector: str) -> Selector:
     groups = [_compounds(text, selector) for text in _split(selector, ",")]
     if not any(group[0].combinator or _filtered(group) for group in groups):
         return selector
-    return {"source": selector, "groups": [_program(group) for group in groups]}
+    return {"source": selector, "groups": [_program(group, selector) for group in groups]}
 
 
 def _filtered(compounds: list[_Compound]) -> bool:
@@ -94,7 +94,7 @@ def _filters_in(argument: str, selector: str) -> dict[str, Any] | None:
     groups = [_compounds(text, selector) for text in _split(argument, ",")]
     if not any(_filtered(group) for group in groups):
         return None
-    return {"source": argument, "groups": [_program(group) for group in groups]}
+    return {"source": argument, "groups": [_program(group, selector) for group in groups]}
 
 
 def invalid_selector_message(command: str, selector: str, part: str) -> str:
@@ -108,13 +108,20 @@ def invalid_selector_message(command: str, selector: str, part: str) -> str:
     )
 
 
-def _program(compounds: list[_Compound]) -> list[dict[str, Any]]:
+def _program(compounds: list[_Compound], selector: str) -> list[dict[str, Any]]:
     """A group as ``dom.js``'s segments: the CSS up to its first jQuery filter is one segment
     (one querySelectorAll), every compound after it a segment of its own. A group that starts
-    with a combinator (``find("> li")``, as jQuery allows) starts with a compound of its own."""
+    with a combinator (``find("> li")``, as jQuery allows) starts with a compound of its own.
+    Raises :class:`SelectorSyntaxError` for an empty group or a combinator with nothing after
+    it (``"li:first,"``, ``"li:first >"``), which would otherwise match every element."""
     segments: list[dict[str, Any]] = []
     prefix = ""
     for compound in compounds:
+        if not compound.items:
+            raise SelectorSyntaxError(
+                f"{selector!r} is not a valid selector: it has an empty part (a comma or a combinator "
+                "with nothing after it)."
+            )
         head: list[str] = []
         ops: list[dict[str, Any]] = []
         for item in compound.items:
@@ -210,7 +217,7 @@ def _compounds(group: str, selector: str) -> list[_Compound]:
 
 def _token_end(text: str, i: int) -> int:
     """The index after the CSS token at ``i`` kept as written: an escape, a string, an
-    attribute selector, ``::``, or one character."""
+    attribute selector, a pseudo-element, or one character."""
     char = text[i]
     if char == "\\":
         return i + 2
@@ -218,8 +225,10 @@ def _token_end(text: str, i: int) -> int:
         return _string_end(text, i)
     if char == "[":
         return _block_end(text, i, "[", "]")
-    if text.startswith("::", i):
-        return i + 2
+    if text.startswith("::", i):  # a pseudo-element, its argument and all: ::slotted(a b)
+        name = _IDENT.match(text, i + 2)
+        end = name.end() if name else i + 2
+        return _block_end(text, end, "(", ")") if text.startswith("(", end) else end
     return i + 1
 
 

@@ -21,6 +21,7 @@ from runner.commands.traversal import contains_arguments, contains_label
     "a:first-child, li:last-of-type, p:nth-child(2n+1 of .x)",
     "ul:has(> li), input:checked, :disabled, :not(.x, .y)",
     "p::first-line",
+    "li::slotted(a b)",
     "div[",  # not valid CSS, but the browser's to say (dom.js checks it before any step)
     'p:is([data-x=":eq(1)"])',
 ])
@@ -59,6 +60,13 @@ def test_each_extension_is_a_filter_in_the_order_written(selector: str, ops: lis
     assert segment["css"] in ("li", "li.special") and segment["ops"] == ops
 
 
+def test_a_pseudo_elements_argument_is_one_token() -> None:
+    compiled = compile_selector("li:visible::slotted(a b)")
+    assert isinstance(compiled, dict)
+    assert compiled["groups"] == [[{"combinator": None, "css": "li",
+                                    "ops": [{"op": "visible"}, {"op": "css", "css": "::slotted(a b)"}]}]]
+
+
 def test_groups_a_leading_combinator_and_not() -> None:
     compiled = compile_selector("ul li:first span, > li, li:not(:last)")
     assert isinstance(compiled, dict)
@@ -83,6 +91,9 @@ def test_groups_a_leading_combinator_and_not() -> None:
     ("li:first(1)", "takes no argument"),
     ("li:contains", "needs an argument"),
     ("div:has(li:visible)", "only :not() may hold them"),
+    ("li:first,", "an empty part"),
+    ("li:first >", "an empty part"),
+    ("li:first, , a", "an empty part"),
 ])
 def test_what_is_surely_not_css_is_refused_with_what_to_write(selector: str, words: str) -> None:
     with pytest.raises(SelectorSyntaxError) as caught:
