@@ -132,3 +132,11 @@ def test_every_read_and_action_of_the_subject_names_itself(runner):
     with pytest.raises(UsageError) as caught:
         runner.get("div[").count()  # a read that is no command: named by its query
     assert str(caught.value).startswith("runner.get('div['): 'div[' is not a valid selector.")
+
+
+def test_extensions_and_contains_inside_within(runner):
+    runner.visit("/traversal.html")
+    with runner.within(runner.get("#other")):
+        runner.get("li:first").should("have.id", "x")
+        runner.contains("li", "yankee").should("have.id", "y")
+        runner.get("li:contains(x-ray)").next().should("have.id", "y")

@@ -14,6 +14,8 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 ``storage.py``      cookies and ``session``: what the browser keeps for a site
 ``system.py``       ``config``, ``env``, ``log``, ``fixture``, ``exec``, ``task``: outside the page
 ``screenshots.py``  ``screenshot``
+``scrolling.py``    ``scroll_to``: the page scrolled
+``within.py``       ``within``: the queries narrowed to an element
 ==================  ===========================================================================
 """
 
@@ -24,14 +26,16 @@ from runner.commands.network import NetworkCommands
 from runner.commands.page import PageCommands
 from runner.commands.queries import QueryCommands
 from runner.commands.screenshots import ScreenshotCommands
+from runner.commands.scrolling import ScrollCommands
 from runner.commands.storage import StorageCommands
 from runner.commands.system import SystemCommands
+from runner.commands.within import WithinCommands
 
 __all__ = ["RunnerCommands"]
 
 
 class RunnerCommands(SystemCommands, NavigationCommands, PageCommands, QueryCommands, NetworkCommands,
-                     StorageCommands, ScreenshotCommands):
+                     StorageCommands, ScreenshotCommands, ScrollCommands, WithinCommands):
     """What the ``runner`` fixture gives a test.
 
     The families are base classes rather than objects it delegates to: a test calls

@@ -1,7 +1,8 @@
 """Query commands: get, contains, wrap (where a chain starts) and get("@alias").
 
 A new way to start a chain (the page's frames, the window, ...) belongs here; what a chain does
-once started is the subject's (``subject.py``).
+once started is the subject's (``subject.py``). Inside ``with runner.within(subject):`` both
+queries start from that subject (``within.py``'s ``scoped``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from runner.commands.dom_query import checked_selector
 from runner.commands.subject import Subject
 from runner.commands.traversal import Content, contains_arguments, contains_label, contains_step
 from runner.commands.values import Value
+from runner.commands.within import scoped
 from runner.errors import UsageError
 
 __all__ = ["QueryCommands"]
@@ -29,7 +31,8 @@ class QueryCommands(CommandsBase):
         if isinstance(selector, str) and selector.startswith("@"):
             return self._get_alias(selector)
         step = {"op": "get", "selector": checked_selector(self, "get", (selector,), {}, selector, required=True)}
-        return Subject(self, [step], f"get({selector!r})", timeout, include_shadow_dom)
+        steps, label = scoped(self, step, f"get({selector!r})")
+        return Subject(self, steps, label, timeout, include_shadow_dom)
 
     def _get_alias(self, name: str) -> Any:
         bare = name[1:]
@@ -47,7 +50,8 @@ class QueryCommands(CommandsBase):
         keywords too. A ``button``, ``a`` or ``label`` holding the text is preferred."""
         chosen, text = contains_arguments("runner.contains", args, selector, content)
         step = contains_step(self, text, chosen, match_case, args)
-        return Subject(self, [step], contains_label(args, selector, content, match_case), timeout)
+        steps, label = scoped(self, step, contains_label(args, selector, content, match_case))
+        return Subject(self, steps, label, timeout)
 
     def wrap(self, value: Any) -> Value:
         """A retrying subject over any Python value."""

@@ -136,6 +136,30 @@ class Value:
         result = func(self.value())
         return self if result is None else Value.wrapping(self._commands, result)
 
+    def spread(self, fn: Callable[..., Any] | None = None) -> Any:
+        """``fn(*items)``'s result for a list or tuple value, or (without ``fn``) its items as a
+        tuple: ``a, b = runner.wrap([1, 2]).spread()``. Waits (up to defaultCommandTimeout)
+        until the value can be read and is a list or tuple."""
+        __tracebackhide__ = True
+        items = self._spread_items(*(() if fn is None else (fn,)))
+        return items if fn is None else fn(*items)
+
+    @command("spread")
+    def _spread_items(self, *fn: Callable[..., Any]) -> tuple[Any, ...]:
+        __tracebackhide__ = True
+        if fn and not callable(fn[0]):
+            raise UsageError(f"{self._label}.spread() takes a function fn(*items); found {fn[0]!r}.")
+
+        def attempt() -> Attempt:
+            ok, value, message = self._read()
+            if ok and isinstance(value, (list, tuple)):
+                return Attempt(True, value=tuple(value))
+            return Attempt(False, message if not ok else f"spread() needs a list or tuple; the value is {_short(value)}")
+
+        items: tuple[Any, ...] = retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout),
+                                       f"{self._label}.spread()")
+        return items
+
     def as_(self, alias: str) -> Value:
         self._commands._dom_aliases[alias_name(alias)] = self
         return self
