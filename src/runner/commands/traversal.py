@@ -5,7 +5,7 @@ and the original's (jQuery's) walks: next, prev, siblings, parents, next_all, pr
 Each adds a step to the subject's recipe and returns a new subject; nothing is read until a
 command runs, so a traversal is retried with the command that reads it. Its label (``next('.item')``)
 is part of every command-log line, trace step and error of that command. Selectors may use the
-jQuery extensions ``selectors.py`` compiles. New traversals (``within``, ...) belong here.
+jQuery extensions ``selectors.py`` compiles. A new traversal belongs here.
 """
 
 from __future__ import annotations
