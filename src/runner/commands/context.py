@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from runner.commands.selectors import invalid_selector_message
+from runner.engine.element_verbs import InvalidSelector
 from runner.engine.loop import EngineBlocked, EngineTimeout
-from runner.errors import CommandError
+from runner.errors import CommandError, UsageError
 from runner.events import Event
 from runner.redaction import Redactor
 
@@ -176,6 +178,12 @@ class TestContext:
         asked = time.monotonic()
         try:
             return self.loop.run(coro, bound, stall=default_ms / 1000 + _SLACK_S)
+        except InvalidSelector as err:
+            # a query's selector the browser cannot read: the user's mistake, said once (no
+            # retrying, no Playwright frames), and the command's line of the log says it too
+            message = invalid_selector_message(self.command or "A query", err.selector, err.part)
+            self.add_log("failed", message)
+            raise UsageError(message) from None
         except EngineBlocked as err:
             raise CommandError(self._blocked(browser, err.blocker)) from err
         except EngineTimeout as err:

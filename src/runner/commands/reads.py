@@ -63,8 +63,8 @@ class Reads(DomQuery):
         def attempt() -> Attempt:
             try:
                 answer = self._ctx.run(self._ctx.browser.call_method(query, method, list(args)))
-            except CommandError:
-                raise  # the page stopped responding, or broke
+            except (CommandError, UsageError):
+                raise  # the page stopped responding, or broke; the selector is not one
             except Exception as err:  # the method threw in the page: said once, not retried
                 raise CommandError(f"{label} threw in the page: {str(err).splitlines()[0]}") from err
             if answer.get("gone"):

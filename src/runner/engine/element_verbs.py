@@ -12,6 +12,8 @@ subject's), run again for every verb, so no element handle outlives a verb.
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from runner.engine.actionability import why_not_actionable
 from runner.engine.holder import BrowserHolder, PageError
 from runner.engine.page_verbs import NAVIGATING
 
-__all__ = ["ElementVerbs", "DOM_SCRIPT"]
+__all__ = ["ElementVerbs", "DOM_SCRIPT", "InvalidSelector"]
 
 DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
 _CALL_METHOD_SCRIPT = (
@@ -33,6 +35,21 @@ _CALL_METHOD_SCRIPT = (
     " try { return {value: JSON.parse(JSON.stringify(r === undefined ? null : r))}; }"
     " catch (e) { return {value: String(r)}; } }"
 )
+# dom.js's words for a selector the browser refused (checked before any step runs)
+_INVALID_SELECTOR = re.compile(r"runner: invalid selector (\{.*\})")
+
+
+class InvalidSelector(PageError):
+    """A query's selector is not one the browser can read: ``selector`` as the test wrote it,
+    ``part`` the CSS the browser refused (the whole selector, or a piece of one with jQuery's
+    extensions), ``str()`` the browser's words."""
+
+    def __init__(self, selector: str, part: str, reason: str) -> None:
+        super().__init__(reason)
+        self.selector = selector
+        self.part = part
+
+
 _HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
 
 
@@ -57,6 +74,10 @@ class ElementVerbs(BrowserHolder):
                 return await call(page)
             except PlaywrightError as err:
                 text = str(err)
+                refused = _INVALID_SELECTOR.search(text)
+                if refused:
+                    facts = json.loads(refused.group(1))
+                    raise InvalidSelector(facts["selector"], facts["part"], facts["reason"]) from None
                 if attempt == 19 or not any(s in text for s in NAVIGATING):
                     raise
                 try:
