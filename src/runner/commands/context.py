@@ -101,6 +101,8 @@ class TestContext:
     # and fails with its bare message, so the Value's own retry is the one that waits and says
     # "Timed out retrying" (once, after the Value's timeout, not the inner one's)
     one_attempt: bool = False
+    # the page the commands drive when it is not the test's own: "tab[1]", a popup's (tabs.py)
+    page_label: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

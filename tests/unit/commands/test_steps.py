@@ -17,7 +17,7 @@ class Thing:
         self.told: list[Any] = []
         self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0,
                                     nodeid="a_spec.py::test_x", attempt=2,
-                                    traced=False, pending_step=None, redactor=None)
+                                    traced=False, pending_step=None, redactor=None, page_label=None)
         self._label = "get('#b')"
 
     @command("click")
