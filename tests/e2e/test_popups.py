@@ -107,6 +107,20 @@ def test_two_popups_are_two_tabs(runner):
     assert pages(runner) == 2
 
 
+def test_one_action_opening_two_pages_fills_two_blocks_in_order(runner):
+    runner.visit("/tabs.html")
+    with runner.popup() as receipt, runner.popup() as shop:
+        runner.get("#open-two").click()
+    receipt.value.get("h1").should("have.text", "Receipt")
+    shop.value.get("h1").should("have.text", "Shop")
+    assert receipt.value.url().endswith("/receipt.html?n=1") and shop.value.url().endswith("/tabs.html?n=2")
+    with shop.value.popup() as inner:  # a popup of the popup
+        shop.value.get("#receipt-link").click()
+    inner.value.get("h1").should("have.text", "Receipt")
+    assert inner.value._ctx.page_label == "tab[3]"
+    assert pages(runner) == 4
+
+
 def test_a_tabs_commands_are_told_as_the_tabs(runner):
     runner.visit("/tabs.html")
     events = told(runner)

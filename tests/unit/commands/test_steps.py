@@ -45,6 +45,16 @@ def test_a_command_is_told_with_its_arguments_subject_and_the_callers_line() -> 
     assert (ended.id, ended.state, ended.error) == (1, "passed", None) and ended.duration_ms >= 0
 
 
+def test_a_popups_command_is_told_as_the_tabs() -> None:
+    thing = Thing()
+    thing._ctx.page_label = "tab[1]"
+    thing.click()
+    del thing._label  # a command of the tab's runner itself (no subject)
+    thing.click()
+    assert [e.subject for e in thing.told if e.kind == "command.started"] == ["tab[1].get('#b')", "tab[1]"]
+    assert thing._ctx.command == "runner.tab[1].click()"
+
+
 def test_a_command_another_command_calls_is_part_of_it() -> None:
     thing = Thing()
     assert thing.dblclick() == "clicked twice"
