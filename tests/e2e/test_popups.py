@@ -107,13 +107,16 @@ def test_two_popups_are_two_tabs(runner):
     assert pages(runner) == 2
 
 
-def test_one_action_opening_two_pages_fills_two_blocks_in_order(runner):
+def test_one_action_opening_two_pages_fills_two_blocks(runner):
     runner.visit("/tabs.html")
-    with runner.popup() as receipt, runner.popup() as shop:
+    with runner.popup() as one, runner.popup() as other:
         runner.get("#open-two").click()
+    # the pages come up in their own order: which block gets which is not promised
+    urls = sorted(tab.value.url().rsplit("/", 1)[1] for tab in (one, other))
+    assert urls == ["receipt.html?n=1", "tabs.html?n=2"]
+    receipt, shop = (one, other) if one.value.url().endswith("n=1") else (other, one)
     receipt.value.get("h1").should("have.text", "Receipt")
     shop.value.get("h1").should("have.text", "Shop")
-    assert receipt.value.url().endswith("/receipt.html?n=1") and shop.value.url().endswith("/tabs.html?n=2")
     with shop.value.popup() as inner:  # a popup of the popup
         shop.value.get("#receipt-link").click()
     inner.value.get("h1").should("have.text", "Receipt")
@@ -137,6 +140,9 @@ def test_a_tabs_commands_are_told_as_the_tabs(runner):
         ("tab[1]", "url", ""),
         ("get('h1')", "should", "'have.text', 'Shop'"),
     ]
+    lines = [f"{e.name}: {e.message}" for e in runner._ctx.log]  # the log a failing test prints
+    assert "click: get('#receipt-link')" in lines and "tab[1] assert: get('h1') should have.text 'Receipt'" in lines, lines
+    assert any(line.startswith("popup: tab[1] http://") and line.endswith("/receipt.html") for line in lines), lines
     numbers = [e.id for e in events if isinstance(e, CommandStarted)]
     assert numbers == sorted(set(numbers))  # one count for the test's commands and the tab's
     assert all(e.state == "passed" for e in events if isinstance(e, CommandEnded))

@@ -48,6 +48,10 @@ class PageContext(TestContext):
         object.__setattr__(self, "browser_getter", lambda: view)
         object.__setattr__(self, "page_label", view.label)
 
+    def add_log(self, name: str, message: str) -> None:
+        """A line of the test's log, marked as the tab's: ``tab[1] click: get('#again')``."""
+        super().add_log(f"{self.page_label} {name}", message)
+
     def __getattribute__(self, name: str) -> Any:
         if name in _SHARED:
             return getattr(object.__getattribute__(self, "_test"), name)
@@ -155,6 +159,7 @@ class TabCommands(CommandsBase):
                 f"runner.popup() waited {limit:g}ms ({which}) for a popup or new tab, and none opened.\n"
                 "The action inside the `with runner.popup() as tab:` block must open one (a link with "
                 "target=_blank, window.open(...)); give a slow one longer with popup(timeout=...).")
+        self._ctx.add_log("popup", f"{view.label} {view.page_url}")
         return type(self)(PageContext(self._ctx, view), events=self._events,
                           interceptor=self._interceptor_getter, screenshot_dir=self._screenshot_dir,
                           session_cache=self._session_cache)
