@@ -102,8 +102,13 @@ def test_two_popups_are_two_tabs(runner):
     first.value.get("#again").click()
     second.value.get("h1").should("have.text", "Receipt")
     assert repr(first.value._ctx.page_label) == "'tab[1]'" and second.value._ctx.page_label == "tab[2]"
+    second.value.visit("/index.html")  # a tab navigates like the test's page
+    second.value.get("h1").should("have.text", "Welcome")
+    second.value.go("back")
+    second.value.get("h1").should("have.text", "Receipt")
     first.value.close()
     second.value.get("#total").should("have.text", "total 5")
+    runner.get("h1").should("have.text", "Shop")
     assert pages(runner) == 2
 
 
