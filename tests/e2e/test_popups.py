@@ -179,6 +179,8 @@ def test_misuse_is_told(runner):
         with pytest.raises(UsageError, match="once the `with runner.popup"):
             tab.value  # noqa: B018 - inside the block the page is not open yet
         runner.get("#receipt-link").click()
+    with pytest.raises(CommandError, match=r"Timed out retrying after \d+ms: tab\[1\]\.get\('#nowhere'\)"):
+        tab.value.get("#nowhere").should("exist", timeout=200)
     tab.value.get("#close-me").click()  # the popup closes itself
     with pytest.raises(CommandError, match=r"The popup tab\[1\] is closed"):
         tab.value.get("h1").should("exist")
