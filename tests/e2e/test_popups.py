@@ -93,6 +93,21 @@ def test_a_spy_sees_the_popups_requests(runner):
     tab.value.get("#total").should("have.text", "total 5")
 
 
+def test_a_tabs_javascript_and_storage_are_the_tabs(runner):
+    runner.visit("/tabs.html")
+    with runner.popup() as tab:
+        runner.get("#receipt-link").click()
+    assert tab.value.evaluate("document.title") == "Receipt"
+    assert tab.value.hash() == ""
+    tab.value.window().its("location.pathname").should("eq", "/receipt.html")
+    tab.value.document().its("title").should("eq", "Receipt")
+    tab.value.set_session_storage("seen", "tab")  # a tab's own session storage
+    assert tab.value.get_session_storage("seen") == "tab"
+    assert runner.get_session_storage("seen") is None
+    assert runner.evaluate("document.title") == "Shop"
+    runner.window().its("clicks").should("eq", 0)
+
+
 def test_two_popups_are_two_tabs(runner):
     runner.visit("/tabs.html")
     with runner.popup() as first:

@@ -31,8 +31,8 @@ from runner.commands.screenshots import ScreenshotCommands
 from runner.commands.scrolling import ScrollCommands
 from runner.commands.storage import StorageCommands
 from runner.commands.system import SystemCommands
-from runner.commands.within import WithinCommands
 from runner.commands.tabs import TabCommands
+from runner.commands.within import WithinCommands
 
 __all__ = ["RunnerCommands"]
 

@@ -28,6 +28,8 @@ from runner.engine.capture_verbs import CaptureVerbs
 from runner.engine.element_verbs import ElementVerbs
 from runner.engine.page_verbs import PageVerbs
 from runner.engine.recovery import CLOSE_BOUND
+from runner.engine.script_verbs import ScriptVerbs
+from runner.engine.storage_verbs import StorageVerbs
 from runner.errors import CommandError
 
 if TYPE_CHECKING:
@@ -54,9 +56,11 @@ def _url_of(page: Page | None | object) -> str | None:
     return page.url if isinstance(page, Page) else None
 
 
-class PageView(PageVerbs, ElementVerbs, CaptureVerbs):
+class PageView(PageVerbs, ElementVerbs, CaptureVerbs, ScriptVerbs, StorageVerbs):
     """The session's verbs bound to another page of its context (a popup): the page verbs act
-    on that page, and every other attribute is the session's (so its state is never copied)."""
+    on that page, and every other attribute is the session's (so its state is never copied).
+    The verbs of the whole context that its families also hold stay the session's
+    (``clear_storage``, ``restore_storage``: a session is the test's)."""
 
     def __init__(self, session: BrowserHolder, page: Page, label: str) -> None:
         self._session = session
@@ -90,6 +94,12 @@ class PageView(PageVerbs, ElementVerbs, CaptureVerbs):
                 "so its runner has no page to drive.\nOpen it again in a `with runner.popup() as tab:` "
                 "block, or drive the test's page with `runner`.")
         return self.page
+
+    async def clear_storage(self) -> None:
+        await self._session.clear_storage()  # type: ignore[attr-defined]
+
+    async def restore_storage(self, state: dict[str, Any]) -> None:
+        await self._session.restore_storage(state)  # type: ignore[attr-defined]
 
     async def close_page(self) -> None:
         """Close the page (its ``beforeunload`` handlers are not run); closed already is fine."""
@@ -148,8 +158,14 @@ class PopupPages:
         return view
 
     def _on_page(self, page: Page) -> None:
+        if page is self._main:
+            return
+        # the origins it shows hold storage the reset between tests wipes, as the page's do
+        learn = self._session._on_navigated  # type: ignore[attr-defined]
+        learn(page.main_frame)
+        page.on("framenavigated", learn)
         waiter = next((w for w in self._waiters.values() if not w.done()), None)
-        if waiter is None or page is self._main:
+        if waiter is None:
             return  # opened with no runner.popup() waiting: left as it is (closed between tests)
         view = PageView(self._session, page, f"tab[{len(self.views) + 1}]")
         self.views.append(view)
