@@ -17,6 +17,7 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 ``screenshots.py``  ``screenshot``
 ``scrolling.py``    ``scroll_to``: the page scrolled
 ``within.py``       ``within``: the queries narrowed to an element
+``tabs.py``         ``popup``: a popup or new tab, driven by a runner of its own
 ==================  ===========================================================================
 """
 
@@ -30,13 +31,15 @@ from runner.commands.screenshots import ScreenshotCommands
 from runner.commands.scrolling import ScrollCommands
 from runner.commands.storage import StorageCommands
 from runner.commands.system import SystemCommands
+from runner.commands.tabs import TabCommands
 from runner.commands.within import WithinCommands
 
 __all__ = ["RunnerCommands"]
 
 
 class RunnerCommands(SystemCommands, NavigationCommands, PageCommands, QueryCommands, NetworkCommands,
-                     StorageCommands, ScreenshotCommands, ScrollCommands, WithinCommands):
+                     StorageCommands, ScreenshotCommands, ScrollCommands, WithinCommands,
+                     TabCommands):
     """What the ``runner`` fixture gives a test.
 
     The families are base classes rather than objects it delegates to: a test calls

@@ -211,6 +211,8 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             ctx.command_depth += 1
             ctx.commands_told += 1
             label = getattr(self, "_label", None)
+            if ctx.page_label is not None:  # a popup's command: told as the tab's
+                label = f"{ctx.page_label}.{label}" if label else ctx.page_label
             ctx.command = f"runner.{label}.{name}()" if label else f"runner.{name}()"
             number = ctx.commands_told
             file, line = _caller()
@@ -239,7 +241,7 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             finally:
                 ctx.command_depth -= 1
                 if traced and step_after is None:
-                    pageless = (label is None and name in PAGELESS) or getattr(self, "_pageless", False)
+                    pageless = (getattr(self, "_label", None) is None and name in PAGELESS) or getattr(self, "_pageless", False)
                     _end_step(ctx, error=failure, snapshot=pageless)
                 elif traced and step_after is not None:
                     _tell_later(ctx, step_after, self, result, failure, (name, label, shown, shown_kwargs), file, line)
