@@ -14,11 +14,13 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 ``storage.py``      cookies and ``session``: what the browser keeps for a site
 ``system.py``       ``config``, ``env``, ``log``, ``fixture``, ``exec``, ``task``: outside the page
 ``screenshots.py``  ``screenshot``
+``custom.py``       the project's own commands (``add_command``), looked up last
 ==================  ===========================================================================
 """
 
 from __future__ import annotations
 
+from runner.commands.custom import CustomCommands
 from runner.commands.navigation import NavigationCommands
 from runner.commands.network import NetworkCommands
 from runner.commands.page import PageCommands
@@ -31,7 +33,7 @@ __all__ = ["RunnerCommands"]
 
 
 class RunnerCommands(SystemCommands, NavigationCommands, PageCommands, QueryCommands, NetworkCommands,
-                     StorageCommands, ScreenshotCommands):
+                     StorageCommands, ScreenshotCommands, CustomCommands):
     """What the ``runner`` fixture gives a test.
 
     The families are base classes rather than objects it delegates to: a test calls
