@@ -4,6 +4,9 @@ custom commands (``add_command``) told in the command log like built-in ones."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +149,43 @@ def test_helpers_and_custom_commands_work_in_workers(tmp_path: Path) -> None:
         login = _commands(root, f"{name}_spec.py::test_a_custom_command")
         assert login and login[0]["name"] == "login"
         assert {c["parent"] for c in login[1:5]} == {login[0]["id"]}
+
+
+COMPONENT_SPEC = '''
+from support.login import fill_name
+
+
+def test_a_component_gets_the_helpers(runner):
+    form = runner.mount("<input id='name'><input id='password'><p id='who'></p>"
+                        "<button id='go' onclick=\\"document.getElementById('who').textContent = "
+                        "'signed in as ' + document.getElementById('name').value\\">Go</button>")
+    fill_name(runner, "cat")
+    runner.get("#name").should("have.value", "cat")
+    runner.login_here("dot")
+    form.find("#who").should("have.text", "signed in as dot")
+'''
+
+COMPONENT_SUPPORT = SUPPORT + '''
+
+@add_command
+def login_here(runner, name):
+    runner.get("#name").clear()
+    runner.get("#name").type(name)
+    runner.get("#go").click()
+'''
+
+
+def test_component_specs_import_helpers_and_call_custom_commands_under_runner_and_plain_pytest(
+        tmp_path: Path) -> None:
+    root = _project(tmp_path, {"runner/support/index.py": COMPONENT_SUPPORT,
+                               "runner/component/form_spec.py": COMPONENT_SPEC}, names=())
+    write_project(root, {"runner.json": json.dumps({"fileServerFolder": "site", "componentFolder": "runner/component",
+                                                    "video": False})})
+    result = run_runner("run", "--component", cwd=root)
+    assert result.code == 0, result.text
+    assert [c["name"] for c in _commands(root, "::test_a_component_gets_the_helpers")][2:4] == ["should", "login_here"]
+    done = subprocess.run([str(Path(sys.executable).with_name("pytest")), "-q", "-p", "no:cacheprovider",
+                           "--runner-component", "-o", "python_files=*_spec.py", "runner/component"],
+                          cwd=root, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("RUNNER_")})
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
