@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,15 @@ def test_an_error_inside_a_custom_command_names_it(tmp_path: Path) -> None:
              if '"command.ended"' in line and '"login"' in line]
     assert login["name"] == "login" and ended[0]["state"] == "failed"
     assert "#missing" in ended[0]["error"]
+    # the trace: the custom command is a step, failed, holding its commands' steps
+    with zipfile.ZipFile(root / "runner/traces/x_spec.py/test_x.zip") as archive:
+        trace = [json.loads(line) for line in archive.read("trace.trace").decode().splitlines()]
+    steps = [e for e in trace if e["type"] == "before" and e.get("method") == "tracingGroup"]
+    outer = next(e for e in steps if e["title"] == "login('ann', 'pw', timeout=1)")
+    assert [e["title"] for e in steps if e.get("parentId") is None][:2] == ["visit('/')", outer["title"]]
+    assert [e["title"] for e in steps if e.get("parentId") == outer["callId"]] == [
+        "visit('/')", "get('#name').type('ann')", "get('#password').type('pw')", "get('#missing').click()"], steps
+    assert any(e["type"] == "after" and e["callId"] == outer["callId"] and e.get("error") for e in trace)
 
 
 @pytest.mark.parametrize(("support", "expected"), [
