@@ -199,3 +199,21 @@ def test_component_specs_import_helpers_and_call_custom_commands_under_runner_an
                           cwd=root, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
                           env={k: v for k, v in os.environ.items() if not k.startswith("RUNNER_")})
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("files", "config"), [
+    # no support file (the default one is optional): its folder is the package all the same
+    ({"runner/support/login.py": LOGIN}, {}),
+    # a support file elsewhere: its folder is the package, the file is support.<its name>
+    ({"e2e/setup.py": SUPPORT, "e2e/login.py": LOGIN}, {"supportFile": "e2e/setup.py"}),
+    # an __init__.py support file is the package itself
+    ({"e2e/__init__.py": SUPPORT, "e2e/login.py": LOGIN}, {"supportFile": "e2e/__init__.py"}),
+])
+def test_the_package_support_is_the_support_files_folder(tmp_path: Path, files: dict[str, str], config: dict) -> None:
+    spec = ("from support.login import fill_name\n\ndef test_s(runner):\n    runner.visit('/')\n"
+            "    fill_name(runner, 'eve')\n    runner.get('#name').should('have.value', 'eve')\n")
+    root = write_project(tmp_path, base_project({**files, "runner/integration/s_spec.py": spec},
+                                                {"trashAssetsBeforeRuns": False, "video": False, **config}, page=PAGE))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    assert "1 passing" in result.out

@@ -151,7 +151,8 @@ class CustomCommands(CommandsBase):
                 close = difflib.get_close_matches(name, sorted(_builtin_names() | set(_commands)), n=1)
                 hint = f" Did you mean runner.{close[0]}()?" if close else ""
                 raise AttributeError(f"runner has no command {name!r}.{hint} A command of your own is added "
-                                     "with runner.add_command (docs/commands.md, Helpers and custom commands).")
+                                     "with `from runner import add_command` in the support file (docs/commands.md, "
+                                     "Helpers and custom commands).")
             return functools.partial(_call, self, custom)
 
 

@@ -43,7 +43,7 @@ from runner.run.network import END_WAIT_S, RunNetwork
 from runner.run.recordings import Recordings
 from runner.run.site import ProjectSite
 from runner.usercode.plugins_file import PluginEvents, load_plugins_file
-from runner.usercode.support import forget_support, load_support
+from runner.usercode.support import forget_support, install_support, load_support
 
 __all__ = ["RunSession", "check_base_url"]
 
@@ -148,6 +148,8 @@ class RunSession:
             return None
         if not path.is_file():
             if self.config.sources.get("supportFile") == "default":
+                if path.parent.is_dir():  # helpers without a support file are importable all the same
+                    install_support(path.parent)
                 return None
             raise ConfigError(
                 f"supportFile {str(path)!r} does not exist.\n"

@@ -24,7 +24,7 @@ from types import ModuleType
 
 from runner.usercode.plugins_file import load_module
 
-__all__ = ["PACKAGE", "load_support"]
+__all__ = ["PACKAGE", "forget_support", "install_support", "load_support"]
 
 #: The name specs import the support folder by.
 PACKAGE = "support"
@@ -36,20 +36,26 @@ def load_support(path: Path) -> ModuleType:
     Raises ``ConfigError`` (naming the file, with the user's frames) when the file or a helper it
     imports raises while it is loaded.
     """
-    forget_support()
-    folder = path.parent.resolve()
-    init = folder / "__init__.py"
-    if init.is_file():
-        package = load_module(init, PACKAGE, package_of=folder)
-    else:
-        package = _namespace(folder)
-        sys.modules[PACKAGE] = package
+    package = install_support(path.parent)
     if path.name == "__init__.py":
         return package
     name = f"{PACKAGE}.{path.stem}"
     module = load_module(path, name)
     setattr(package, path.stem, module)  # as `import support.index` would
     return module
+
+
+def install_support(folder: Path) -> ModuleType:
+    """Install ``folder`` as the package :data:`PACKAGE` (its ``__init__.py`` run, if it has
+    one), in place of any earlier one. Raises ``ConfigError`` when the ``__init__.py`` raises."""
+    forget_support()
+    folder = folder.resolve()
+    init = folder / "__init__.py"
+    if init.is_file():
+        return load_module(init, PACKAGE, package_of=folder)
+    package = _namespace(folder)
+    sys.modules[PACKAGE] = package
+    return package
 
 
 def forget_support() -> None:
