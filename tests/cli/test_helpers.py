@@ -138,6 +138,13 @@ def test_a_helper_that_imports_a_missing_module_shows_the_users_frames(tmp_path:
     assert "No module named 'not_a_module_anywhere'" in result.out
     assert "runner/support/broken.py:1: in <module>" in result.out
     assert "src/runner/" not in result.out and "importlib" not in result.out, result.out
+    # imported by the support file: the run stops, naming the support file, with the same frames
+    write_project(root, {"runner/support/index.py": SUPPORT + "import support.broken\n"})
+    result = run_runner("run", "--spec", "runner/integration/b_spec.py", cwd=root)
+    assert result.code == 1
+    assert f"{root / 'runner/support/index.py'} raised ModuleNotFoundError while it was loaded:" in result.text
+    assert f'File "{root / "runner/support/broken.py"}", line 1, in <module>' in result.text, result.text
+    assert "src/runner/" not in result.text and "importlib" not in result.text, result.text
 
 
 def test_an_unknown_command_suggests_the_custom_one(tmp_path: Path) -> None:
