@@ -96,6 +96,10 @@ class TestContext:
     # while a retrying command runs: its timeout (ms) and when it ends (time.monotonic()); a
     # call it makes may take that long before the page counts as not responding
     command_timeout: tuple[float, float] | None = None
+    # while a retrying Value reads its subject (values.py): a retry inside makes one attempt
+    # and fails with its bare message, so the Value's own retry is the one that waits and says
+    # "Timed out retrying" (once, after the Value's timeout, not the inner one's)
+    one_attempt: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -273,9 +277,16 @@ def retry(
     """Call ``attempt`` until it holds or ``timeout_ms`` passes; then raise with its last word.
 
     The message says what was expected and what was last seen (``attempt``'s message) and how
-    long runner waited.
+    long runner waited. Inside a Value's read (``ctx.one_attempt``) it makes one attempt and
+    raises CommandError with the attempt's bare message: the Value's retry waits.
     """
     __tracebackhide__ = True
+    if ctx.one_attempt:
+        ctx.checkpoint()
+        result = attempt()
+        if not result.ok:
+            raise CommandError(result.message)
+        return result.value
     start = time.monotonic()
     deadline = start + timeout_ms / 1000
     pause = 0.005

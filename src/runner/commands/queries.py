@@ -1,7 +1,8 @@
 """Query commands: get, contains, wrap (where a chain starts) and get("@alias").
 
 A new way to start a chain (the page's frames, the window, ...) belongs here; what a chain does
-once started is the subject's (``subject.py``).
+once started is the subject's (``subject.py``). Inside ``with runner.within(subject):`` both
+queries start from that subject (``within.py``'s ``scoped``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from runner.commands.base import CommandsBase
 from runner.commands.subject import Subject
 from runner.commands.traversal import contains_step, shown_content
 from runner.commands.values import Value
+from runner.commands.within import scoped
 from runner.errors import UsageError
 
 __all__ = ["QueryCommands"]
@@ -29,8 +31,8 @@ class QueryCommands(CommandsBase):
             raise UsageError(f"runner.get() needs a selector string; found {selector!r}.")
         if selector.startswith("@"):
             return self._get_alias(selector)
-        return Subject(self, [{"op": "get", "selector": selector}], f"get({selector!r})",
-                       timeout, include_shadow_dom)
+        steps, label = scoped(self, {"op": "get", "selector": selector}, f"get({selector!r})")
+        return Subject(self, steps, label, timeout, include_shadow_dom)
 
     def _get_alias(self, name: str) -> Any:
         bare = name[1:]
@@ -46,7 +48,8 @@ class QueryCommands(CommandsBase):
         if selector is not None and not isinstance(selector, str):
             raise UsageError(f"runner.contains(): selector must be a string; found {selector!r}.")
         step = contains_step(content, selector, match_case)
-        return Subject(self, [step], f"contains({shown_content(content)})", timeout)  # type: ignore[arg-type]
+        steps, label = scoped(self, step, f"contains({shown_content(content)})")  # type: ignore[arg-type]
+        return Subject(self, steps, label, timeout)
 
     def wrap(self, value: Any) -> Value:
         """A retrying subject over any Python value."""

@@ -1,5 +1,6 @@
 // The in-page half of runner's queries. Evaluated by Playwright as a function of one argument:
-//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, scroll, threshold}
+//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, scroll, threshold,
+//    checkCovered, checkEnabled}
 // "snapshot" returns plain data about the matched elements (one round trip per retry),
 // "elements" returns the matched elements themselves (for actions),
 // "prepare" scrolls one element into view, waits for it to stop moving and reports where to act.
@@ -215,7 +216,10 @@ async (arg) => {
     }
   }
   if (!isVisible(el)) return { ok: false, reason: "hidden", description: describe(el) };
-  if (el.disabled || (el.matches && el.matches(":disabled"))) return { ok: false, reason: "disabled", description: describe(el) };
+  // (a pointer over a disabled control is no use of it: hover passes checkEnabled false)
+  if (arg.checkEnabled !== false && (el.disabled || (el.matches && el.matches(":disabled")))) {
+    return { ok: false, reason: "disabled", description: describe(el) };
+  }
   // A centre outside the viewport cannot take a real click (the mouse lands nowhere, and
   // elementFromPoint answers null there, which must not read as "not covered").
   // (visualViewport leaves out the scrollbars, and unlike the root's clientHeight it is the

@@ -1,7 +1,8 @@
 """The verbs on elements: ``dom.js`` run in the page, the user's actions on elements, the keyboard.
 
-``dom`` runs ``dom.js``; ``click_element``, ``eval_first``, ``call_method``, ``select_options``,
-``dispatch_event``, ``element_screenshot`` act on what it finds; ``type_text`` and ``press_key``
+``dom`` runs ``dom.js``; ``click_element``, ``hover_element``, ``eval_first``, ``call_method``,
+``select_options``, ``set_input_files``, ``dispatch_event``, ``element_screenshot`` act on what
+it finds; ``type_text`` and ``press_key``
 use the keyboard.
 
 Elements are found by ``dom.js`` from a query (``{"steps": [...], "shadow": bool}``, e.g. a
@@ -93,20 +94,30 @@ class ElementVerbs(BrowserHolder):
         finally:
             await handle.dispose()
 
-    async def _click_at_centre(self, query: dict[str, Any], index: int, *, button: str, click_count: int,
-                               modifiers: list[str], timeout_ms: float) -> str | None:
+    async def _spot(self, query: dict[str, Any], index: int, timeout_ms: float,
+                    enabled: bool = True) -> dict[str, Any] | str:
+        """Where element ``index`` of ``query`` takes a pointer event now (its centre, which
+        must hit it; and it must be enabled, unless not ``enabled``), measured again until
+        ``timeout_ms``; else why not, in words."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(timeout_ms, 0.0) / 1000
-        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True}
+        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True,
+               "checkEnabled": enabled}
         while True:
-            spot = await self.dom(arg)
+            spot: dict[str, Any] = await self.dom(arg)
             if spot.get("ok"):
-                break
+                return spot
             if spot.get("reason") == "gone":
                 return "the element left the page"
             if loop.time() >= deadline:
                 return why_not_actionable(spot)
             await asyncio.sleep(0.02)  # about a frame: the page moves on meanwhile
+
+    async def _click_at_centre(self, query: dict[str, Any], index: int, *, button: str, click_count: int,
+                               modifiers: list[str], timeout_ms: float) -> str | None:
+        spot = await self._spot(query, index, timeout_ms)
+        if isinstance(spot, str):
+            return spot
         page = self._live_page()
         for key in modifiers:
             await page.keyboard.down(key)
@@ -116,6 +127,54 @@ class ElementVerbs(BrowserHolder):
             for key in reversed(modifiers):
                 await page.keyboard.up(key)
         return None
+
+    async def hover_element(self, query: dict[str, Any], index: int, *, force: bool,
+                            timeout_ms: float) -> str | None:
+        """Move the mouse onto element ``index`` of ``query`` (a real pointer move: CSS
+        ``:hover``, ``mouseover``, ``mouseenter``), at its centre measured again right before,
+        as a click does (but a disabled element is hovered too); ``force`` hovers through
+        Playwright without any check.
+
+        Returns None once there, else why not (as :meth:`click_element` does).
+        """
+        if force:
+            handle = await self._elements(query)
+            try:
+                element = (await handle.evaluate_handle("(els, i) => els[i]", index)).as_element()
+                if element is None:
+                    return "the element left the page"
+                await element.hover(force=True, timeout=timeout_ms)
+                return None
+            except PlaywrightError as err:
+                return str(err).splitlines()[0]
+            finally:
+                await handle.dispose()
+        spot = await self._spot(query, index, timeout_ms, enabled=False)
+        if isinstance(spot, str):
+            return spot
+        await self._live_page().mouse.move(spot["x"], spot["y"])
+        return None
+
+    async def set_input_files(self, query: dict[str, Any], files: list[dict[str, Any]]) -> None:
+        """Give the first element of ``query`` (an ``<input type=file>``, or a label of one)
+        the files ``files`` (``name``, ``mimeType``, ``buffer``), as a user picking them does:
+        ``input`` and ``change`` are dispatched.
+
+        Raises :class:`PageError` when Playwright refuses (or the page failed).
+        """
+        payloads: list[Any] = [{"name": f["name"], "mimeType": f["mimeType"], "buffer": f["buffer"]} for f in files]
+        try:
+            handle = await self._elements(query)
+            try:
+                element = (await handle.evaluate_handle(
+                    "els => els[0] && els[0].tagName === 'LABEL' && els[0].control ? els[0].control : els[0]"
+                )).as_element()
+                assert element is not None
+                await element.set_input_files(payloads)
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            raise PageError(str(err).splitlines()[0]) from err
 
     async def eval_first(self, query: dict[str, Any], function: str, arg: Any = None) -> Any:
         """Call the JavaScript ``function(element, arg)`` on the first element of ``query``
