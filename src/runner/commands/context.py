@@ -88,6 +88,7 @@ class TestContext:
     redactor: Redactor | None = None  # the run's secrets: hidden in trace steps, learned from type(log=False)
     command_depth: int = 0  # > 0 while a command runs (commands it calls are part of it)
     commands_told: int = 0  # the number of the last command.started of this attempt
+    command_parent: int | None = None  # the number of the custom command running (its commands' parent)
     # the error the last failed command raised: a test failing with another one (a plain assert)
     # gets its failure told as the last line of its command log (steps.tell_failure)
     command_error: BaseException | None = None

@@ -15,7 +15,7 @@ from runner.events import CommandEnded, CommandStarted
 class Thing:
     def __init__(self) -> None:
         self.told: list[Any] = []
-        self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0,
+        self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0, command_parent=None,
                                     nodeid="a_spec.py::test_x", attempt=2,
                                     traced=False, pending_step=None, redactor=None, page_label=None)
         self._label = "get('#b')"
