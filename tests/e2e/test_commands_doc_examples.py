@@ -219,3 +219,35 @@ def test_the_add_command_example(runner, no_custom_commands):
     runner.sign_in("bob", "secret", log=False)
     assert "sign_in: [redacted], [redacted], log=False" in _log(runner)
     assert runner._ctx.redactor is None or "secret" not in runner._ctx.redactor.text("bob secret")
+
+
+# --- What the docs say the command log and the errors show --------------------------------------------
+
+def test_the_log_lines_and_messages_the_docs_quote(runner):
+    runner.visit("/doc-examples.html")
+    runner.get("#menu").hover()
+    runner.get("#avatar").select_file("note.txt")
+    runner.get("#menu li").each(lambda li: None)
+    runner.get("#pair li").spread()
+    logged = _log(runner)
+    assert "hover: get('#menu')" in logged
+    assert "select_file: get('#avatar') 'note.txt'" in logged
+    assert "each: get('#menu li') (3 elements)" in logged
+    assert "spread: get('#pair li') (2 elements)" in logged
+    with runner.within(runner.get("form#signup")):
+        heading = runner.get("h2", timeout=200)
+    with pytest.raises(Exception) as caught:
+        heading.click(timeout=200)
+    assert "expected to find element within(get('form#signup')).get('h2'), but never found it" in str(caught.value)
+    with pytest.raises(UsageError):
+        bool(runner.get("#name").value == "")  # the attribute without the call
+    with pytest.raises(Exception) as caught:
+        runner.evaluate("() => { return window.nothing.here }")
+    assert str(caught.value) == ("runner.evaluate('() => { return window.nothing.here }') threw in the page: "
+                                 "TypeError: Cannot read properties of undefined (reading 'here')")
+
+
+def test_hash_and_evaluate_log_lines(runner):
+    runner.visit("/doc-store.html#/users/7")
+    runner.hash()
+    assert "hash: '#/users/7'" in _log(runner)
