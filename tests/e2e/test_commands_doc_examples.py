@@ -154,6 +154,8 @@ def test_the_value_of_an_interceptions_its(runner):
     runner.visit("/doc-store.html")
     runner.evaluate("fetch('/api/save', {method: 'POST'}).then(r => r.status)")
     assert runner.wait("@save").its("response.statusCode").value() == 201
+    older = runner.get("@save").its("response.statusCode").value  # the older spelling: compares, prints
+    assert older == 201 and str(older) == "201"
 
 
 # --- Visit hooks and storage -------------------------------------------------------------------------
