@@ -253,3 +253,17 @@ def test_hash_and_evaluate_log_lines(runner):
     runner.visit("/doc-store.html#/users/7")
     runner.hash()
     assert "hash: '#/users/7'" in _log(runner)
+
+
+def test_a_custom_command_is_a_command_of_a_popups_runner_too(runner, no_custom_commands):
+    @add_command
+    def heading(runner):
+        return runner.get("h1").text()
+
+    runner.intercept("/api/receipt", {"body": {"total": 1}})
+    runner.visit("/doc-checkout.html")
+    with runner.popup() as tab:
+        runner.get("#receipt-link").click()
+    assert tab.value.heading() == "Receipt"
+    with pytest.raises(AttributeError):
+        runner.get("h1").heading()  # not of subjects
