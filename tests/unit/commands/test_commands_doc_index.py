@@ -1,6 +1,7 @@
 """docs/commands.md makes every command findable: the index at the top of "The `runner` fixture"
-names every public command of the fixture, and the paragraph "A DOM subject offers: ..." every
-public method of a DOM subject. A command added without its line there fails here."""
+names every public command of the fixture, and the paragraphs "A DOM subject offers: ..." and
+"A value subject ... offers" every public method of those subjects. A command added without its
+line there fails here."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import re
 from pathlib import Path
 
 from runner.commands.api import RunnerCommands
+from runner.commands.page_js import PageValue
 from runner.commands.subject import Subject
+from runner.commands.values import Value
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "commands.md"
 
@@ -37,3 +40,9 @@ def test_the_index_names_every_command_of_the_runner_fixture() -> None:
 def test_the_dom_subject_paragraph_names_every_method_of_a_subject() -> None:
     paragraph = _between("A DOM subject offers:", "\n\n")
     assert sorted(_public(Subject) - _named(paragraph)) == []
+
+
+def test_the_value_subject_paragraph_names_every_method_of_a_value() -> None:
+    paragraph = _between("A value subject (from", "\n\n")
+    for cls in (Value, PageValue):
+        assert sorted(_public(cls) - {"wrapping"} - _named(paragraph)) == []  # (wrapping: runner's constructor)
