@@ -89,6 +89,8 @@ def test_unpacking_and_spread_examples(runner):
     second.should("have.text", "second")
     assert runner.wrap([1, 2]).spread() == (1, 2)
     assert runner.wrap([1, 2]).spread(lambda a, b: a + b) == 3
+    runner.wrap({"n": 3}).its("n").as_("n")  # a value subject's alias
+    runner.get("@n").should("eq", 3)
     seen = []
     runner.get("#pair li").each(lambda li, i: seen.append((i, li.text())))
     assert seen == [(0, "first"), (1, "second")]
