@@ -269,3 +269,14 @@ def test_a_custom_command_is_a_command_of_a_popups_runner_too(runner, no_custom_
     assert tab.value.heading() == "Receipt"
     with pytest.raises(AttributeError):
         runner.get("h1").heading()  # not of subjects
+
+
+# --- Options the docs name ------------------------------------------------------------------------------
+
+def test_visit_wait_until_takes_playwrights_events_and_refuses_others(runner):
+    runner.visit("/doc-examples.html", wait_until="domcontentloaded")
+    runner.get("#menu li").should("have.length", 3)
+    with pytest.raises(UsageError) as caught:
+        runner.visit("/doc-examples.html", wait_until="bogus")
+    assert str(caught.value) == ("runner.visit(wait_until=...) takes one of 'load', 'domcontentloaded', "
+                                 "'networkidle', 'commit'; found 'bogus'.")
