@@ -280,3 +280,16 @@ def test_visit_wait_until_takes_playwrights_events_and_refuses_others(runner):
         runner.visit("/doc-examples.html", wait_until="bogus")
     assert str(caught.value) == ("runner.visit(wait_until=...) takes one of 'load', 'domcontentloaded', "
                                  "'networkidle', 'commit'; found 'bogus'.")
+
+
+def test_unpacking_the_wrong_number_and_a_missing_file_say_so(runner):
+    runner.visit("/doc-examples.html")
+    with pytest.raises(ValueError, match="not enough values to unpack"):
+        a, b, c = runner.get("#pair li")
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        (a,) = runner.get("#pair li")
+    with pytest.raises(Exception) as caught:
+        runner.get("#avatar").select_file("face.png")
+    first, second = str(caught.value).splitlines()[:2]
+    assert first == "get('#avatar').select_file() failed because the file does not exist: 'face.png'."
+    assert second.startswith("Looked for: ") and second.endswith("/face.png")
