@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from runner.engine.frames import FrameUnavailable
 from runner.engine.loop import EngineBlocked, EngineTimeout
 from runner.errors import CommandError
 from runner.events import Event
@@ -282,7 +283,10 @@ def retry(
     try:
         while True:
             ctx.checkpoint()
-            result = attempt()
+            try:
+                result = attempt()
+            except FrameUnavailable as err:  # a frame not there yet is retried like an element
+                result = Attempt(False, str(err))
             if result.ok:
                 # what the background said while the attempt read the page fails this command:
                 # the page's state it passed on may be the work of a handler that broke meanwhile

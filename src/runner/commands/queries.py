@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 from runner.commands.base import CommandsBase
+from runner.commands.frames import Frame, frame_steps
+from runner.commands.steps import command
 from runner.commands.subject import Subject
 from runner.commands.traversal import contains_step, shown_content
 from runner.commands.values import Value
@@ -47,6 +49,16 @@ class QueryCommands(CommandsBase):
             raise UsageError(f"runner.contains(): selector must be a string; found {selector!r}.")
         step = contains_step(content, selector, match_case)
         return Subject(self, [step], f"contains({shown_content(content)})", timeout)  # type: ignore[arg-type]
+
+    @command("frame")
+    def frame(self, selector: str, *, timeout: float | None = None,
+              include_shadow_dom: bool | None = None) -> Frame:
+        """The iframe ``selector``'s document (same origin or not): a subject whose elements are
+        its ``<body>``, with ``get``, ``frame`` (nested iframes) and ``its`` (its window's
+        properties) starting from that document. Nothing is read here: each command on it finds
+        the iframe and its document again, until its timeout."""
+        steps = frame_steps(selector, "runner.frame()")
+        return Frame(self, steps, f"frame({selector!r})", timeout, include_shadow_dom)
 
     def wrap(self, value: Any) -> Value:
         """A retrying subject over any Python value."""
