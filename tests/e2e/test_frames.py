@@ -139,9 +139,10 @@ def test_a_selector_that_is_not_an_iframe_is_told(runner):
     assert "frame('#plain'): '#plain' is not an iframe: it matched <div#plain>" in str(caught.value)
 
 
-def test_a_frame_that_never_loads_its_document_is_told(runner, server):
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"], ids=["other-port", "other-site"])
+def test_a_frame_that_never_loads_its_document_is_told(runner, server, host):
     # added once the page loaded (visit waits for the documents of the frames it starts with)
-    runner.visit(f"/frames.html?late={server.url}/slow?ms=4000")
+    runner.visit(f"/frames.html?late=http://{host}:{server.port}/slow?ms=4000")
     with pytest.raises(CommandError) as caught:
         runner.frame("#late").get("p").should("exist", timeout=1200)
     message = str(caught.value)

@@ -16,7 +16,6 @@ what no retry can mend (several iframes match, an invalid selector) is a plain `
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,9 +49,6 @@ _CONTENT_INSET = """(el) => {
 
 # The iframe's source: its src attribute, and whether it has a srcdoc (which wins over src).
 _SOURCE = "(el) => [el.getAttribute('src'), el.hasAttribute('srcdoc')]"
-_HREF = "() => location.href"
-# How long the frame's document is waited for in one try (the command's retries wait longer).
-_DOCUMENT_WAIT_S = 0.5
 
 _INTO_VIEW = "(el) => el.scrollIntoView({block: 'nearest', inline: 'nearest'})"
 
@@ -172,17 +168,10 @@ async def _content_frame(element: ElementHandle, path: Sequence[str], depth: int
         raise FrameUnavailable(f"{label}: the iframe left the page ({str(err).splitlines()[0]})") from err
     if frame is None or frame.is_detached():
         raise FrameUnavailable(f"{label}: the iframe never loaded its document (it has no frame yet).")
-    if srcdoc or not src or src.strip() in ("", "about:blank"):
-        return frame
     # Until its navigation commits, an iframe holds the empty document every frame starts with
-    # (about:blank), though Playwright may already give the new URL: querying it would find
-    # nothing and say "not found" of a page still loading. Without a document at all Playwright
-    # holds an evaluation until one comes: bounded here, and told the same way.
-    try:
-        href = await asyncio.wait_for(frame.evaluate(_HREF), _DOCUMENT_WAIT_S)
-    except (PlaywrightError, TimeoutError):
-        href = None
-    if href is None or href == "about:blank":
+    # (Playwright gives its URL as "" or about:blank): querying it would find nothing and say
+    # "not found" of a page still loading.
+    if frame.url in ("", "about:blank") and not srcdoc and src and src.strip() not in ("", "about:blank"):
         raise FrameUnavailable(f"{label}: the iframe never loaded its document (src={src!r}; "
                                "it is still at about:blank).")
     return frame
