@@ -41,6 +41,19 @@ def test_a_same_origin_frame_is_queried_typed_into_and_clicked(runner):
     pay.its("app.state.step").should("eq", "card")
 
 
+def test_reads_events_and_screenshots_of_elements_in_a_cross_origin_frame(runner, server):
+    runner.visit(f"/frames.html?cross={serve_form(server, 'localhost')}")
+    card = runner.frame("#cross").get("input[name=card]")
+    card.invoke("setAttribute", "data-seen", "yes")
+    card.should("have.attr", "data-seen", "yes")
+    card.invoke("val").should("eq", "")
+    runner.frame("#cross").get("#card-form").trigger("submit")
+    runner.frame("#cross").get("#out").should("have.text", "paid:")
+    shot = runner.frame("#cross").get("h2").screenshot("frame-heading")
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert runner.frame("#cross").find("p").count() == 2
+
+
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost"], ids=["other-port", "other-site"])
 def test_a_cross_origin_frame_is_queried_typed_into_and_clicked(runner, server, host):
     url = serve_form(server, host)
@@ -142,9 +155,9 @@ def test_a_selector_that_is_not_an_iframe_is_told(runner):
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost"], ids=["other-port", "other-site"])
 def test_a_frame_that_never_loads_its_document_is_told(runner, server, host):
     # added once the page loaded (visit waits for the documents of the frames it starts with)
-    runner.visit(f"/frames.html?late=http://{host}:{server.port}/slow?ms=4000")
+    runner.visit(f"/frames.html?late=http://{host}:{server.port}/slow?ms=5000")
     with pytest.raises(CommandError) as caught:
-        runner.frame("#late").get("p").should("exist", timeout=1200)
+        runner.frame("#late").get("p").should("exist", timeout=2000)
     message = str(caught.value)
     assert message.startswith("Timed out retrying after")
     assert "frame('#late'): the iframe never loaded its document" in message

@@ -50,11 +50,16 @@ def frame_steps(selector: Any, where: str) -> list[dict[str, Any]]:
 class Frame(Subject):
     """The ``<body>`` of an iframe's document, and the queries that start from that document."""
 
-    def __init__(self, commands: CommandsBase, frames: list[dict[str, Any]], label: str,
-                 timeout: float | None = None, include_shadow_dom: bool | None = None) -> None:
-        super().__init__(commands, [*frames, {"op": "get", "selector": "body"}], label, timeout,
-                         include_shadow_dom)
-        self._frames = frames
+    @classmethod
+    def at(cls, commands: CommandsBase, frames: list[dict[str, Any]], label: str,
+           timeout: float | None = None, include_shadow_dom: bool | None = None) -> Frame:
+        """The frame at the end of ``frames`` (its frame steps, one per level)."""
+        return cls(commands, [*frames, {"op": "get", "selector": "body"}], label, timeout, include_shadow_dom)
+
+    @property
+    def _frames(self) -> list[dict[str, Any]]:
+        """The recipe's frame steps (those before the step to the body)."""
+        return [step for step in self._steps if step.get("op") == "frame"]
 
     def __repr__(self) -> str:
         return f"<Frame {self._label}>"
@@ -78,8 +83,8 @@ class Frame(Subject):
     def frame(self, selector: str, *, timeout: float | None = None) -> Frame:
         """The iframe ``selector`` inside this frame's document."""
         steps = frame_steps(selector, f"{self._label}.frame()")
-        return Frame(self._commands, [*self._frames, *steps], f"{self._label}.frame({selector!r})",
-                     self._timeout if timeout is None else timeout, self._shadow)
+        return Frame.at(self._commands, [*self._frames, *steps], f"{self._label}.frame({selector!r})",
+                        self._timeout if timeout is None else timeout, self._shadow)
 
     def its(self, path: str) -> Value:
         """A dotted path read from the frame's ``window``: ``its("document.title")``,

@@ -58,7 +58,7 @@ class QueryCommands(CommandsBase):
         properties) starting from that document. Nothing is read here: each command on it finds
         the iframe and its document again, until its timeout."""
         steps = frame_steps(selector, "runner.frame()")
-        return Frame(self, steps, f"frame({selector!r})", timeout, include_shadow_dom)
+        return Frame.at(self, steps, f"frame({selector!r})", timeout, include_shadow_dom)
 
     def wrap(self, value: Any) -> Value:
         """A retrying subject over any Python value."""
