@@ -97,9 +97,9 @@ async def frame_origin(page: Page, path: Sequence[str]) -> tuple[float, float]:
     """Where the document of the frame at the end of ``path`` starts, in the page's viewport:
     a point the frame's ``dom.js`` measures (its own viewport's) plus this is the page's.
 
-    Each iframe of the path is first scrolled into its parent's view, the least it takes
-    (a frame's own scrolling does not move the page around it when the frame is of another
-    origin).
+    Each iframe of the path is first scrolled into its parent's view, the least it takes:
+    ``dom.js`` scrolls the element into view within the frame's document only, and the mouse
+    lands in the page's viewport.
     """
     if not path:
         return 0.0, 0.0
