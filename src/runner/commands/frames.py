@@ -5,7 +5,7 @@ steps (``{"op": "frame", "selector": ...}``, one per level), which the engine re
 try (``engine/frames.py``): the iframe element may appear late, its document may still be
 loading or may navigate, and each read or action finds them as they are then. Its elements are
 the frame document's ``<body>`` (the original's recipe, ``its('0.contentDocument.body')``), so
-``should``, ``find``, ``contains``, ``click``, ``within`` work on it as on any subject; what
+``should``, ``find``, ``contains``, ``click`` work on it as on any subject; what
 starts from the frame's document is its own: ``get`` (a query of the whole document), ``frame``
 (an iframe inside this one) and ``its`` (a dotted path read from the frame's ``window``:
 ``its("document.title")``). A subject derived from it (``find``, ``get``, ...) is a plain

@@ -37,7 +37,7 @@ _FIND_IFRAME = """(sel) => {
   const name = "<" + tag + (el.id ? "#" + el.id : "") + ">";
   if (found.length > 1) return {problem: "several", detail: String(found.length)};
   if (tag !== "iframe" && tag !== "frame") return {problem: "tag", detail: name};
-  return {element: el, src: el.getAttribute("src"), srcdoc: el.hasAttribute("srcdoc")};
+  return {element: el};
 }"""
 
 # Where the iframe's document starts in its own frame's viewport: its border box plus its
