@@ -88,6 +88,12 @@ def test_nested_frames_of_another_site(runner, server):
     inner.get("#inner-button").click().should("have.text", "inner clicked")
 
 
+def test_frames_without_a_src_srcdoc_and_one_the_page_writes(runner):
+    runner.visit("/frames.html")
+    runner.frame("#doc").get("#inline").should("have.text", "from srcdoc")
+    runner.frame("#editor").contains("written by the page").should("have.id", "editable")
+
+
 def test_the_iframe_may_appear_late_and_its_document_load_late(runner, server):
     url = serve_form(server, "localhost")
     runner.visit(f"/frames.html?late={url}")
@@ -181,7 +187,7 @@ def test_several_iframes_or_a_bad_selector_fail_at_once(runner):
     runner.visit("/frames.html")
     with pytest.raises(CommandError) as caught:
         runner.frame("iframe").get("input").should("exist", timeout=5000)
-    assert "frame('iframe'): 2 elements matched 'iframe'" in str(caught.value)
+    assert "frame('iframe'): 4 elements matched 'iframe'" in str(caught.value)
     with pytest.raises(CommandError) as caught:
         runner.frame("#pay[").get("input").should("exist")
     assert "'#pay[' is not a valid CSS selector" in str(caught.value)
