@@ -1,4 +1,4 @@
-"""Query commands: get, contains, wrap (where a chain starts) and get("@alias").
+"""Query commands: get, contains, wrap, frame (where a chain starts) and get("@alias").
 
 A new way to start a chain (the page's frames, the window, ...) belongs here; what a chain does
 once started is the subject's (``subject.py``).
@@ -21,7 +21,7 @@ __all__ = ["QueryCommands"]
 
 
 class QueryCommands(CommandsBase):
-    """``get``, ``contains``, ``wrap``: the subjects a chain starts from."""
+    """``get``, ``contains``, ``wrap``, ``frame``: the subjects a chain starts from."""
 
     def get(self, selector: str, *, timeout: float | None = None,
             include_shadow_dom: bool | None = None) -> Any:
