@@ -71,6 +71,17 @@ def test_a_cross_origin_frame_is_queried_typed_into_and_clicked(runner, server, 
     assert runner.get("#cross").its("contentDocument").value() is None
 
 
+def test_a_click_waits_while_the_page_covers_the_iframe(runner):
+    runner.visit("/frames.html?cover=1")
+    with pytest.raises(CommandError) as caught:
+        runner.frame("#pay").get("#pay-button").click(timeout=400)
+    assert "<button#pay-button> is being covered by another element: <div#cover>" in str(caught.value)
+    runner.frame("#pay").get("#out").should("have.text", "")  # the click did not land in the frame
+    runner.get("#cover").click()
+    runner.frame("#pay").get("#pay-button").click()
+    runner.frame("#pay").get("#out").should("have.text", "paid:")
+
+
 def test_nested_frames(runner):
     runner.visit("/frames.html")
     inner = runner.frame("#outer").frame("#inner")

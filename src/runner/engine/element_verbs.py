@@ -23,7 +23,7 @@ from runner.engine.actionability import why_not_actionable
 from runner.engine.frames import (
     FrameUnavailable,
     frame_label,
-    frame_origin,
+    frame_point,
     resolve_frame,
     split_frames,
 )
@@ -117,23 +117,26 @@ class ElementVerbs(BrowserHolder):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(timeout_ms, 0.0) / 1000
         arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True}
+        path = split_frames(query)[0]
         while True:
             spot = await self.dom(arg)
             if spot.get("ok"):
-                break
+                # dom.js measures in its own document's viewport; the mouse moves in the page's,
+                # and the documents around a frame may lay something over its iframe
+                x, y, cover = await frame_point(self._live_page(), path, spot["x"], spot["y"])
+                if cover is None:
+                    break
+                spot = {**spot, "ok": False, "reason": "covered", "by": cover}
             if spot.get("reason") == "gone":
                 return "the element left the page"
             if loop.time() >= deadline:
                 return why_not_actionable(spot)
             await asyncio.sleep(0.02)  # about a frame: the page moves on meanwhile
-        # dom.js measures in its own document's viewport; the mouse moves in the page's
-        path, _query = split_frames(query)
-        dx, dy = await frame_origin(self._live_page(), path)
         page = self._live_page()
         for key in modifiers:
             await page.keyboard.down(key)
         try:
-            await page.mouse.click(spot["x"] + dx, spot["y"] + dy, button=button, click_count=click_count)  # type: ignore[arg-type]
+            await page.mouse.click(x, y, button=button, click_count=click_count)  # type: ignore[arg-type]
         finally:
             for key in reversed(modifiers):
                 await page.keyboard.up(key)

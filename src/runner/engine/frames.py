@@ -24,7 +24,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from runner.errors import CommandError
 
-__all__ = ["FrameUnavailable", "split_frames", "resolve_frame", "frame_origin", "frame_label"]
+__all__ = ["FrameUnavailable", "split_frames", "resolve_frame", "frame_point", "frame_label"]
 
 # The frame's iframe element, found by its selector in the document of the frame above: the
 # element itself, or why not (a word and what it found).
@@ -49,6 +49,17 @@ _CONTENT_INSET = """(el) => {
 
 # The iframe's source: its src attribute, and whether it has a srcdoc (which wins over src).
 _SOURCE = "(el) => [el.getAttribute('src'), el.hasAttribute('srcdoc')]"
+
+# What the iframe's own document has at a point of its viewport, when it is not the iframe.
+_HIT = """(el, [x, y]) => {
+  const hit = el.ownerDocument.elementFromPoint(x, y);
+  if (hit === el) return null;
+  if (!hit) return "nothing (the point is outside the view of the document around the frame)";
+  let s = hit.tagName.toLowerCase();
+  if (hit.id) s += "#" + hit.id;
+  if (hit.classList && hit.classList.length) s += "." + Array.from(hit.classList).slice(0, 3).join(".");
+  return "<" + s + ">";
+}"""
 
 _INTO_VIEW = "(el) => el.scrollIntoView({block: 'nearest', inline: 'nearest'})"
 
@@ -93,16 +104,17 @@ async def resolve_frame(page: Page, path: Sequence[str]) -> Frame:
     return frame
 
 
-async def frame_origin(page: Page, path: Sequence[str]) -> tuple[float, float]:
-    """Where the document of the frame at the end of ``path`` starts, in the page's viewport:
-    a point the frame's ``dom.js`` measures (its own viewport's) plus this is the page's.
+async def frame_point(page: Page, path: Sequence[str], x: float, y: float) -> tuple[float, float, str | None]:
+    """The point ``x, y`` of the document of the frame at the end of ``path`` (``dom.js``
+    measures in its own frame's viewport) in the page's viewport, where the mouse moves; and
+    what lies over it in a document around the frame (an element of the page over the iframe,
+    say: its description), else None.
 
     Each iframe of the path is first scrolled into its parent's view, the least it takes:
-    ``dom.js`` scrolls the element into view within the frame's document only, and the mouse
-    lands in the page's viewport.
+    ``dom.js`` scrolls the element into view within the frame's document only.
     """
     if not path:
-        return 0.0, 0.0
+        return x, y, None
     elements: list[ElementHandle] = []
     try:
         frame = page.main_frame
@@ -112,12 +124,20 @@ async def frame_origin(page: Page, path: Sequence[str]) -> tuple[float, float]:
                 frame = await _content_frame(elements[-1], path, depth)
         for element in reversed(elements):
             await element.evaluate(_INTO_VIEW)
-        box = await elements[-1].bounding_box()
-        if box is None:
-            raise FrameUnavailable(f"{frame_label(path)}: the iframe is not rendered (display: none?), "
-                                   "so nothing in it can be clicked.")
-        inset = await elements[-1].evaluate(_CONTENT_INSET)
-        return box["x"] + float(inset[0]), box["y"] + float(inset[1])
+        origins = [(0.0, 0.0)]  # where each document of the path starts: the page's first
+        for element in elements:
+            box = await element.bounding_box()
+            if box is None:
+                raise FrameUnavailable(f"{frame_label(path)}: an iframe of the path is not rendered "
+                                       "(display: none?), so nothing in it can be clicked.")
+            inset = await element.evaluate(_CONTENT_INSET)
+            origins.append((box["x"] + float(inset[0]), box["y"] + float(inset[1])))
+        px, py = x + origins[-1][0], y + origins[-1][1]
+        for element, (ox, oy) in zip(elements, origins, strict=False):
+            cover = await element.evaluate(_HIT, [px - ox, py - oy])
+            if cover is not None:
+                return px, py, cover
+        return px, py, None
     except PlaywrightError as err:  # a frame of the path navigated or went away meanwhile
         raise FrameUnavailable(f"{frame_label(path)}: the frame was being replaced "
                                f"({str(err).splitlines()[0]})") from err
