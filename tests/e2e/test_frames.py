@@ -36,6 +36,9 @@ def test_a_same_origin_frame_is_queried_typed_into_and_clicked(runner):
     pay.contains("Pay now").should("have.attr", "type", "submit")
     pay.find("h2").should("have.text", "Card")
     pay.get("#month").select("February").should("have.value", "02")
+    pay.get("input[name=card]").clear().type("1")
+    pay.get("#pay-button").click(force=True)  # Playwright's own click, through the frame
+    pay.get("#out").should("have.text", "paid:1")
     # the page's own document has none of the frame's elements: the queries ran in the frame
     assert runner.get("input[name=card]").count() == 0
     runner.get("#top-out").should("have.text", "top page")
