@@ -158,7 +158,7 @@ async def _iframe_element(frame: Frame, path: Sequence[str], depth: int) -> Elem
             element = found.as_element()
             if element is not None:
                 return element
-            await found.dispose()
+            await _dispose(found)
             answer = await handle.json_value()
         finally:
             await _dispose(handle)
