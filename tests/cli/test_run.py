@@ -440,6 +440,78 @@ def test_invalid_runner_mark_fails_that_test_with_the_property_named(project):
     assert "✓ test_fine" in result.out
 
 
+def test_a_bad_runner_mark_says_its_problem_first_and_shows_the_users_line_not_runners(project):
+    root = project(base_project({
+        "runner/integration/mark_spec.py": """
+            import pytest
+
+            @pytest.mark.runner(defaultComandTimeout=500)
+            def test_typo(runner):
+                pass
+
+            @pytest.mark.runner(retries="twice")
+            def test_bad_value(runner):
+                pass
+
+            @pytest.mark.runner(retries=1)
+            @pytest.mark.runner(3)
+            def test_positional(runner):
+                pass
+
+
+            @pytest.mark.runner(viewportWidht=300)
+            class TestSuite:
+                def test_in_suite(self, runner):
+                    pass
+        """,
+    }))
+    result = run_runner("run", cwd=root)
+    assert result.code == 4, result.text  # the four tests failed
+    out = result.out
+    typo = out[out.index("1) test_typo\n", out.index("failing")):]
+    lines = [line.strip() for line in typo.splitlines()]
+    # the message is the first line after the title; no runner source, no fixture docstring
+    assert lines[1].startswith("(in setup) Failed: The configuration set by the runner mark on "
+                               "runner/integration/mark_spec.py::test_typo is invalid"), typo
+    assert "Did you mean `defaultCommandTimeout`?" in lines[3], typo
+    assert "runner/integration/mark_spec.py:3: @pytest.mark.runner(defaultComandTimeout=500)" in typo
+    for runner_text in ("def runner(", "The command namespace of one test", "config_for_item",
+                        "site-packages", "/src/runner/", "During handling"):
+        assert runner_text not in out, runner_text
+    assert "runner/integration/mark_spec.py:7: @pytest.mark.runner(retries=\"twice\")" in out
+    assert "was given 3; expected keyword arguments" in out
+    assert "runner/integration/mark_spec.py:12: @pytest.mark.runner(3)" in out
+    assert "runner/integration/mark_spec.py:17: @pytest.mark.runner(viewportWidht=300)" in out
+    assert "Did you mean `viewportWidth`?" in out
+
+
+def test_a_stub_that_reads_as_a_mistaken_static_response_is_warned_of_once_a_run(project):
+    spec = """
+        import json
+
+        def _stub_and_fetch(runner):
+            runner.intercept("/api/fail", {"status": 500})
+            runner.visit("/")
+            return runner._ctx.run(runner._ctx.browser.page.evaluate(
+                "fetch('/api/fail').then(async r => [r.status, await r.text()])"))
+
+        def test_first(runner):
+            status, text = _stub_and_fetch(runner)
+            assert (status, json.loads(text)) == (200, {"status": 500})
+
+        def test_second(runner):
+            assert _stub_and_fetch(runner)[0] == 200
+    """
+    root = project(base_project({"runner/integration/stub_spec.py": spec}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 0, result.text
+    told = [line for line in result.err.splitlines() if line.startswith("runner: warning: runner.intercept()")]
+    assert told == ['runner: warning: runner.intercept() sends {"status": 500} as the JSON body of a 200 response: '
+                    "a dict with no StaticResponse key is the body. Did you mean `statusCode` for `status`? As a "
+                    'StaticResponse: {"statusCode": 500}. To send this dict as the body and not be told again, '
+                    'write {"body": {"status": 500}}.'], result.text
+
+
 def test_run_mode_turns_watching_off(project):
     root = project(base_project({
         "runner/integration/a_spec.py": """

@@ -74,6 +74,16 @@ def test_a_cross_origin_frame_is_queried_typed_into_and_clicked(runner, server, 
     assert runner.get("#cross").its("contentDocument").value() is None
 
 
+def test_within_and_hover_in_a_cross_origin_frame(runner, server):
+    runner.visit(f"/frames.html?cross={serve_form(server, 'localhost')}")
+    with runner.within(runner.frame("#cross").get("#card-form")):
+        runner.get("input").type("77{enter}")
+        runner.contains("Pay now").should("have.attr", "id", "pay-button")
+    runner.frame("#cross").get("#out").should("have.text", "paid:77")
+    runner.frame("#cross").get("#tip").hover().should("have.text", "hovered")
+    runner.frame("#cross").get("li:first").should("not.exist")  # jQuery's extensions in a frame's get
+
+
 def test_a_click_waits_while_the_page_covers_the_iframe(runner):
     runner.visit("/frames.html?cover=1")
     with pytest.raises(CommandError) as caught:

@@ -268,3 +268,24 @@ def test_an_unrouted_page_leaves_preflights_to_the_browser(runner, server):
     open_page(runner, server)
     assert "error" in fetch(runner, other + "/cors/closed", _PUT)
     assert runner._ctx.browser.preflights is None or not runner._ctx.browser.preflights.armed
+
+
+def test_the_log_line_of_a_request_whose_handler_raised_names_the_url_first(runner, server):
+    open_page(runner, server)
+
+    def broken(req):
+        raise ValueError("boom")
+
+    runner.intercept("/echo/broken", broken).as_("broken")
+    try:
+        fetch(runner, "/echo/broken")
+        runner.wait("@broken")
+    except Exception:  # noqa: BLE001 - the handler's error fails the next command: not what is tested
+        pass
+    runner._ctx.take_async_error()
+    lines = [e.message for e in runner._ctx.log if e.name == "request"]
+    assert len(lines) == 1, lines
+    url = f"{server.url}/echo/broken"
+    assert lines[0].startswith(f"(fetch) GET {url} @broken "), lines[0]
+    assert lines[0].endswith(": An error was thrown in a request handler passed to `runner.intercept()`: "
+                             "ValueError: boom"), lines[0]

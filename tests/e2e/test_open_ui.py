@@ -67,7 +67,7 @@ def test_a_spec_runs_and_its_command_log_routes_and_requests_show(runner, open_u
     runner.get(".spec[data-spec='a_spec.py'] .test-row").should("have.length", 2)
     runner.get(".test-row .dot.passed").should("have.length", 1)
     runner.get(".test-row .dot.failed").should("have.length", 1)
-    runner.contains("test_click", ".test-tab").click()
+    runner.contains(".test-tab", "test_click").click()
     commands = "#commands .command"
     runner.get(commands).should("have.length", 5)
     runner.get(commands).eq(0).should("contain", "intercept").and_("contain", "a_spec.py:2")
@@ -96,7 +96,7 @@ def test_the_live_view_shows_the_app_and_a_failure_its_error(runner, open_url: s
     run_spec_and_wait(runner, open_url)
     runner.get("#screen").should("have.attr", "src")
     assert (runner.get("#screen").attr("src") or "").startswith("data:image/jpeg;base64,/9j/")  # a JPEG
-    runner.contains("test_fails", ".test-tab").click()
+    runner.contains(".test-tab", "test_fails").click()
     runner.get("#commands .command.failed").should("have.length", 1).and_("contain", "#missing")
     runner.get("#commands .test-error").should("contain", "never found it")
     # as the report shows it: the code frame with the failing line marked, and the error lines
@@ -124,7 +124,7 @@ def test_a_plain_assert_fails_the_last_line_and_shows_pytests_explanation(runner
 
 def test_a_finished_command_opens_the_trace_at_its_step_before_and_after(runner, open_url: str) -> None:
     run_spec_and_wait(runner, open_url, "travel_spec.py")
-    runner.contains("test_save", ".test-tab").click()
+    runner.contains(".test-tab", "test_save").click()
     runner.get("#commands .command").should("have.length", 4)
     runner.get("#commands .command").eq(2).click()  # #3: the click on save
     runner.get("#viewer").should("be.visible")
@@ -205,7 +205,7 @@ def test_a_test_that_ends_its_process_fails_and_the_run_never_reads_green(runner
                                                      "1 passed, 1 failed")
         runner.get(".test-row[data-nodeid$='test_before'] .dot").should("have.class", "passed")
         runner.get(".test-row[data-nodeid$='test_dies'] .dot").should("have.class", "failed")
-        runner.contains("test_dies", ".test-tab").click()
+        runner.contains(".test-tab", "test_dies").click()
         runner.get("#commands .test-error").should("contain", "TestProcessDied").and_(
             "contain", "it exited with status 0")
     finally:

@@ -105,3 +105,28 @@ def test_dom_alias(runner):
     runner.visit("/index.html")
     runner.get("li.item").as_("items")
     runner.get("@items").should("have.length", 3)
+
+
+def test_contains_takes_the_originals_order_and_keywords(runner):
+    runner.visit("/index.html")
+    runner.contains("li", "two").should("have.text", "two")
+    runner.contains("#list", "two").should("have.id", "list")  # the element matching the selector
+    runner.contains("li", content="three").should("have.class", "special")
+    runner.contains(selector="a", content="Forms").should("have.id", "to-forms")
+    runner.contains(content=re.compile("^ON", re.I)).should("have.text", "one")
+    runner.get("body").contains("ul", "one").should("have.id", "list")
+    runner.get("#list").contains("TWO", match_case=False).should("have.text", "two")
+    with pytest.raises(UsageError, match="twice"):
+        runner.contains("li", "two", content="three")
+
+
+def test_contains_shows_every_argument_in_the_error_and_the_log(runner):
+    runner.visit("/index.html")
+    with pytest.raises(CommandError) as caught:
+        runner.contains("li", "four").should("exist", timeout=200)
+    assert "contains('li', 'four')" in str(caught.value)
+    assert runner._ctx.log[-1].name == "failed" and "contains('li', 'four')" in runner._ctx.log[-1].message
+    runner.get("#list").contains("h1", re.compile("one"), match_case=False).should("not.exist")
+    assert runner._ctx.log[-1].message == (
+        "get('#list').contains('h1', /one/, match_case=False) should not.exist"
+    )

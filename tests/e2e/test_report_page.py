@@ -47,16 +47,16 @@ def test_the_list_filters_by_status_and_text(runner, report_url: str) -> None:
     # each test in one outcome: the chips and the filters add up to the 7 tests (flaky was passed too)
     runner.get("#summary .chip.c-passed b").should("have.text", "1")
     runner.get("#summary .chip.c-flaky b").should("have.text", "1")
-    runner.contains("Passed", "#statusFilters button").should("contain", "1").click()
+    runner.contains("#statusFilters button", "Passed").should("contain", "1").click()
     runner.get(VISIBLE_ROWS).should("have.length", 1).and_("contain", "page loads")
-    runner.contains("Failed", "#statusFilters button").click()
+    runner.contains("#statusFilters button", "Failed").click()
     runner.get(VISIBLE_ROWS).should("have.length", 3)
     runner.get(f"{VISIBLE_ROWS} .title").first().should("have.text", "checkout › shows the total")
-    runner.contains("Flaky", "#statusFilters button").click()
+    runner.contains("#statusFilters button", "Flaky").click()
     runner.get(VISIBLE_ROWS).should("have.length", 1).and_("contain", "coupon applies")
-    runner.contains("Skipped", "#statusFilters button").click()
+    runner.contains("#statusFilters button", "Skipped").click()
     runner.get(VISIBLE_ROWS).should("have.length", 1).and_("contain", "refunds")
-    runner.contains("All", "#statusFilters button").click()
+    runner.contains("#statusFilters button", "All").click()
     runner.get("#filter").type("odd_spec")  # a spec's name
     runner.get(VISIBLE_ROWS).should("have.length", 2)
     runner.get("#filter").clear().type("COUPON")  # a title, any case
@@ -64,12 +64,12 @@ def test_the_list_filters_by_status_and_text(runner, report_url: str) -> None:
     runner.get("#count").should("have.text", "Showing 1 of 7 tests")
     # a spec that could not be loaded is shown with its error
     runner.get("#filter").clear()
-    runner.contains("broken_spec.py", ".spec").should("contain", "could not be loaded")
+    runner.contains(".spec", "broken_spec.py").should("contain", "could not be loaded")
 
 
 def test_a_failed_test_shows_its_error_command_log_and_routes(runner, report_url: str) -> None:
     runner.visit(report_url)
-    runner.contains("shows the total", ".row").click()
+    runner.contains(".row", "shows the total").click()
     runner.get("#detail h2").should("have.text", "checkout › shows the total")
     runner.get("#detail .message").should("contain", "but the text was '$41.00'")
     runner.get("#detail pre.error .line.hl").should("contain", "runner.get('#total').should('have.text', '$42.00')")
@@ -95,14 +95,14 @@ def test_requests_show_timings_and_bodies(runner, report_url: str) -> None:
     runner.get("#detail .req .req-by").first().should("have.text", "stubbed")
     runner.get("#detail .req .req-by").eq(1).should("have.text", "server")
     runner.get("#detail .req .wf-bar .seg.upstream").should("have.length", 4)
-    runner.contains("/api/cart", "#detail .req").click()
+    runner.contains("#detail .req", "/api/cart").click()
     runner.get("#detail .req-item[open] pre.body.json").should("contain", '"total": 41')  # pretty-printed
-    runner.contains("/logo.png", "#detail .req").click()
+    runner.contains("#detail .req", "/logo.png").click()
     runner.get("#detail .req-item[open] img.body-image").its("naturalWidth").should("eq", 3)
-    runner.contains("/big.txt", "#detail .req").click()
+    runner.contains("#detail .req", "/big.txt").click()
     runner.get("#detail .req-item[open] .body-meta").should("contain", "showing the first 64 KB")
     runner.get("#detail .req-item[open] .body-meta a").should("have.attr", "download")
-    runner.contains("/unread", "#detail .req").click()
+    runner.contains("#detail .req", "/unread").click()
     runner.get("#detail .req-item[open] .unrecorded").should(
         "contain", "not recorded: the test did not read this server response; the trace has it")
 

@@ -49,7 +49,7 @@ def test_a_failed_test_of_a_real_run_reads_from_the_served_report(runner, report
     assert report_url.endswith("/index.html")
     runner.visit(report_url)
     runner.get("#list .row:not([hidden])").should("have.length", 3)
-    runner.contains("test_fails", "#list .row").click()
+    runner.contains("#list .row", "test_fails").click()
     runner.get("#detail pre.error").should("contain", "expected <h1> to have text '42'")
     rows = "#detail table.commands tbody tr"
     runner.get(rows).should("have.length", 6)  # 5 commands and the stubbed request's line
@@ -60,14 +60,14 @@ def test_a_failed_test_of_a_real_run_reads_from_the_served_report(runner, report
     assert href.startswith("trace/index.html?trace=")
     runner.visit(report_url.rsplit("/", 1)[0] + "/" + href)  # the viewer copied into the report
     for step in ("intercept GET /api/total (stubbed) as total", "get('#b').click()", "wait @total"):
-        runner.contains(step, ".action-title").should("be.visible")
+        runner.contains(".action-title", step).should("be.visible")
 
 
 @pytest.mark.slow
 def test_a_plain_assert_is_the_last_line_of_the_command_log_with_its_explanation(runner, report_url: str) -> None:
     """Every line of the log read green: the failure was in no command."""
     runner.visit(report_url)
-    runner.contains("test_asserts", "#list .row").click()
+    runner.contains("#list .row", "test_asserts").click()
     rows = "#detail table.commands tbody tr"
     runner.get(rows).should("have.length", 2)
     runner.get(rows).eq(0).should("not.have.class", "s-failed").and_("contain", "visit")

@@ -38,7 +38,7 @@ def test_the_viewer_lists_runners_steps(runner, trace_url: str) -> None:
     runner.visit(trace_url)
     for step in ("intercept GET /api/x (stubbed) as x", "visit('/')", "get('#b').click()",
                  "get('h1') should have.text 'Bye'"):
-        runner.contains(step, ".action-title").should("be.visible")
+        runner.contains(".action-title", step).should("be.visible")
     runner.get(".action-title").should("have.length", 5)  # the four steps and the failure screenshot
     runner.contains("a_spec.py :: test_fails").should("be.visible")  # the trace's title
 
@@ -49,7 +49,7 @@ def test_the_failed_step_is_marked_and_the_errors_tab_shows_its_error(runner, tr
     failed = runner.get("[role=tree] .tree-view-entry.error")  # the viewer's mark of a failed call
     failed.should("have.length", 1)
     failed.should("contain.text", "get('h1') should have.text 'Bye'")
-    runner.contains("Errors", "[role=tab]").click()
+    runner.contains("[role=tab]", "Errors").click()
     runner.get(".tab-errors .error-message").should(
         "contain.text", "expected <h1> to have text 'Bye', but the text was 'Hi'")
     runner.get(".tab-errors .action-location").should("contain.text", "a_spec.py:6")  # the spec's line

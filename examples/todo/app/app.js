@@ -1,4 +1,10 @@
 // A small todo app: todos come from /api/todos.json, users from /api/users.json.
+
+// Who is signed in: read once, when the app starts, from localStorage (where a real app keeps
+// its token), so a test signs in by setting it before the app's scripts run.
+const signedIn = localStorage.getItem("user");
+document.getElementById("who").textContent = signedIn ? `Signed in as ${signedIn}` : "Not signed in";
+
 const list = document.getElementById("todos");
 const count = document.getElementById("count");
 const toast = document.getElementById("toast");

@@ -1,10 +1,11 @@
-"""A subject's pointer actions: click, focus, blur, trigger, scroll_into_view, screenshot.
+"""A subject's pointer actions: click, hover, focus, blur, trigger, scroll_into_view, scroll_to,
+screenshot.
 
 Each waits until the element can take it (visible, enabled, still, not covered:
-:meth:`Actions._prepare`); ``dblclick`` and ``rightclick`` are clicks.
+:meth:`Actions._prepare`); ``dblclick`` and ``rightclick`` are clicks. ``scroll_to`` is
+``scrolling.py``'s, on the element.
 
-Typing and form controls build on these in ``forms.py``; new pointer actions (``hover``,
-``scroll_to``) belong here.
+Typing and form controls build on these in ``forms.py``; new pointer actions belong here.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Coroutine, Sequence
 from typing import Any, Self
 
+from runner import expect
 from runner.commands.context import Attempt, retry
 from runner.commands.dom_query import DomQuery
 from runner.commands.screenshots import element_screenshot
+from runner.commands.scrolling import scroll, scroll_target, shown_target
 from runner.commands.steps import command
 from runner.engine.actionability import why_not_actionable
 from runner.errors import CommandError
@@ -29,8 +32,9 @@ class Actions(DomQuery):
 
     def _prepare(self, name: str, *, index: int = 0, force: bool = False,
                  timeout: float | None = None, multiple: bool = False,
-                 scroll_behavior: Any = ...) -> list[dict[str, Any]]:
-        """Wait until the element(s) can take a user action; returns where to act."""
+                 scroll_behavior: Any = ..., enabled: bool = True) -> list[dict[str, Any]]:
+        """Wait until the element(s) can take a user action (and are enabled, unless not
+        ``enabled``: a pointer over a disabled control is fine); returns where to act."""
         __tracebackhide__ = True
         config = self._ctx.config
         behavior = config.scroll_behavior if scroll_behavior is ... else scroll_behavior
@@ -49,7 +53,7 @@ class Actions(DomQuery):
         for i in range(count if multiple else 1):
             arg = {**self._query_arg(), "mode": "prepare", "index": index + i, "scroll": scroll,
                    "threshold": threshold, "animationTimeout": deadline_ms,
-                   "checkCovered": not force}
+                   "checkCovered": not force, "checkEnabled": enabled}
 
             def attempt(arg: dict[str, Any] = arg) -> Attempt:
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
@@ -65,6 +69,19 @@ class Actions(DomQuery):
             else:
                 spots.append(retry(self._ctx, attempt, deadline_ms, f"{self._label}.{name}()"))
         return spots
+
+    def _one_element(self, name: str, timeout: float | None) -> expect.DomSubject:
+        """Wait for the subject's element (up to the timeout); raises ``CommandError`` when there
+        are several, for a command that acts on one alone (``hover``, ``scroll_to``, ...)."""
+        __tracebackhide__ = True
+        snap = self._existing(timeout, f"to {name}")
+        if len(snap.elements) > 1:
+            raise CommandError(
+                f"{self._label}.{name}() can only be called on a single element, but the subject "
+                f"contained {len(snap.elements)} elements.\nNarrow the query (first(), eq(n), a more "
+                "specific selector)."
+            )
+        return snap
 
     @command("click")
     def click(self, *, force: bool = False, multiple: bool = False, timeout: float | None = None,
@@ -89,6 +106,22 @@ class Actions(DomQuery):
             force=force, timeout_ms=limit), limit)
         if problem is not None:
             raise CommandError(f"{self._label}: the click did not happen within {int(limit)}ms: {problem}")
+
+    @command("hover")
+    def hover(self, *, force: bool = False, timeout: float | None = None) -> Self:
+        """Move the mouse onto the element's centre, like a user (CSS ``:hover``, ``mouseover``,
+        ``mouseenter``), once it can take it as a click would (a disabled one too: its tooltip);
+        ``force=True`` skips the checks."""
+        __tracebackhide__ = True
+        self._one_element("hover", timeout)
+        self._prepare("hover", force=force, timeout=timeout, enabled=False)
+        limit = self._timeout_ms(timeout)
+        problem = self._ctx.run(self._ctx.browser.hover_element(self._query_arg(), 0, force=force,
+                                                                timeout_ms=limit), limit)
+        if problem is not None:
+            raise CommandError(f"{self._label}.hover(): the pointer did not get there within {int(limit)}ms: {problem}")
+        self._ctx.add_log("hover", self._label)
+        return self
 
     @command("dblclick")
     def dblclick(self, **options: Any) -> Self:
@@ -127,6 +160,20 @@ class Actions(DomQuery):
     def scroll_into_view(self, *, block: str = "start") -> Self:
         self._existing()
         self._ctx.run(self._eval_first("(el, b) => el.scrollIntoView({block: b})", block))
+        return self
+
+    @command("scroll_to")
+    def scroll_to(self, position_or_x: str | float, y: str | float | None = None, *, duration: float = 0,
+                  easing: str = "swing", ensure_scrollable: bool = True, timeout: float | None = None) -> Self:
+        """Scroll the element's content to a position (``"bottom"``, ``"topLeft"``, ...) or to
+        ``x, y`` (pixels or ``"50%"``), over ``duration`` ms (see ``scrolling.py``)."""
+        __tracebackhide__ = True
+        target = scroll_target(position_or_x, y)
+        self._one_element("scroll_to", timeout)
+        shown = shown_target(position_or_x, y)
+        scroll(self._commands, self._query_arg(), f"{self._label}.scroll_to({shown})", target, duration=duration,
+               easing=easing, ensure_scrollable=ensure_scrollable, timeout_ms=self._timeout_ms(timeout))
+        self._ctx.add_log("scroll_to", f"{self._label} {shown}")
         return self
 
     @command("screenshot")

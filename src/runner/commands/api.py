@@ -8,12 +8,15 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 
 ==================  ===========================================================================
 ``navigation.py``   ``visit``, ``mount``, ``go``, ``reload``: load a document (tabs too)
-``page.py``         ``url``, ``location``, ``title``, ``viewport``: the loaded page and its window
+``page.py``         ``url``, ``location``, ``hash``, ``title``, ``viewport``, ``window``, ``document``,
+                    ``evaluate``: the loaded page, its window and its own JavaScript
 ``queries.py``      ``get``, ``contains``, ``wrap``, ``frame``: the subjects a chain starts from
 ``network.py``      ``intercept``, ``wait``, ``requests``, HAR, ``request``: the page's traffic
-``storage.py``      cookies and ``session``: what the browser keeps for a site
+``storage.py``      cookies, local and session storage, ``session``: what the browser keeps for a site
 ``system.py``       ``config``, ``env``, ``log``, ``fixture``, ``exec``, ``task``: outside the page
 ``screenshots.py``  ``screenshot``
+``scrolling.py``    ``scroll_to``: the page scrolled
+``within.py``       ``within``: the queries narrowed to an element
 ==================  ===========================================================================
 """
 
@@ -24,14 +27,16 @@ from runner.commands.network import NetworkCommands
 from runner.commands.page import PageCommands
 from runner.commands.queries import QueryCommands
 from runner.commands.screenshots import ScreenshotCommands
+from runner.commands.scrolling import ScrollCommands
 from runner.commands.storage import StorageCommands
 from runner.commands.system import SystemCommands
+from runner.commands.within import WithinCommands
 
 __all__ = ["RunnerCommands"]
 
 
 class RunnerCommands(SystemCommands, NavigationCommands, PageCommands, QueryCommands, NetworkCommands,
-                     StorageCommands, ScreenshotCommands):
+                     StorageCommands, ScreenshotCommands, ScrollCommands, WithinCommands):
     """What the ``runner`` fixture gives a test.
 
     The families are base classes rather than objects it delegates to: a test calls

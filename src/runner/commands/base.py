@@ -24,7 +24,8 @@ __all__ = ["CommandsBase", "snake_options"]
 
 class CommandsBase:
     """The state the command families read: the test (``_ctx``), the run's interceptor, plugin
-    events, screenshot folder, session cache and mount host, and the DOM aliases of the test."""
+    events, screenshot folder, session cache and mount host, the DOM aliases of the test and its
+    open ``within`` blocks."""
 
     def __init__(self, ctx: TestContext, *, events: PluginEvents | None = None,
                  interceptor: Callable[[], Any] | None = None, screenshot_dir: Callable[[], Path] | None = None,
@@ -34,6 +35,8 @@ class CommandsBase:
         self._events = events
         self._interceptor_getter = interceptor
         self._dom_aliases: dict[str, Any] = {}  # a Subject or a Value, by the name as_() gave it
+        # each open `within` block's subject (its steps and label), innermost last
+        self._scope: list[tuple[list[dict[str, Any]], str]] = []
         self._screenshot_dir = screenshot_dir
         self._session_cache: dict[str, Any] = session_cache if session_cache is not None else {}
 

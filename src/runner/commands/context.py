@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from runner.commands.selectors import invalid_selector_message
+from runner.engine.element_verbs import InvalidSelector
 from runner.engine.frames import FrameUnavailable
 from runner.engine.loop import EngineBlocked, EngineTimeout
-from runner.errors import CommandError
+from runner.errors import CommandError, UsageError
 from runner.events import Event
 from runner.redaction import Redactor
 
@@ -96,6 +98,10 @@ class TestContext:
     # while a retrying command runs: its timeout (ms) and when it ends (time.monotonic()); a
     # call it makes may take that long before the page counts as not responding
     command_timeout: tuple[float, float] | None = None
+    # while a retrying Value reads its subject (values.py): a retry inside makes one attempt
+    # and fails with its bare message, so the Value's own retry is the one that waits and says
+    # "Timed out retrying" (once, after the Value's timeout, not the inner one's)
+    one_attempt: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -173,6 +179,12 @@ class TestContext:
         asked = time.monotonic()
         try:
             return self.loop.run(coro, bound, stall=default_ms / 1000 + _SLACK_S)
+        except InvalidSelector as err:
+            # a query's selector the browser cannot read: the user's mistake, said once (no
+            # retrying, no Playwright frames), and the command's line of the log says it too
+            message = invalid_selector_message(self.command or "A query", err.selector, err.part)
+            self.add_log("failed", message)
+            raise UsageError(message) from None
         except EngineBlocked as err:
             raise CommandError(self._blocked(browser, err.blocker)) from err
         except EngineTimeout as err:
@@ -273,9 +285,16 @@ def retry(
     """Call ``attempt`` until it holds or ``timeout_ms`` passes; then raise with its last word.
 
     The message says what was expected and what was last seen (``attempt``'s message) and how
-    long runner waited.
+    long runner waited. Inside a Value's read (``ctx.one_attempt``) it makes one attempt and
+    raises CommandError with the attempt's bare message: the Value's retry waits.
     """
     __tracebackhide__ = True
+    if ctx.one_attempt:
+        ctx.checkpoint()
+        result = attempt()
+        if not result.ok:
+            raise CommandError(result.message)
+        return result.value
     start = time.monotonic()
     deadline = start + timeout_ms / 1000
     pause = 0.005

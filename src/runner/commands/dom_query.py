@@ -9,13 +9,16 @@ find something (:meth:`DomQuery._existing`); the subject's families build on it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from typing import Any, NoReturn, Self
 
 from runner import expect
 from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
+from runner.commands.selectors import Selector, SelectorSyntaxError, compile_selector
+from runner.commands.steps import command, show_args
+from runner.errors import UsageError
 
-__all__ = ["DomQuery"]
+__all__ = ["DomQuery", "checked_selector"]
 
 
 def _snapshot(raw: Mapping[str, Any]) -> expect.ElementSnapshot:
@@ -78,6 +81,9 @@ class DomQuery:
               limit: int | None = None) -> expect.DomSubject:
         """The elements as they are now; with ``limit``, only the first ``limit`` are read (and
         all are counted: ``DomSubject.count``)."""
+        if not self._ctx.command_depth:
+            # a read that is no command (count(), snapshot()): what the page's errors name
+            self._ctx.command = f"runner.{self._label}"
         raw = self._ctx.run(self._ctx.browser.dom({
             "mode": "snapshot", "steps": self._steps, "shadow": self._shadow_on(),
             "css": list(css), "props": list(props), "limit": limit,
@@ -98,3 +104,36 @@ class DomQuery:
             return Attempt(False, f"expected to find element {self._label}, but never found it")
 
         return retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label} {what}")
+
+
+def checked_selector(owner: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                     selector: Any, *, required: bool = False) -> Selector | None:
+    """``selector`` as the step of the query ``name`` (called on ``owner``, the runner or a
+    subject, with ``args`` and ``kwargs``) carries it (``selectors.compile_selector``); None
+    stays None unless ``required``. A selector that is surely wrong fails the query at once,
+    told as a failed command (the command log, the events, the trace): ``UsageError``."""
+    if selector is None and not required:
+        return None
+    if not isinstance(selector, str) or not selector.strip():
+        _refuse(owner, name, args, kwargs, f"needs a selector string; found {selector!r}.")
+    try:
+        return compile_selector(selector)
+    except SelectorSyntaxError as err:
+        why = str(err)
+    _refuse(owner, name, args, kwargs, why)  # (outside the except: the compiler's frames are runner's)
+
+
+def _refuse(owner: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], why: str) -> NoReturn:
+    """Fail the query ``name`` with ``why``, told as the command it would have been part of."""
+    label = getattr(owner, "_label", None)
+    call = f"{name}({show_args(args, kwargs)})"
+    message = f"runner.{label}.{call}: {why}" if label else f"runner.{call}: {why}"
+
+    def fail(self: Any, *_: Any, **__: Any) -> NoReturn:
+        __tracebackhide__ = True
+        self._ctx.add_log("failed", message)
+        raise UsageError(message)
+
+    __tracebackhide__ = True
+    command(name)(fail)(owner, *args, **kwargs)
+    raise AssertionError("unreachable")  # fail() raised

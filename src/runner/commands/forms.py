@@ -1,20 +1,26 @@
-"""A subject's form input: type, clear, check, uncheck, select.
+"""A subject's form input: type, clear, check, uncheck, select, select_file.
 
-They build on the pointer actions (``actions.py``). File uploads belong here.
+They build on the pointer actions (``actions.py``); ``select_file``'s files are read by
+``uploads.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import Any, Self
 
 from runner.commands.actions import Actions
 from runner.commands.keys import type_sequence, typed_texts
 from runner.commands.steps import command
+from runner.commands.uploads import DROP_SCRIPT, drop_arg, file_payloads
 from runner.errors import CommandError, UsageError
 from runner.redaction import REDACTED
 
 __all__ = ["FormInput"]
+
+# What select_file's "select" needs to know of its element: a file input, or a label of one.
+_FILE_INPUT = ("el => { const t = el.tagName === 'LABEL' && el.control ? el.control : el;"
+               " return {file: t.tagName === 'INPUT' && t.type === 'file', multiple: !!t.multiple}; }")
 
 
 class FormInput(Actions):
@@ -97,3 +103,42 @@ class FormInput(Actions):
         self._ctx.add_log("select", f"{self._label} {', '.join(map(repr, values))}")
         return self
 
+    @command("select_file")
+    def select_file(self, files: Any, action: str = "select", *, force: bool = False,
+                    timeout: float | None = None) -> Self:
+        """Give an ``<input type=file>`` (or a label of one) files, as a user picking them does
+        (``action="select"``), or drop them on any element (``action="drag-drop"``: dragenter,
+        dragover and drop with a DataTransfer holding them). ``files``: a path, a dict like the
+        original's file object (``contents``, ``fileName``, ``mimeType``, ``lastModified``), or
+        a list of them (``uploads.py``)."""
+        __tracebackhide__ = True
+        if action not in ("select", "drag-drop"):
+            raise UsageError(f"{self._label}.select_file(): action must be 'select' or 'drag-drop'; found {action!r}.")
+        config = self._ctx.config
+        payloads = file_payloads(files, config.path("fixturesFolder"), self._ctx.project_root,
+                                 f"{self._label}.select_file()")
+        snap = self._one_element("select_file", timeout)
+        self._prepare("select_file", force=force, timeout=timeout)
+        if action == "select":
+            kind = self._ctx.run(self._eval_first(_FILE_INPUT))
+            if not kind["file"]:
+                raise CommandError(
+                    f"{self._label}.select_file() can only be called on an <input type=\"file\"> or a <label> "
+                    f"of one; found {snap.elements[0].description}.\nPass action='drag-drop' to drop the files on it."
+                )
+            if len(payloads) > 1 and not kind["multiple"]:
+                raise CommandError(
+                    f"{self._label}.select_file() can only give several files ({len(payloads)} here) to an "
+                    f"input with the multiple attribute; {snap.elements[0].description} has none."
+                )
+            try:
+                self._ctx.run(self._ctx.browser.set_input_files(self._query_arg(), payloads))
+            except CommandError:
+                raise  # the page stopped responding, or broke
+            except Exception as err:  # Playwright refused the files
+                raise CommandError(f"{self._label}.select_file() failed: {err}") from err
+        else:
+            self._ctx.run(self._eval_first(DROP_SCRIPT, drop_arg(payloads)))
+        names = ", ".join(repr(p["name"]) for p in payloads)
+        self._ctx.add_log("select_file", f"{self._label} {names}" + (" (drag-drop)" if action == "drag-drop" else ""))
+        return self

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from runner.commands.dom_query import checked_selector
 from runner.commands.subject import Subject
 from runner.commands.values import Value, _Missing
 from runner.errors import UsageError
@@ -71,12 +72,12 @@ class Frame(Subject):
 
     def get(self, selector: str, *, timeout: float | None = None,
             include_shadow_dom: bool | None = None) -> Subject:
-        """Query the frame's whole document by CSS selector (as ``runner.get`` does the page's)."""
-        if not isinstance(selector, str) or not selector:
-            raise UsageError(f"{self._label}.get() needs a selector string; found {selector!r}.")
-        if selector.startswith("@"):
+        """Query the frame's whole document by CSS selector (as ``runner.get`` does the page's,
+        jQuery's ``:visible``, ``:first``, ... too)."""
+        if isinstance(selector, str) and selector.startswith("@"):
             raise UsageError(f"{self._label}.get({selector!r}): aliases are read with runner.get({selector!r}).")
-        return Subject(self._commands, [*self._frames, {"op": "get", "selector": selector}],
+        checked = checked_selector(self, "get", (selector,), {}, selector, required=True)
+        return Subject(self._commands, [*self._frames, {"op": "get", "selector": checked}],
                        f"{self._label}.get({selector!r})", self._timeout if timeout is None else timeout,
                        self._shadow if include_shadow_dom is None else include_shadow_dom)
 

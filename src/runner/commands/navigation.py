@@ -11,15 +11,17 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from runner.commands.base import CommandsBase, snake_options
+from runner.commands.hooks import WindowHandle, before_load, check_hook, describe_hook, hook_failure
 from runner.commands.mount import ROOT_ID, mount_document
 from runner.commands.steps import command
 from runner.commands.subject import Subject
 from runner.engine.raw_http import INVALID_HTTP
+from runner.engine.visit_hooks import BeforeLoad, PageScriptError
 from runner.errors import CommandError, UsageError
 
 __all__ = ["NavigationCommands"]
 
-_VISIT_OPTIONS = {"timeout", "fail_on_status_code", "qs", "headers", "wait_until"}
+_VISIT_OPTIONS = {"timeout", "fail_on_status_code", "qs", "headers", "wait_until", "on_before_load", "on_load"}
 
 
 class NavigationCommands(CommandsBase):
@@ -31,8 +33,9 @@ class NavigationCommands(CommandsBase):
 
         Options: ``timeout`` (default ``pageLoadTimeout``), ``fail_on_status_code`` (default
         True: a 4xx/5xx document fails the test), ``qs`` (dict added to the query string),
-        ``headers`` (extra request headers for the document).
-        Raises ``CommandError`` when the page does not load.
+        ``headers`` (extra request headers for the document), ``on_before_load`` and
+        ``on_load`` (JavaScript or a Python callable taking the window: ``hooks.py``).
+        Raises ``CommandError`` when the page does not load or a hook fails.
         """
         __tracebackhide__ = True
         self._ctx.checkpoint()
@@ -43,17 +46,45 @@ class NavigationCommands(CommandsBase):
         timeout = float(opts.get("timeout", self._ctx.config.page_load_timeout))
         fail_on_status = opts.get("fail_on_status_code", True)
         headers = opts.get("headers")
+        early, late = opts.get("on_before_load"), opts.get("on_load")
+        check_hook("on_before_load", early)
+        check_hook("on_load", late)
 
         extra = {str(k): str(v) for k, v in headers.items()} if headers else None
-        self._load(full, timeout, fail_on_status, wait_until=opts.get("wait_until", "load"), headers=extra)
+        bound_s = min(self._ctx.config.default_command_timeout, timeout) / 1000
+        hook = before_load(early, bound_s) if early is not None else None
+        self._load(full, timeout, fail_on_status, wait_until=opts.get("wait_until", "load"), headers=extra,
+                   hook=hook)
         self._ctx.add_log("visit", full)
+        if early is not None:
+            self._ctx.add_log("on_before_load", f"{describe_hook(early)} ran before the page's scripts")
+        if late is not None:
+            self._on_load(late)
+
+    def _on_load(self, hook: Any) -> None:
+        """Run ``on_load`` on the loaded page (a callable on this thread, with a window handle)."""
+        __tracebackhide__ = True
+        browser = self._ctx.browser
+        try:
+            if isinstance(hook, str):
+                self._ctx.run(browser.evaluate_on_page(hook, []))
+            else:
+                hook(WindowHandle("on_load", lambda js, args: self._ctx.run(browser.evaluate_on_page(js, args))))
+        except PageScriptError as err:
+            raise hook_failure("on_load", err, 0) from None
+        except Exception as err:
+            raise hook_failure("on_load", err, 0) from err
+        self._ctx.add_log("on_load", f"{describe_hook(hook)} ran after the load event")
 
     def _load(self, full: str, timeout: float, fail_on_status: bool, *, wait_until: str = "load",
-              headers: dict[str, str] | None = None) -> None:
+              headers: dict[str, str] | None = None, hook: BeforeLoad | None = None) -> None:
         """Navigate to ``full`` and wait for ``wait_until``; CommandError when it does not load."""
         __tracebackhide__ = True
         status, status_text, error = self._ctx.run(self._ctx.browser.goto(
-            full, wait_until=wait_until, timeout_ms=timeout, headers=headers), timeout)
+            full, wait_until=wait_until, timeout_ms=timeout, headers=headers, before_load=hook), timeout)
+        if hook is not None and hook.error is not None:
+            failure = hook_failure("on_before_load", hook.error, hook.bound_s)
+            raise failure from (None if isinstance(hook.error, PageScriptError) else hook.error)
         if error is not None and error.startswith(INVALID_HTTP):
             raise CommandError(
                 f"runner.visit() failed trying to load:\n\n  {full}\n\n"
@@ -79,6 +110,12 @@ class NavigationCommands(CommandsBase):
                 f"The response from the web server was:\n\n  > {status}: {status_text}\n\n"
                 "This counts as a failure because the status code was not 2xx or 3xx.\n"
                 "Pass fail_on_status_code=False if this status is expected."
+            )
+        if hook is not None and not hook.ran:
+            raise CommandError(
+                f"runner.visit(): on_before_load did not run: loading\n\n  {full}\n\n"
+                "made no new document (a change of the hash only, or a download), so there was "
+                "nothing to run it before. Visit a page that loads, or drop on_before_load."
             )
 
     @command("mount")

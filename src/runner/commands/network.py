@@ -19,6 +19,7 @@ from runner.commands.records import Record
 from runner.commands.steps import command
 from runner.commands.values import Value
 from runner.errors import CommandError, UsageError
+from runner.events import LogLine
 
 __all__ = ["NetworkCommands", "intercept_step_name"]
 
@@ -52,7 +53,16 @@ class NetworkCommands(CommandsBase):
         self._ctx.checkpoint()
         if self._interceptor_getter is None:
             raise UsageError("runner.intercept() is not available in this run.")
-        return self._interceptor_getter().intercept(*args)
+        interceptor = self._interceptor_getter()
+        handle = interceptor.intercept(*args)
+        warning = interceptor.stub_warning(args)
+        if warning is not None:  # in the command log now, on the terminal when the test ends
+            if self._ctx.redactor is not None:  # it shows the stub: the run's secrets hidden, as in its args
+                warning = self._ctx.redactor.text(warning)
+            self._ctx.add_log("warning", warning)
+            self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=f"warning: {warning}", attempt=self._ctx.attempt))
+            self._ctx.closers.append(lambda: warning)
+        return handle
 
     def _intercept_step(self, handle: Any) -> Callable[[], str]:
         """The name of an ``intercept`` step, read when it is told (``.as_()`` may follow it)."""

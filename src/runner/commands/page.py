@@ -1,7 +1,7 @@
-"""Commands on the loaded page: url, location, title, viewport.
+"""Commands on the loaded page: url, location, hash, title, viewport; its window and document
+(``page_js.py``'s subjects) and ``evaluate``, the raw escape hatch into its JavaScript.
 
-The page's window and document as subjects belong here too; loading a document is
-``navigation.py``'s, querying its elements ``queries.py``'s.
+Loading a document is ``navigation.py``'s, querying its elements ``queries.py``'s.
 """
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from runner.commands.base import CommandsBase
+from runner.commands.page_js import PageHash, PageValue, from_page, json_arguments
 from runner.commands.records import Record
 from runner.commands.steps import command
-from runner.errors import UsageError
+from runner.engine.holder import PageError
+from runner.errors import CommandError, UsageError
 
 __all__ = ["PageCommands", "VIEWPORT_PRESETS"]
 
@@ -26,7 +28,8 @@ VIEWPORT_PRESETS: dict[str, tuple[int, int]] = {
 
 
 class PageCommands(CommandsBase):
-    """``url``, ``location``, ``title``, ``viewport``: the loaded page, read or resized."""
+    """``url``, ``location``, ``hash``, ``title``, ``viewport``: the loaded page, read or
+    resized; ``window``, ``document``, ``evaluate``: its own JavaScript."""
 
     @command("url")
     def url(self) -> str:
@@ -44,6 +47,64 @@ class PageCommands(CommandsBase):
         if key not in record:
             raise UsageError(f"runner.location({key!r}): location has no part {key!r}; it has {', '.join(record)}.")
         return record[key]
+
+    @command("hash")
+    def hash(self) -> PageHash:
+        """The URL's hash (``"#/users"``; ``""`` when it has none): a ``str`` whose
+        ``should(...)`` reads it again until the assertion holds."""
+        value = PageHash.read(self)
+        self._ctx.add_log("hash", repr(str(value)))
+        return value
+
+    @command("window")
+    def window(self) -> PageValue:
+        """The page's ``window`` as a retrying subject: ``its("app.store")``,
+        ``invoke("app.store.dispatch", action)``, ``should("have.property", "app")``."""
+        self._ctx.add_log("window", self._ctx.browser.page_url or "")
+        return PageValue(self, "window", [], "window()")
+
+    @command("document")
+    def document(self) -> PageValue:
+        """The page's ``document`` as a retrying subject (``its("title")``, ``invoke(...)``)."""
+        self._ctx.add_log("document", self._ctx.browser.page_url or "")
+        return PageValue(self, "document", [], "document()")
+
+    @command("evaluate")
+    def evaluate(self, script: str, arg: Any = None, *, timeout: float | None = None) -> Any:
+        """Run JavaScript in the page, once, and return its value as data: an expression
+        (``"document.title"``) or a function's source called with ``arg``
+        (``"n => window.app.add(n)"``); a promise is awaited (up to ``timeout``, else
+        defaultCommandTimeout). The window, DOM nodes and functions come back described
+        (``<h1#title>``). Raises ``CommandError`` when the script throws, naming its error.
+        """
+        __tracebackhide__ = True
+        if callable(script):
+            raise UsageError("runner.evaluate() runs JavaScript source (a str) in the page; found a Python "
+                             "callable.\nTo work with the window from Python, use runner.window() "
+                             "(its, invoke, then).")
+        if not isinstance(script, str) or not script.strip():
+            raise UsageError(f"runner.evaluate() needs JavaScript source (a str); found {script!r}.")
+        first = _first_line(script)
+        json_arguments(arg, f"runner.evaluate({first!r})")
+        limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
+        self._ctx.add_log("evaluate", first)
+        said = f"runner.evaluate({first!r})"
+        try:
+            answer = self._ctx.run(self._ctx.browser.run_script(script, arg, limit), limit)
+        except PageError as err:
+            raise CommandError(f"{said}: its value could not be read from the page: {err}") from None
+        if "value" in answer:
+            return from_page(answer["value"])
+        if answer.get("pending"):
+            raise CommandError(f"{said} did not end within {limit:g}ms (the promise it returned never "
+                               "settled).\nPass timeout= to wait longer.")
+        if "navigated" in answer:
+            raise CommandError(f"{said} was cut short: the page navigated away while it ran "
+                               f"({answer['navigated']}).")
+        thrown = str(answer["threw"])
+        hint = ("\nThe script must be a JavaScript expression (\"document.title\") or a function's source "
+                "(\"() => ...\", \"arg => ...\")." if thrown.startswith("SyntaxError") else "")
+        raise CommandError(f"{said} threw in the page: {thrown}{hint}")
 
     @command("title")
     def title(self) -> str:
@@ -71,3 +132,12 @@ class PageCommands(CommandsBase):
                 )
             w, h = width, height
         self._ctx.run(self._ctx.browser.set_viewport(w, h))
+
+
+def _first_line(script: str) -> str:
+    """The script's first line that says something, cut at 60 characters (``…`` when there is more)."""
+    lines = [line.strip() for line in script.strip().splitlines()]
+    first = lines[0]
+    if len(first) > 60:
+        return first[:59] + "…"
+    return first + (" …" if len(lines) > 1 else "")

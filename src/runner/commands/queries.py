@@ -1,20 +1,22 @@
 """Query commands: get, contains, wrap, frame (where a chain starts) and get("@alias").
 
 A new way to start a chain (the page's frames, the window, ...) belongs here; what a chain does
-once started is the subject's (``subject.py``).
+once started is the subject's (``subject.py``). Inside ``with runner.within(subject):`` both
+queries start from that subject (``within.py``'s ``scoped``).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from runner.commands.base import CommandsBase
+from runner.commands.dom_query import checked_selector
 from runner.commands.frames import Frame, frame_steps
 from runner.commands.steps import command
 from runner.commands.subject import Subject
-from runner.commands.traversal import contains_step, shown_content
+from runner.commands.traversal import Content, contains_arguments, contains_label, contains_step
 from runner.commands.values import Value
+from runner.commands.within import scoped
 from runner.errors import UsageError
 
 __all__ = ["QueryCommands"]
@@ -25,14 +27,14 @@ class QueryCommands(CommandsBase):
 
     def get(self, selector: str, *, timeout: float | None = None,
             include_shadow_dom: bool | None = None) -> Any:
-        """Query elements by CSS selector, or read an alias: ``get("@name")``, ``"@name.all"``,
+        """Query elements by CSS selector (with jQuery's ``:visible``, ``:first``, ... as in the
+        original: ``selectors.py``), or read an alias: ``get("@name")``, ``"@name.all"``,
         ``"@name.<n>"``. Returns a retrying :class:`Subject` for selectors."""
-        if not isinstance(selector, str) or not selector:
-            raise UsageError(f"runner.get() needs a selector string; found {selector!r}.")
-        if selector.startswith("@"):
+        if isinstance(selector, str) and selector.startswith("@"):
             return self._get_alias(selector)
-        return Subject(self, [{"op": "get", "selector": selector}], f"get({selector!r})",
-                       timeout, include_shadow_dom)
+        step = {"op": "get", "selector": checked_selector(self, "get", (selector,), {}, selector, required=True)}
+        steps, label = scoped(self, step, f"get({selector!r})")
+        return Subject(self, steps, label, timeout, include_shadow_dom)
 
     def _get_alias(self, name: str) -> Any:
         bare = name[1:]
@@ -42,13 +44,16 @@ class QueryCommands(CommandsBase):
             raise UsageError(f"runner.get({name!r}): no alias {bare!r} was defined in this test.")
         return self._interceptor_getter().get(name)
 
-    def contains(self, content: str | re.Pattern[str] | int, selector: str | None = None, *,
+    def contains(self, *args: Content, selector: str | None = None, content: Content | None = None,
                  match_case: bool = True, timeout: float | None = None) -> Subject:
-        """The deepest element containing ``content`` (text or ``re.Pattern``)."""
-        if selector is not None and not isinstance(selector, str):
-            raise UsageError(f"runner.contains(): selector must be a string; found {selector!r}.")
-        step = contains_step(content, selector, match_case)
-        return Subject(self, [step], f"contains({shown_content(content)})", timeout)  # type: ignore[arg-type]
+        """The deepest element containing ``content`` (text, a number, or ``re.Pattern``):
+        ``contains(content)``, or ``contains(selector, content)`` (the original's order: the
+        element matching ``selector`` that contains it); ``selector=`` and ``content=`` as
+        keywords too. A ``button``, ``a`` or ``label`` holding the text is preferred."""
+        chosen, text = contains_arguments("runner.contains", args, selector, content)
+        step = contains_step(self, text, chosen, match_case, args)
+        steps, label = scoped(self, step, contains_label(args, selector, content, match_case))
+        return Subject(self, steps, label, timeout)
 
     @command("frame")
     def frame(self, selector: str, *, timeout: float | None = None,

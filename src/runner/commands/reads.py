@@ -13,8 +13,8 @@ from typing import Any, Self
 from runner import expect
 from runner.commands.context import Attempt, retry
 from runner.commands.dom_query import DomQuery
-from runner.commands.steps import command
-from runner.commands.values import Value, _Missing, alias_name, lookup_path
+from runner.commands.steps import command, show_args
+from runner.commands.values import Value, _Missing, alias_name, lookup_path, read_method
 from runner.errors import CommandError, UsageError
 
 __all__ = ["Reads"]
@@ -53,7 +53,7 @@ class Reads(DomQuery):
         __tracebackhide__ = True
         if not isinstance(method, str) or not method:
             raise UsageError(f"{self._label}.invoke() needs a method name; found {method!r}.")
-        label = f"{self._label}.invoke({method!r})"
+        label = f"{self._label}.invoke({show_args((method, *args), {})})"
         read = self._reader(method, args)
         if read is not None:
             self._existing(timeout, f"to invoke {method!r}")
@@ -63,8 +63,8 @@ class Reads(DomQuery):
         def attempt() -> Attempt:
             try:
                 answer = self._ctx.run(self._ctx.browser.call_method(query, method, list(args)))
-            except CommandError:
-                raise  # the page stopped responding, or broke
+            except (CommandError, UsageError):
+                raise  # the page stopped responding, or broke; the selector is not one
             except Exception as err:  # the method threw in the page: said once, not retried
                 raise CommandError(f"{label} threw in the page: {str(err).splitlines()[0]}") from err
             if answer.get("gone"):
@@ -116,6 +116,7 @@ class Reads(DomQuery):
         """How many elements match now (no waiting)."""
         return self._snap(limit=0).count
 
+    @read_method
     @command("value")
     def value(self, timeout: float | None = None) -> str | None:
         return self._existing(timeout).elements[0].value

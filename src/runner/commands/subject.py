@@ -10,15 +10,17 @@ The subject's commands come in families, a module each, over the recipe (``dom_q
 ===============  ==============================================================================
 ``should.py``    ``should``, ``and_``: assertions, retried
 ``traversal.py`` ``find``, ``contains``, ``first``, ``eq``, ``filter``, ``parent``, ...: other elements
+``iteration.py`` ``each``, ``spread``, unpacking: the elements one by one
 ``reads.py``     ``text``, ``attr``, ``value``, ``its``, ``invoke``, ``as_``, ``then``: what it yields
-``actions.py``   ``click``, ``focus``, ``trigger``, ``scroll_into_view``, ``screenshot``: the pointer
-``forms.py``     ``type``, ``clear``, ``check``, ``select``: form input
+``actions.py``   ``click``, ``hover``, ``trigger``, ``scroll_to``, ``screenshot``, ...: the pointer
+``forms.py``     ``type``, ``clear``, ``check``, ``select``, ``select_file``: form input
 ===============  ==============================================================================
 """
 
 from __future__ import annotations
 
 from runner.commands.forms import FormInput
+from runner.commands.iteration import Iteration
 from runner.commands.reads import Reads
 from runner.commands.should import DomAssertions
 from runner.commands.traversal import Traversal
@@ -26,11 +28,12 @@ from runner.commands.traversal import Traversal
 __all__ = ["Subject"]
 
 
-class Subject(DomAssertions, Traversal, Reads, FormInput):
+class Subject(DomAssertions, Iteration, Traversal, Reads, FormInput):
     """A DOM query that re-runs until what is asked of it holds.
 
     A test chains its commands on one object (``get(...).click().should(...)``), so each family
     is a base class of it, not an object it hands calls to. The families share only the recipe
     (:class:`~runner.commands.dom_query.DomQuery`) and return the subject they are part of
-    (``Self``); form input builds on the pointer actions, the others on nothing but the recipe.
+    (``Self``); form input builds on the pointer actions, iteration on traversal (``eq``), the
+    others on nothing but the recipe.
     """

@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.commands.base import CommandsBase
+from runner.commands.dom_query import DomQuery
 from runner.commands.fixtures import read_fixture
 from runner.commands.records import Record
 from runner.commands.shell import run_shell
 from runner.commands.steps import command
+from runner.commands.values import Value
 from runner.errors import CommandError, UsageError
 from runner.events import LogLine
 from runner.events.cut import LOG_LIMIT, cut_text
@@ -39,8 +41,13 @@ class SystemCommands(CommandsBase):
         return env.get(name)
 
     def log(self, message: Any) -> None:
-        """Add a line to the command log (shown with a failing test's error)."""
-        text = cut_text(str(message), LOG_LIMIT, "the runner.log() message")  # kept in every report: capped
+        """Add a line to the command log (shown with a failing test's error).
+
+        A subject is shown by what it holds now, read once without waiting: a value's
+        (``wrap``, ``its``, ``invoke``, ``window()``) as ``label: value``, a DOM subject's as
+        its elements (``get('h1'): <h1#title> 'Store'``).
+        """
+        text = cut_text(_loggable(message), LOG_LIMIT, "the runner.log() message")  # kept in every report: capped
         self._ctx.add_log("log", text)
         self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=text, attempt=self._ctx.attempt))
 
@@ -93,3 +100,30 @@ class SystemCommands(CommandsBase):
         limit = float(timeout if timeout is not None else self._ctx.config.task_timeout)
         return self._events.run_task(name, arg, limit)
 
+
+
+def _loggable(message: Any) -> str:
+    """What ``runner.log(message)`` shows: a subject by what it holds now, anything else as str."""
+    if isinstance(message, Value):
+        try:
+            ok, value, why = message._read()
+        except Exception as err:  # noqa: BLE001 - a log line never fails the test
+            ok, value, why = False, None, str(err)
+        return f"{message._label}: {value!r}" if ok else f"{message._label}: (not readable now: {why})"
+    if isinstance(message, DomQuery):
+        try:
+            snap = message._snap(limit=5)  # the count, and names (a huge page is not laid out)
+            if snap.count == 1:
+                snap = message._snap()  # one element: its text too
+        except Exception as err:  # noqa: BLE001 - a log line never fails the test
+            return f"{message._label}: (not readable now: {err})"
+        if not snap.count:
+            return f"{message._label}: no element matches"
+        if snap.count == 1:
+            text = snap.elements[0].text.strip()
+            shown = repr(text if len(text) <= 60 else text[:59] + "…")
+            return f"{message._label}: {snap.elements[0].description} {shown}"
+        listed = ", ".join(e.description for e in snap.elements)
+        more = f", ... {snap.count - len(snap.elements)} more" if snap.count > len(snap.elements) else ""
+        return f"{message._label}: {snap.count} elements [ {listed}{more} ]"
+    return str(message)

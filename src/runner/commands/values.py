@@ -14,10 +14,46 @@ from typing import Any
 from runner import expect
 from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
-from runner.commands.steps import command
+from runner.commands.steps import command, show_args
 from runner.errors import CommandError, UsageError
 
-__all__ = ["Value", "lookup_path", "alias_name"]
+__all__ = ["Value", "lookup_path", "alias_name", "read_method"]
+
+
+class _BoundRead:
+    """A subject's read (``value``) taken without the call: calling it reads; comparing or
+    testing it (``subject.value == 3``, silently False for a bound method) says to call it."""
+
+    __slots__ = ("_owner", "_func")
+
+    def __init__(self, owner: Any, func: Callable[..., Any]) -> None:
+        self._owner = owner
+        self._func = func
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
+        return self._func(self._owner, *args, **kwargs)
+
+    def _uncalled(self, *_: Any) -> Any:
+        __tracebackhide__ = True
+        raise UsageError(f"{self._owner!r}.value is a method: call it, .value(), to read the value.")
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __len__ = __iter__ = _uncalled
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<method value of {self._owner!r}: call it, .value()>"
+
+
+class read_method:  # noqa: N801 - used as a decorator, like property
+    """A subject's ``value`` method, which says so when it is used without its call."""
+
+    def __init__(self, func: Callable[..., Any]) -> None:
+        self._func = func
+        self.__doc__ = func.__doc__
+
+    def __get__(self, owner: Any, owner_type: Any = None) -> Any:
+        return self._func if owner is None else _BoundRead(owner, self._func)
 
 
 class _Missing(Exception):
@@ -54,13 +90,17 @@ class Value:
         return f"<Value {self._label}>"
 
     def _read(self) -> tuple[bool, Any, str]:
+        outer, self._ctx.one_attempt = self._ctx.one_attempt, True  # this Value's retry waits
         try:
             return True, self._getter(), ""
         except (_Missing, KeyError, IndexError, AttributeError, TypeError) as err:
             return False, None, str(err) or type(err).__name__
         except CommandError as err:
             return False, None, str(err)
+        finally:
+            self._ctx.one_attempt = outer
 
+    @read_method
     @command("value")
     def value(self) -> Any:
         """The current value, waiting (up to defaultCommandTimeout) until it can be read."""
@@ -115,7 +155,7 @@ class Value:
         """Call ``method(*args, **kwargs)`` of the value, now (once it can be read, up to
         defaultCommandTimeout), and yield what it returned."""
         __tracebackhide__ = True
-        label = f"{self._label}.invoke({method!r})"
+        label = f"{self._label}.invoke({show_args((method, *args), kwargs)})"
 
         def attempt() -> Attempt:
             ok, target, message = self._read()
@@ -135,6 +175,30 @@ class Value:
     def then(self, func: Callable[[Any], Any]) -> Any:
         result = func(self.value())
         return self if result is None else Value.wrapping(self._commands, result)
+
+    def spread(self, fn: Callable[..., Any] | None = None) -> Any:
+        """``fn(*items)``'s result for a list or tuple value, or (without ``fn``) its items as a
+        tuple: ``a, b = runner.wrap([1, 2]).spread()``. Waits (up to defaultCommandTimeout)
+        until the value can be read and is a list or tuple."""
+        __tracebackhide__ = True
+        items = self._spread_items(*(() if fn is None else (fn,)))
+        return items if fn is None else fn(*items)
+
+    @command("spread")
+    def _spread_items(self, *fn: Callable[..., Any]) -> tuple[Any, ...]:
+        __tracebackhide__ = True
+        if fn and not callable(fn[0]):
+            raise UsageError(f"{self._label}.spread() takes a function fn(*items); found {fn[0]!r}.")
+
+        def attempt() -> Attempt:
+            ok, value, message = self._read()
+            if ok and isinstance(value, (list, tuple)):
+                return Attempt(True, value=tuple(value))
+            return Attempt(False, message if not ok else f"spread() needs a list or tuple; the value is {_short(value)}")
+
+        items: tuple[Any, ...] = retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout),
+                                       f"{self._label}.spread()")
+        return items
 
     def as_(self, alias: str) -> Value:
         self._commands._dom_aliases[alias_name(alias)] = self

@@ -321,6 +321,12 @@ class OptionAccessors:
         return value
 
     @property
+    def test_isolation(self) -> bool:
+        """``testIsolation``: Make each test start clean: before it, the page goes to about:blank and the cookies of the browser and the storage (local, session, IndexedDB, Cache Storage) of every origin the last test's page visited are cleared."""
+        value: bool = self._value("testIsolation")
+        return value
+
+    @property
     def experimental_session_support(self) -> bool:
         """``experimentalSessionSupport``: Enable the `session` command."""
         value: bool = self._value("experimentalSessionSupport")

@@ -2,8 +2,8 @@
 
 Only ``engine/`` imports Playwright, and only its modules hold Playwright objects: the commands
 call the verbs :class:`BrowserSession` gets from its families (``page_verbs``, ``element_verbs``,
-``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``; see ``holder.py``),
-which take and return plain data. This module launches the browser (or connects to a remote
+``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``, ``script_verbs``; see
+``holder.py``), which take and return plain data. This module launches the browser (or connects to a remote
 one), makes its context and page, replaces what broke, resets the page between tests and closes
 it all. Everything here is ``async`` and runs on the engine loop (``loop.py``); the commands call
 it through that loop.
@@ -43,6 +43,7 @@ from runner.engine.element_verbs import ElementVerbs
 from runner.engine.network_verbs import NetworkVerbs
 from runner.engine.page_verbs import PageVerbs
 from runner.engine.recovery import CLOSE_BOUND, OPEN_BOUND, Recovery
+from runner.engine.script_verbs import ScriptVerbs
 from runner.engine.storage_verbs import StorageVerbs
 from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing
@@ -167,7 +168,7 @@ class LaunchOptions:
 
 
 class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVerbs, CaptureVerbs,
-                     StudioVerbs):
+                     StudioVerbs, ScriptVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
     ``routing`` says where the page's requests go while it is routed or watched (see
@@ -306,24 +307,28 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         """The browser's version ("" before it is launched)."""
         return self.browser.version if self.browser is not None else ""
 
-    async def reset(self, viewport: tuple[int, int]) -> None:
+    async def reset(self, viewport: tuple[int, int], *, isolate: bool = True) -> None:
         """Make the page as clean as a new one, cheaply; replace it when it does not answer
-        (within ``_CLEAN_BOUND``) or broke. Raises ``BrowserNotFoundError`` when a browser
-        had to be launched and could not be."""
+        (within ``_CLEAN_BOUND``) or broke. Without ``isolate`` (``testIsolation: false``) the
+        page stays where it is, with its cookies and storage; routing and the viewport are
+        reset all the same. Raises ``BrowserNotFoundError`` when a browser had to be launched
+        and could not be."""
         await self.ensure_alive()
         if not self._fresh:
             try:
-                await asyncio.wait_for(self._clean(), _CLEAN_BOUND)
+                await asyncio.wait_for(self._clean(isolate), _CLEAN_BOUND)
             except (PlaywrightError, TimeoutError):
                 self.stopped_responding("The page did not answer its reset between tests.")
                 await self.ensure_alive()
         self._fresh = False
         await asyncio.wait_for(self._set_viewport(viewport), OPEN_BOUND)
 
-    async def _clean(self) -> None:
+    async def _clean(self, isolate: bool) -> None:
         assert self.page is not None and self.context is not None and self.cdp is not None
         await self.set_routing(False)
         self.set_watching(False)
+        if not isolate:
+            return
         await self._blank()
         await self.context.clear_cookies()
         await self.context.clear_permissions()

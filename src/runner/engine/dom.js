@@ -1,5 +1,6 @@
 // The in-page half of runner's queries. Evaluated by Playwright as a function of one argument:
-//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, scroll, threshold}
+//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, scroll, threshold,
+//    checkCovered, checkEnabled}
 // "snapshot" returns plain data about the matched elements (one round trip per retry),
 // "elements" returns the matched elements themselves (for actions),
 // "prepare" scrolls one element into view, waits for it to stop moving and reports where to act.
@@ -38,21 +39,162 @@ async (arg) => {
   // Elements `contains` prefers when several ancestors hold the text, as the original does.
   const preferred = ["input[type=submit]", "button", "a", "label"];
 
+  // A step's selector is CSS (a string, used as it is) or a program of jQuery's extensions
+  // (commands/selectors.py: {source, groups: [[{combinator, css, ops}, ...], ...]}).
+  function cssOf(sel) {
+    const out = [];
+    const walk = (s) => {
+      if (typeof s === "string") return out.push(s);
+      for (const group of s.groups) for (const seg of group) {
+        out.push(seg.css);
+        for (const op of seg.ops) {
+          if (op.op === "css") out.push(op.css);
+          if (op.op === "not") walk(op.selector);
+        }
+      }
+    };
+    walk(sel);
+    return out;
+  }
+  const probe = document.createDocumentFragment();
+  function checkSelectors(steps) {
+    // Every selector is checked before any step runs: one the page never reaches (an empty
+    // subject's find) is as wrong as one it does, and the error must not wait for elements.
+    for (const step of steps) for (const key of ["selector", "until"]) {
+      const sel = step[key];
+      if (sel === null || sel === undefined) continue;
+      for (const css of cssOf(sel)) {
+        try {
+          probe.querySelector(css);
+        } catch (e) {
+          throw new Error("runner: invalid selector " + JSON.stringify({
+            selector: typeof sel === "string" ? sel : sel.source, part: css, reason: String(e.message || e),
+          }));
+        }
+      }
+    }
+  }
+  function docOrder(list) {
+    const out = Array.from(new Set(list));
+    const FOLLOWING = Node.DOCUMENT_POSITION_FOLLOWING;
+    out.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & FOLLOWING ? -1 : 1));
+    return out;
+  }
+  function related(set, combinator, css) {
+    const out = [];
+    for (const el of set) {
+      if (combinator === " ") {
+        for (const c of all(el, css)) out.push(c);
+      } else if (combinator === ">") {
+        for (const c of el.children) if (c.matches(css)) out.push(c);
+      } else if (combinator === "+") {
+        const n = el.nextElementSibling;
+        if (n && n.matches(css)) out.push(n);
+      } else {
+        for (let n = el.nextElementSibling; n; n = n.nextElementSibling) if (n.matches(css)) out.push(n);
+      }
+    }
+    return out;
+  }
+  function applyOps(list, ops) {
+    for (const op of ops) {
+      const n = list.length;
+      const at = (i) => (i < 0 ? i + n : i);
+      switch (op.op) {
+        case "visible": list = list.filter((el) => isVisible(el)); break;
+        case "hidden": list = list.filter((el) => !isVisible(el)); break;
+        case "contains": list = list.filter((el) => textOf(el).includes(op.text)); break;
+        case "css": list = list.filter((el) => el.matches(op.css)); break;
+        case "not": {
+          const drop = new Set(winnow(list, op.selector));
+          list = list.filter((el) => !drop.has(el));
+          break;
+        }
+        case "first": list = list.slice(0, 1); break;
+        case "last": list = list.slice(-1); break;
+        case "eq": list = at(op.index) >= 0 && at(op.index) < n ? [list[at(op.index)]] : []; break;
+        case "gt": list = list.filter((_, i) => i > at(op.index)); break;
+        case "lt": list = list.filter((_, i) => i < at(op.index)); break;
+        case "even": list = list.filter((_, i) => i % 2 === 0); break;
+        case "odd": list = list.filter((_, i) => i % 2 === 1); break;
+        default: throw new Error("runner: unknown selector filter " + op.op);
+      }
+    }
+    return list;
+  }
+  function runGroup(roots, segments, seed) {
+    // The segments in turn, as jQuery runs them: a filter applies to the elements the selector
+    // matched so far (in document order), so `li:first span` is the spans of the first li.
+    // With a seed (filter(), next(selector), ...), the last segment keeps only its elements,
+    // in its order, as jQuery's filter does.
+    let set = null;
+    segments.forEach((seg, k) => {
+      const last = k === segments.length - 1;
+      let found;
+      if (set === null && seed && last && !seg.combinator) {
+        found = seed.filter((el) => el.matches(seg.css));
+      } else {
+        if (set === null && seg.combinator) found = related(roots, seg.combinator, seg.css);
+        else if (set === null) found = [].concat(...roots.map((r) => all(r, seg.css)));
+        else found = related(set, seg.combinator, seg.css);
+        found = docOrder(found);
+        if (seed && last) found = seed.filter((el) => found.includes(el));
+      }
+      set = applyOps(found, seg.ops);
+    });
+    return set || [];
+  }
+  // The elements a selector finds under `roots` (get, find, contains).
+  function select(roots, sel) {
+    if (typeof sel === "string") {
+      if (roots.length === 1) return all(roots[0], sel); // (a page of 200,000 matches: no copy)
+      const out = [];
+      for (const root of roots) for (const el of all(root, sel)) out.push(el);
+      return Array.from(new Set(out));
+    }
+    return docOrder([].concat(...sel.groups.map((group) => runGroup(roots, group, null))));
+  }
+  // The elements of `list` a selector keeps, in its order (filter, not, children, next, ...).
+  function winnow(list, sel) {
+    if (sel === null || sel === undefined) return list;
+    if (typeof sel === "string") return list.filter((el) => el.matches(sel));
+    const keep = new Set([].concat(...sel.groups.map((group) => runGroup([document], group, list))));
+    return list.filter((el) => keep.has(el));
+  }
+  // Whether an element is one the selector finds in the page (closest, the ...Until steps).
+  function matcher(sel) {
+    if (typeof sel === "string") return (el) => el.matches(sel);
+    const found = new Set(select([document], sel));
+    return (el) => found.has(el);
+  }
+  // The elements `walk` reaches from each element (nearest first), up to one that matches
+  // `until` (left out), kept by `sel`, then as jQuery orders them: document order, reversed
+  // for the ancestors and the previous siblings (nearest first).
+  function walked(current, walk, until, sel, reverse) {
+    const stop = until === null || until === undefined ? () => false : matcher(until);
+    const out = [];
+    for (const el of current) {
+      for (let n = walk(el); n && !stop(n); n = walk(n)) out.push(n);
+    }
+    const kept = docOrder(winnow(out, sel));
+    return reverse ? kept.reverse() : kept;
+  }
+  const nextOf = (el) => el.nextElementSibling;
+  const prevOf = (el) => el.previousElementSibling;
+  const parentOf = (el) => el.parentElement;
+
   function applyStep(current, step) {
     switch (step.op) {
       case "get":
-        return all(document, step.selector);
-      case "find": {
-        const out = [];
-        for (const el of current) for (const c of all(el, step.selector)) out.push(c);
-        return Array.from(new Set(out));
-      }
+        return select([document], step.selector);
+      case "find":
+        return select(current, step.selector);
       case "contains": {
         const roots = current === null ? [document.documentElement] : current;
         let found = [];
         for (const root of roots) {
-          let pool = step.selector ? all(root, step.selector) : [root, ...descendants(root)];
-          if (step.selector && root.matches && root.matches(step.selector)) pool = [root, ...pool];
+          let pool = step.selector ? select([root], step.selector) : [root, ...descendants(root)];
+          if (step.selector && winnow([root], step.selector).length) pool = [root, ...pool];
           pool = pool.filter((el) => !skipTags.has(el.tagName) && containsText(el, step));
           if (!step.selector) {
             // The deepest element holding the text, unless a preferred element holds it.
@@ -82,23 +224,53 @@ async (arg) => {
         return i >= 0 && i < current.length ? [current[i]] : [];
       }
       case "filter":
-        return current.filter((el) => el.matches(step.selector));
-      case "not":
-        return current.filter((el) => !el.matches(step.selector));
+        return winnow(current, step.selector);
+      case "not": {
+        const drop = new Set(winnow(current, step.selector));
+        return current.filter((el) => !drop.has(el));
+      }
       case "parent":
-        return Array.from(new Set(current.map((el) => el.parentElement).filter(Boolean)));
+        return winnow(Array.from(new Set(current.map(parentOf).filter(Boolean))), step.selector);
       case "children": {
         const out = [];
-        for (const el of current) for (const c of el.children) if (!step.selector || c.matches(step.selector)) out.push(c);
-        return out;
+        for (const el of current) for (const c of el.children) out.push(c);
+        return winnow(out, step.selector);
       }
-      case "closest":
-        return Array.from(new Set(current.map((el) => el.closest(step.selector)).filter(Boolean)));
+      case "closest": {
+        const hit = matcher(step.selector);
+        const out = [];
+        for (const el of current) {
+          for (let n = el; n; n = n.parentElement) if (hit(n)) { out.push(n); break; }
+        }
+        return Array.from(new Set(out));
+      }
+      case "next":
+        return winnow(current.map(nextOf).filter(Boolean), step.selector);
+      case "prev":
+        return winnow(current.map(prevOf).filter(Boolean), step.selector);
+      case "nextAll":
+      case "nextUntil":
+        return walked(current, nextOf, step.until, step.selector, false);
+      case "prevAll":
+      case "prevUntil":
+        return walked(current, prevOf, step.until, step.selector, true);
+      case "parents":
+      case "parentsUntil":
+        return walked(current, parentOf, step.until, step.selector, true);
+      case "siblings": {
+        const out = [];
+        for (const el of current) {
+          if (!el.parentElement) continue;
+          for (const c of el.parentElement.children) if (c !== el) out.push(c);
+        }
+        return docOrder(winnow(out, step.selector));
+      }
       default:
         throw new Error("runner: unknown query step " + step.op);
     }
   }
 
+  checkSelectors(arg.steps);
   let current = null;
   for (const step of arg.steps) current = applyStep(current, step);
   current = current || [];
@@ -215,7 +387,10 @@ async (arg) => {
     }
   }
   if (!isVisible(el)) return { ok: false, reason: "hidden", description: describe(el) };
-  if (el.disabled || (el.matches && el.matches(":disabled"))) return { ok: false, reason: "disabled", description: describe(el) };
+  // (a pointer over a disabled control is no use of it: hover passes checkEnabled false)
+  if (arg.checkEnabled !== false && (el.disabled || (el.matches && el.matches(":disabled")))) {
+    return { ok: false, reason: "disabled", description: describe(el) };
+  }
   // A centre outside the viewport cannot take a real click (the mouse lands nowhere, and
   // elementFromPoint answers null there, which must not read as "not covered").
   // (visualViewport leaves out the scrollbars, and unlike the root's clientHeight it is the

@@ -1,7 +1,8 @@
 """The verbs on elements: ``dom.js`` run in the page, the user's actions on elements, the keyboard.
 
-``dom`` runs ``dom.js``; ``click_element``, ``eval_first``, ``call_method``, ``select_options``,
-``dispatch_event``, ``element_screenshot`` act on what it finds; ``type_text`` and ``press_key``
+``dom`` runs ``dom.js``; ``click_element``, ``hover_element``, ``eval_first``, ``call_method``,
+``select_options``, ``set_input_files``, ``dispatch_event``, ``element_screenshot`` act on what
+it finds; ``type_text`` and ``press_key``
 use the keyboard.
 
 Elements are found by ``dom.js`` from a query (``{"steps": [...], "shadow": bool}``, e.g. a
@@ -12,6 +13,8 @@ begin with frame steps runs in that iframe's document (``frames.py`` finds the f
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -30,7 +33,7 @@ from runner.engine.frames import (
 from runner.engine.holder import BrowserHolder, PageError
 from runner.engine.page_verbs import NAVIGATING
 
-__all__ = ["ElementVerbs", "DOM_SCRIPT"]
+__all__ = ["ElementVerbs", "DOM_SCRIPT", "InvalidSelector"]
 
 DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
 _CALL_METHOD_SCRIPT = (
@@ -40,6 +43,21 @@ _CALL_METHOD_SCRIPT = (
     " try { return {value: JSON.parse(JSON.stringify(r === undefined ? null : r))}; }"
     " catch (e) { return {value: String(r)}; } }"
 )
+# dom.js's words for a selector the browser refused (checked before any step runs)
+_INVALID_SELECTOR = re.compile(r"runner: invalid selector (\{.*\})")
+
+
+class InvalidSelector(PageError):
+    """A query's selector is not one the browser can read: ``selector`` as the test wrote it,
+    ``part`` the CSS the browser refused (the whole selector, or a piece of one with jQuery's
+    extensions), ``str()`` the browser's words."""
+
+    def __init__(self, selector: str, part: str, reason: str) -> None:
+        super().__init__(reason)
+        self.selector = selector
+        self.part = part
+
+
 _HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
 
 
@@ -70,6 +88,10 @@ class ElementVerbs(BrowserHolder):
                 return await call(target)
             except PlaywrightError as err:
                 text = str(err)
+                refused = _INVALID_SELECTOR.search(text)
+                if refused:
+                    facts = json.loads(refused.group(1))
+                    raise InvalidSelector(facts["selector"], facts["part"], facts["reason"]) from None
                 if not any(s in text for s in NAVIGATING):
                     raise
                 if attempt == 19:
@@ -112,35 +134,93 @@ class ElementVerbs(BrowserHolder):
         finally:
             await handle.dispose()
 
-    async def _click_at_centre(self, query: dict[str, Any], index: int, *, button: str, click_count: int,
-                               modifiers: list[str], timeout_ms: float) -> str | None:
+    async def _spot(self, query: dict[str, Any], index: int, timeout_ms: float,
+                    enabled: bool = True) -> dict[str, Any] | str:
+        """Where element ``index`` of ``query`` takes a pointer event now (its centre, which
+        must hit it; and it must be enabled, unless not ``enabled``), measured again until
+        ``timeout_ms``, in the page's viewport (an element of a frame too); else why not, in words."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(timeout_ms, 0.0) / 1000
-        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True}
+        arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True,
+               "checkEnabled": enabled}
         path = split_frames(query)[0]
         while True:
-            spot = await self.dom(arg)
+            spot: dict[str, Any] = await self.dom(arg)
             if spot.get("ok"):
                 # dom.js measures in its own document's viewport; the mouse moves in the page's,
                 # and the documents around a frame may lay something over its iframe
                 x, y, cover = await frame_point(self._live_page(), path, spot["x"], spot["y"])
                 if cover is None:
-                    break
+                    return {**spot, "x": x, "y": y}
                 spot = {**spot, "ok": False, "reason": "covered", "by": cover}
             if spot.get("reason") == "gone":
                 return "the element left the page"
             if loop.time() >= deadline:
                 return why_not_actionable(spot)
             await asyncio.sleep(0.02)  # about a frame: the page moves on meanwhile
+
+    async def _click_at_centre(self, query: dict[str, Any], index: int, *, button: str, click_count: int,
+                               modifiers: list[str], timeout_ms: float) -> str | None:
+        spot = await self._spot(query, index, timeout_ms)
+        if isinstance(spot, str):
+            return spot
         page = self._live_page()
         for key in modifiers:
             await page.keyboard.down(key)
         try:
-            await page.mouse.click(x, y, button=button, click_count=click_count)  # type: ignore[arg-type]
+            await page.mouse.click(spot["x"], spot["y"], button=button, click_count=click_count)  # type: ignore[arg-type]
         finally:
             for key in reversed(modifiers):
                 await page.keyboard.up(key)
         return None
+
+    async def hover_element(self, query: dict[str, Any], index: int, *, force: bool,
+                            timeout_ms: float) -> str | None:
+        """Move the mouse onto element ``index`` of ``query`` (a real pointer move: CSS
+        ``:hover``, ``mouseover``, ``mouseenter``), at its centre measured again right before,
+        as a click does (but a disabled element is hovered too); ``force`` hovers through
+        Playwright without any check.
+
+        Returns None once there, else why not (as :meth:`click_element` does).
+        """
+        if force:
+            handle = await self._elements(query)
+            try:
+                element = (await handle.evaluate_handle("(els, i) => els[i]", index)).as_element()
+                if element is None:
+                    return "the element left the page"
+                await element.hover(force=True, timeout=timeout_ms)
+                return None
+            except PlaywrightError as err:
+                return str(err).splitlines()[0]
+            finally:
+                await handle.dispose()
+        spot = await self._spot(query, index, timeout_ms, enabled=False)
+        if isinstance(spot, str):
+            return spot
+        await self._live_page().mouse.move(spot["x"], spot["y"])
+        return None
+
+    async def set_input_files(self, query: dict[str, Any], files: list[dict[str, Any]]) -> None:
+        """Give the first element of ``query`` (an ``<input type=file>``, or a label of one)
+        the files ``files`` (``name``, ``mimeType``, ``buffer``), as a user picking them does:
+        ``input`` and ``change`` are dispatched.
+
+        Raises :class:`PageError` when Playwright refuses (or the page failed).
+        """
+        payloads: list[Any] = [{"name": f["name"], "mimeType": f["mimeType"], "buffer": f["buffer"]} for f in files]
+        try:
+            handle = await self._elements(query)
+            try:
+                element = (await handle.evaluate_handle(
+                    "els => els[0] && els[0].tagName === 'LABEL' && els[0].control ? els[0].control : els[0]"
+                )).as_element()
+                assert element is not None
+                await element.set_input_files(payloads)
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            raise PageError(str(err).splitlines()[0]) from err
 
     async def eval_first(self, query: dict[str, Any], function: str, arg: Any = None) -> Any:
         """Call the JavaScript ``function(element, arg)`` on the first element of ``query``

@@ -15,12 +15,14 @@ always did.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from playwright.async_api import Page
 
 from runner.engine.document_heads import DocumentHeads
 from runner.engine.holder import BrowserHolder
 from runner.engine.raw_http import INVALID_HTTP
+from runner.engine.visit_hooks import BeforeLoad, BeforeLoadPause, evaluate_source
 
 __all__ = ["PageVerbs", "NAVIGATING"]
 
@@ -42,9 +44,11 @@ class PageVerbs(BrowserHolder):
     """Navigation of the session's one page, and what it says of itself."""
 
     async def goto(self, url: str, *, wait_until: str, timeout_ms: float,
-                   headers: dict[str, str] | None = None) -> tuple[int | None, str, str | None]:
+                   headers: dict[str, str] | None = None,
+                   before_load: BeforeLoad | None = None) -> tuple[int | None, str, str | None]:
         """Load ``url`` and wait for ``wait_until``, sending ``headers`` with the page's requests
-        meanwhile.
+        meanwhile; ``before_load`` runs in the new document before its first script (see
+        ``visit_hooks``: it says there whether it ran and what it raised).
 
         Returns ``(status, status text, None)`` (``(200, "", None)`` when the browser had no
         response to show, e.g. a same-document navigation), or ``(None, "", first line of the
@@ -57,11 +61,33 @@ class PageVerbs(BrowserHolder):
             await page.set_extra_http_headers(headers)
         await self._arm_frame_guard()
         heads = await DocumentHeads.open(self._live_context(), page)
+        pause: BeforeLoadPause | None = None
         try:
+            if before_load is not None:
+                pause = await BeforeLoadPause.arm(self._live_context(), page, before_load)
             return await self._goto(page, url, wait_until, timeout_ms, headers, heads)
         finally:
+            if pause is not None:
+                await pause.settle()
             if heads is not None:
                 heads.close()
+
+    async def evaluate_on_page(self, source: str, args: list[Any]) -> Any:
+        """Evaluate ``source`` in the page's main frame as ``visit_hooks.evaluate_source`` says
+        (statements or an expression; a function is called with the window and ``args``;
+        promises awaited) and return the result as JSON data.
+
+        Raises ``visit_hooks.PageScriptError`` when the script throws.
+        """
+        self._live_page()
+        assert self.cdp is not None
+        cdp = self.cdp
+
+        async def send(method: str, params: dict[str, Any]) -> dict[str, Any]:
+            reply: dict[str, Any] = await cdp.send(method, params)
+            return reply
+
+        return await evaluate_source(send, ("Runtime.evaluate", {}), source, args, await_promise=True)
 
     async def _goto(self, page: Page, url: str, wait_until: str, timeout_ms: float,
                     headers: dict[str, str] | None,

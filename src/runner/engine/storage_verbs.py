@@ -1,8 +1,16 @@
 """The verbs of what the browser keeps for a site: cookies and the storage of visited origins.
 
-Cookies (``cookies``, ``add_cookies``, ``clear_cookies``) and the storage of the origins the page
-visited, wiped (``clear_storage``), or captured and restored for a session (``capture_storage``,
-``restore_storage``).
+Cookies (``cookies``, ``add_cookies``, ``clear_cookies``); the page's ``localStorage`` and
+``sessionStorage`` read, set and cleared (``web_storage``, ``set_web_storage``,
+``remove_web_storage``, and for every origin ``all_local_storage``, ``clear_all_local_storage``,
+``frames_session_storage``, ``clear_frames_session_storage``); and the storage of the origins the
+page visited, wiped (``clear_storage``), or captured and restored for a session
+(``capture_storage``, ``restore_storage``).
+
+Local storage is shared by every page of an origin, so the context knows it for every origin it
+saw (Playwright's storage state) and a page of runner's own clears it. Session storage belongs to
+one tab and is readable only from a document of its origin: these verbs reach the origins the
+page shows now (its top document and its frames).
 
 The page's navigations are watched (:meth:`StorageVerbs._on_navigated`) to learn which origins
 hold storage: the reset between tests (``browser.py``) wipes those through CDP.
@@ -13,11 +21,28 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Route
+from playwright.async_api import Frame, Route
 
 from runner.engine.holder import BrowserHolder
 
 __all__ = ["StorageVerbs"]
+
+_READ = "area => Object.fromEntries(Object.keys(window[area]).map(k => [k, window[area].getItem(k)]))"
+_SET = "([area, key, value]) => window[area].setItem(key, value)"
+_REMOVE = "([area, keys]) => { if (keys === null) window[area].clear(); else for (const k of keys) window[area].removeItem(k); }"
+# The path runner answers itself on an origin whose local storage it clears (see restore_storage).
+_PLACEHOLDER = "/__runner_storage__"
+
+
+def _origin(url: str) -> str | None:
+    if not url.startswith(("http://", "https://")):
+        return None
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+async def _placeholder(route: Route) -> None:
+    await route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>runner</title>")
 
 
 class StorageVerbs(BrowserHolder):
@@ -39,11 +64,81 @@ class StorageVerbs(BrowserHolder):
         """Delete the cookies called ``name``, or all of them."""
         await self._live_context().clear_cookies(name=name)
 
+    async def web_storage(self, area: str) -> dict[str, str]:
+        """Every key of ``area`` (``"localStorage"`` or ``"sessionStorage"``) of the page's
+        document, with its value. Raises Playwright's ``Error`` when the document may not use it."""
+        items: dict[str, str] = await self._live_page().evaluate(_READ, area)
+        return items
+
+    async def set_web_storage(self, area: str, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in the page document's ``area``."""
+        await self._live_page().evaluate(_SET, [area, key, value])
+
+    async def remove_web_storage(self, area: str, keys: list[str] | None) -> None:
+        """Remove ``keys`` from the page document's ``area`` (all of them for None)."""
+        await self._live_page().evaluate(_REMOVE, [area, keys])
+
+    async def all_local_storage(self) -> dict[str, dict[str, str]]:
+        """The local storage of every origin the context saw that holds some, by origin."""
+        state = await self._live_context().storage_state()
+        return {o["origin"]: {i["name"]: i["value"] for i in o["localStorage"]}
+                for o in state.get("origins") or [] if o.get("localStorage")}
+
+    async def clear_all_local_storage(self) -> list[str]:
+        """Clear the local storage of every origin that holds some; return those origins.
+
+        A page of runner's own (its own tab: the test's session storage is untouched) opens
+        each origin on a placeholder answered by runner, as ``restore_storage`` does."""
+        origins = sorted(await self.all_local_storage())
+        if not origins:
+            return []
+        page = await self._live_context().new_page()
+        try:
+            await page.route(f"**{_PLACEHOLDER}", _placeholder)
+            for origin in origins:
+                await page.goto(origin + _PLACEHOLDER)
+                await page.evaluate("() => localStorage.clear()")
+        finally:
+            await page.close()
+        return origins
+
+    def _storage_frames(self) -> list[tuple[str, Frame]]:
+        """The page's frames with an origin of a site, the first of each origin."""
+        seen: dict[str, Frame] = {}
+        for frame in self._live_page().frames:
+            origin = _origin(frame.url)
+            if origin is not None and origin not in seen:
+                seen[origin] = frame
+        return list(seen.items())
+
+    async def frames_session_storage(self) -> dict[str, dict[str, str]]:
+        """The session storage of each origin the page shows now (its document and frames) that
+        holds some, by origin. A frame that may not use it (sandboxed) is left out."""
+        out: dict[str, dict[str, str]] = {}
+        for origin, frame in self._storage_frames():
+            try:
+                items: dict[str, str] = await frame.evaluate(_READ, "sessionStorage")
+            except Exception:  # noqa: BLE001 - a sandboxed frame, or one going away
+                continue
+            if items:
+                out[origin] = items
+        return out
+
+    async def clear_frames_session_storage(self) -> list[str]:
+        """Clear the session storage of each origin the page shows now; return those origins."""
+        cleared = []
+        for origin, frame in self._storage_frames():
+            try:
+                await frame.evaluate(_REMOVE, ["sessionStorage", None])
+            except Exception:  # noqa: BLE001 - a sandboxed frame, or one going away
+                continue
+            cleared.append(origin)
+        return cleared
+
     def _on_navigated(self, frame: Any) -> None:
-        url = frame.url
-        if url.startswith(("http://", "https://")):
-            parts = urlsplit(url)
-            self._touched_origins.add(f"{parts.scheme}://{parts.netloc}")
+        origin = _origin(frame.url)
+        if origin is not None:
+            self._touched_origins.add(origin)
 
     async def _forget_origins(self) -> None:
         """Clear the storage of every origin the page visited (and forget them)."""
@@ -78,19 +173,14 @@ class StorageVerbs(BrowserHolder):
         origins = [o for o in state.get("origins") or [] if o.get("localStorage")]
         if not origins:
             return
-        marker = "/__runner_session_restore__"
-
-        async def placeholder(route: Route) -> None:
-            await route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>runner</title>")
-
-        await self.page.route(f"**{marker}", placeholder)
+        await self.page.route(f"**{_PLACEHOLDER}", _placeholder)
         try:
             for origin in origins:
-                await self.page.goto(origin["origin"] + marker)
+                await self.page.goto(origin["origin"] + _PLACEHOLDER)
                 await self.page.evaluate(
                     "items => { for (const {name, value} of items) localStorage.setItem(name, value); }",
                     origin["localStorage"],
                 )
         finally:
-            await self.page.unroute(f"**{marker}", placeholder)
+            await self.page.unroute(f"**{_PLACEHOLDER}", _placeholder)
             await self._blank()

@@ -227,15 +227,21 @@ class RequestIntercepted(Event):
         return str(self.status) if self.status is not None else (self.error or self.state)
 
     def log_line(self) -> str:
-        """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed``."""
-        parts = [f"({self.resource_type or 'request'})", self.method, self.outcome, self.url]
-        parts += [f"@{alias}" for alias in self.aliases]
+        """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed``, the
+        status before the URL (as the original shows it); without a status the URL comes first
+        and the error (or the state) last: ``(fetch) GET URL @alias stubbed: <error>``, so that
+        a long error does not hide which request it was."""
+        head = [f"({self.resource_type or 'request'})", self.method]
+        if self.status is not None:
+            head.append(str(self.status))
+        parts = [*head, self.url, *(f"@{alias}" for alias in self.aliases)]
         parts.append("stubbed" if self.stubbed else "to the server")
         if self.late:
             parts.append("(late: after its responseTimeout)")
         if self.open:
             parts.append("(still in flight when the test ended)")
-        return " ".join(parts)
+        line = " ".join(parts)
+        return line if self.status is not None else f"{line}: {self.outcome}"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -195,8 +195,8 @@ class Interception(_CamelAttrs):
     def its(self, path: str) -> Its:
         """The value at a dotted path (``"response.statusCode"``, ``"request.body.name"``), as a
         chainable :class:`Its` that compares equal to the value: ``its("response.statusCode")
-        == 200`` and ``its("response.statusCode").should("eq", 200)`` both work; ``.value`` is the
-        plain value. Segments may be camelCase or snake_case; dict keys and list indexes work too.
+        == 200`` and ``its("response.statusCode").should("eq", 200)`` both work; ``.value()`` is
+        the plain value. Segments may be camelCase or snake_case; dict keys and list indexes work too.
         Raises CommandError naming the missing segment.
         """
         __tracebackhide__ = True
@@ -242,76 +242,91 @@ def _missing_message(err: PathMissing) -> str:
 
 
 class Its:
-    """A value read with ``its(path)``: equal to the value, with ``should``/``its`` to chain."""
+    """A value read with ``its(path)``: equal to the value, with ``should``/``its`` to chain.
 
-    __slots__ = ("value", "path")
+    ``.value()`` is the plain value, spelled as every subject's read is (``wrap(x).value()``,
+    ``its(...).value()`` on a DOM subject). The older attribute spelling ``.value`` (no call)
+    still works where it was used: it is this chainable value again, which compares equal to
+    the value, indexes, iterates and prints like it (for ``is None``, ``isinstance`` or
+    arithmetic, call it: ``.value()``).
+    """
+
+    __slots__ = ("_value", "path")
 
     def __init__(self, value: Any, path: str) -> None:
-        self.value = value
+        self._value = value
         self.path = path
+
+    @property
+    def value(self) -> Its:
+        """Called (``.value()``): the plain value; read as an attribute, this chainable value."""
+        return self
+
+    def __call__(self) -> Any:
+        return self._value
 
     def should(self, chainer: str, *args: Any) -> Its:
         """Assert on the value (chai-style); returns self. Raises CommandError when it fails."""
         __tracebackhide__ = True
-        _should(self.value, chainer, args)
+        _should(self._value, chainer, args)
         return self
 
     and_ = should
 
     def its(self, path: str) -> Its:
         __tracebackhide__ = True
-        return Its(_walk(self.value, path), f"{self.path}.{path}")
+        return Its(_walk(self._value, path), f"{self.path}.{path}")
 
     def __eq__(self, other: object) -> bool:
-        return bool(self.value == (other.value if isinstance(other, Its) else other))
+        return bool(self._value == (other._value if isinstance(other, Its) else other))
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return hash(self.value)
+        return hash(self._value)
 
     def __bool__(self) -> bool:
-        return bool(self.value)
+        return bool(self._value)
 
     def __repr__(self) -> str:
-        return repr(self.value)
+        return repr(self._value)
 
     def __str__(self) -> str:
-        return str(self.value)
+        return str(self._value)
 
     def __len__(self) -> int:
-        return len(self.value)
+        return len(self._value)
 
     def __iter__(self) -> Any:
-        return iter(self.value)
+        return iter(self._value)
 
     def __contains__(self, item: object) -> bool:
-        return item in self.value
+        return item in self._value
 
     def __getitem__(self, key: Any) -> Any:
-        return self.value[key]
+        return self._value[key]
 
     def __int__(self) -> int:
-        return int(self.value)
+        return int(self._value)
 
     def __float__(self) -> float:
-        return float(self.value)
+        return float(self._value)
 
     def __lt__(self, other: Any) -> bool:
-        return bool(self.value < other)
+        return bool(self._value < other)
 
     def __le__(self, other: Any) -> bool:
-        return bool(self.value <= other)
+        return bool(self._value <= other)
 
     def __gt__(self, other: Any) -> bool:
-        return bool(self.value > other)
+        return bool(self._value > other)
 
     def __ge__(self, other: Any) -> bool:
-        return bool(self.value >= other)
+        return bool(self._value >= other)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.value, name)
+        return getattr(self._value, name)
 
 
 def lazy_loader(load: Callable[[], Any], loop: asyncio.AbstractEventLoop, timeout_s: float,

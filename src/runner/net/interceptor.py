@@ -27,7 +27,8 @@ from .messages import HttpRequest
 from .probes import StrictNetwork, matching
 from .records import Observer, Teller
 from .registry import Registry
-from .route import RouteHandle, build_route, compile_matcher
+from .route import RouteHandle, build_route, compile_matcher, parse_intercept_args
+from .static_response import mistaken_keys, mistaken_static_warning
 from .types import Exchange
 from .websockets import WsConnection, WsHandle, WsRoute, WsRoutes, WsTransport
 
@@ -57,6 +58,7 @@ class Interceptor:
                  load_fixture: Callable[[str], bytes], report_error: Callable[[BaseException], None],
                  on_change: Callable[[], None] | None = None, observer: Observer | None = None) -> None:
         self._on_change = on_change
+        self._warned: set[str] = set()  # the misspelled StaticResponse keys told of (stub_warning)
         teller = Teller(observer)
         self._registry = Registry(teller)
         self._ws = WsRoutes(self._registry.lock, self._registry.cond, report_error, teller,
@@ -77,6 +79,17 @@ class Interceptor:
         if self._on_change is not None:
             self._on_change()
         return RouteHandle(route, self._registry.lock, on_alias=self._registry.route_aliased)
+
+    def stub_warning(self, args: tuple[Any, ...]) -> str | None:
+        """What to tell of ``runner.intercept(*args)`` (a route already added) whose dict is sent
+        as the JSON body but reads as a mistaken StaticResponse (``{"status": 500}``): the
+        warning the first time in this run a key is misspelled so, else None."""
+        _matcher, handler = parse_intercept_args(args)
+        keys = mistaken_keys(handler)
+        if not keys or set(keys) <= self._warned:
+            return None
+        self._warned.update(keys)
+        return mistaken_static_warning(handler, keys)
 
     def has_routes(self) -> bool:
         return self._registry.has_routes()

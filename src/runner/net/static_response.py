@@ -28,6 +28,8 @@ __all__ = [
     "STATIC_KEYS",
     "StaticResponse",
     "is_static_like",
+    "mistaken_keys",
+    "mistaken_static_warning",
     "parse_static",
     "parse_shorthand",
 ]
@@ -48,6 +50,81 @@ def _canon(key: Any) -> Any:
 def is_static_like(value: Any) -> bool:
     """A dict with any StaticResponse key, or an empty dict, is a StaticResponse (1a.10)."""
     return isinstance(value, dict) and (not value or any(_canon(k) in STATIC_KEYS for k in value))
+
+
+# Near misses of StaticResponse keys, by their letters alone (lower case, no "_" or "-"):
+# the keys one edit away from these read as the StaticResponse key.
+_NEAR = {"statuscode": "statusCode", "headers": "headers", "fixture": "fixture", "delay": "delay",
+         "throttlekbps": "throttleKbps", "forcenetworkerror": "forceNetworkError"}
+# ... and the spellings further away that people write for them (and one edit from those)
+_WRITTEN = {"status": "statusCode", "delayms": "delay", "throttle": "throttleKbps", "networkerror": "forceNetworkError"}
+
+
+def _near_key(key: Any) -> str | None:
+    """The StaticResponse key ``key`` misspells (``status``, ``header``, ``delay_ms``, ``fixtures``,
+    ``StatusCode``), else None. A key StaticResponse accepts is no misspelling."""
+    if not isinstance(key, str) or _canon(key) in STATIC_KEYS:
+        return None
+    letters = key.lower().replace("_", "").replace("-", "")
+    if letters in _WRITTEN:
+        return _WRITTEN[letters]
+    return next((real for near, real in (*_NEAR.items(), *_WRITTEN.items()) if _one_edit(letters, near)), None)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` or one insertion, deletion, substitution or swap of two
+    neighbouring letters away from it."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def _fits(real: str, value: Any) -> bool:
+    """Whether ``value`` is what the StaticResponse key ``real`` takes (a status 100-599, a dict
+    of headers, a fixture path, a number of ms or kbps, a flag)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if real == "statusCode":
+        return isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599
+    if real == "headers":
+        return isinstance(value, Mapping) and all(
+            isinstance(k, str) and isinstance(v, (str, int, float)) for k, v in value.items())
+    if real == "fixture":
+        return isinstance(value, str)
+    if real == "forceNetworkError":
+        return isinstance(value, bool)
+    return number and value >= 0  # delay, throttleKbps
+
+
+def mistaken_keys(value: Any) -> dict[str, str]:
+    """For a dict sent as a JSON body (it has no StaticResponse key) that reads as a mistaken
+    StaticResponse: each of its keys and the StaticResponse key it misspells. Only when every
+    key misspells one and holds what that key takes (``{"status": 500}``, ``{"status": 404,
+    "header": {...}}``), so a body like ``{"status": "ok"}`` or ``{"status": 200, "data": [...]}``
+    gives ``{}``."""
+    if not isinstance(value, dict) or is_static_like(value):
+        return {}
+    found = {key: _near_key(key) for key in value}
+    if not all(real is not None and _fits(real, value[key]) for key, real in found.items()):
+        return {}
+    return {key: real for key, real in found.items() if real is not None}
+
+
+def mistaken_static_warning(value: dict[str, Any], keys: Mapping[str, str]) -> str:
+    """The warning for a body dict whose ``keys`` misspell StaticResponse keys."""
+    meant = ", ".join(f"`{real}` for `{key}`" for key, real in keys.items())
+    fixed = {keys.get(k, k): v for k, v in value.items()}
+    return (
+        f"runner.intercept() sends {show(value)} as the JSON body of a 200 response: a dict with no "
+        f"StaticResponse key is the body. Did you mean {meant}? As a StaticResponse: {show(fixed)}. "
+        f'To send this dict as the body and not be told again, write {{"body": {show(value)}}}.'
+    )
 
 
 @dataclass
@@ -90,7 +167,7 @@ def parse_static(value: Mapping[str, Any], cmd: str) -> StaticResponse:
         else:
             unknown.append(str(key))
     if unknown:
-        listed = ", ".join(f"`{k}`" for k in unknown)
+        listed = ", ".join(f"`{k}`" + (f" (did you mean `{_near_key(k)}`?)" if _near_key(k) else "") for k in unknown)
         raise fail(
             f"Unknown StaticResponse key(s): {listed}. Valid keys are: {', '.join(STATIC_KEYS)}. "
             'To send a dict as the response body, put it under `body`: {"body": {...}}.'

@@ -24,7 +24,7 @@ from runner.engine.loop import EngineTimeout
 from runner.errors import BrowserNotFoundError, ConfigError, RunnerError
 from runner.events import RunStarted, ScreenshotTaken
 from runner.events.cut import ERROR_TEXT_LIMIT, cut_text
-from runner.plugin.frames import drop_runner_frames
+from runner.plugin.frames import drop_runner_frames, mark_line
 from runner.plugin.outcomes import (
     ALLOWED_ATTR,
     ATTEMPTS_ATTR,
@@ -40,6 +40,8 @@ from runner.plugin.run import RunPlugin
 from runner.usercode.tracebacks import is_internal
 
 if TYPE_CHECKING:  # the plugin loads in every pytest run: the config layer only when used
+    from _pytest.nodes import Node
+
     from runner.config import Config
 
 __all__ = ["RunPlugin", "runner"]
@@ -294,8 +296,10 @@ def _session(config: pytest.Config) -> Any:
     return session
 
 
-def _marks(item: pytest.Item) -> Iterator[tuple[str, dict[str, Any], str]]:
-    """The ``runner`` marks of ``item``, farthest first: (level, overrides, where)."""
+def _marks(item: pytest.Item) -> Iterator[tuple[Node, pytest.Mark, dict[str, Any], str]]:
+    """The ``runner`` marks of ``item``, farthest first: (node, mark, overrides, where).
+
+    Raises ConfigError for a mark given a positional argument that is not a dict."""
     found = list(item.iter_markers_with_node("runner"))
     for node, mark in reversed(found):
         overrides: dict[str, Any] = {}
@@ -304,22 +308,29 @@ def _marks(item: pytest.Item) -> Iterator[tuple[str, dict[str, Any], str]]:
                 raise ConfigError(
                     f"@pytest.mark.runner on {node.nodeid} was given {arg!r}; expected keyword "
                     "arguments (retries=2) or one dict of configuration values."
+                    f"\n\n{mark_line(node, mark, item.config.rootpath)}"
                 )
             overrides.update(arg)
         overrides.update(mark.kwargs)
-        level = "test" if isinstance(node, pytest.Function) else "suite"
-        yield level, overrides, f"the runner mark on {node.nodeid}"
+        yield node, mark, overrides, f"the runner mark on {node.nodeid}"
 
 
 def config_for_item(session: Any, item: pytest.Item) -> Config:
-    """The configuration of one test: the run's, then suite marks, then test marks."""
+    """The configuration of one test: the run's, then suite marks, then test marks.
+
+    Raises ConfigError for a bad mark: its problems, then the user's line that wrote the mark."""
     cached = item.stash.get(_TEST_CONFIG_KEY, None)
     if cached is not None:
         return cached
     config = session.config
-    for level, overrides, where in _marks(item):
-        if overrides:
+    for node, mark, overrides, where in _marks(item):
+        if not overrides:
+            continue
+        level = "test" if isinstance(node, pytest.Function) else "suite"
+        try:
             config = config.merged(overrides, source=level, origin=where, level=level)
+        except ConfigError as err:
+            raise ConfigError(f"{err}\n\n{mark_line(node, mark, item.config.rootpath)}") from None
     item.stash[_TEST_CONFIG_KEY] = config
     return config
 
@@ -330,7 +341,14 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
     ``runner.intercept()``, ``runner.wait()``, ... (see docs/commands.md)."""
     session = _session(request.config)
     item = request.node
-    config = config_for_item(session, item)
+    try:
+        config = config_for_item(session, item)
+    except ConfigError as err:
+        problem = str(err)
+    else:
+        problem = ""
+    if problem:  # the user's mark: its message and their line, not this fixture's source
+        pytest.fail(problem, pytrace=False)
     spec_path = Path(str(item.path))
     relative = _spec_relative(config, spec_path)
     title = " -- ".join(item.nodeid.split("::")[1:]) or item.name

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
 from types import TracebackType
 
 import pytest
 from _pytest._code import Traceback
+from _pytest.nodes import Node
 
 from runner.errors import RunnerError
 from runner.usercode.tracebacks import is_internal, is_library, is_runner
 
-__all__ = ["drop_runner_frames"]
+__all__ = ["drop_runner_frames", "mark_line"]
 
 
 def drop_runner_frames(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
@@ -59,3 +62,31 @@ def _tb_chain(tb: TracebackType | None) -> list[TracebackType]:
 
 def _file(tb: TracebackType) -> str:
     return tb.tb_frame.f_code.co_filename
+
+
+def mark_line(node: Node, mark: pytest.Mark, root: Path) -> str:
+    """``specs/test_a.py:4: @pytest.mark.runner(retries=2)``: where the user wrote ``mark`` on
+    ``node`` (a test, a class, a module's ``pytestmark``), its path relative to ``root``: the
+    first ``runner(`` line naming each of its arguments, else the first ``runner(`` line, else
+    the node's own line (its source cannot be read)."""
+    obj = getattr(node, "obj", None)
+    path = Path(str(node.path))
+    try:
+        lines, first = inspect.getsourcelines(obj)  # type: ignore[arg-type]
+    except (TypeError, OSError):
+        lines, first = [], 0
+    first = max(first, 1)  # a module's source starts at 0
+    named = [*mark.kwargs, *(repr(a) for a in mark.args if not isinstance(a, dict))]
+    candidates = [(offset, text) for offset, text in enumerate(lines) if "runner(" in text and "mark" in text]
+    best = next((c for c in candidates if all(n in c[1] for n in named)), candidates[0] if candidates else None)
+    if best is not None:
+        return f"{_shown_path(path, root)}:{first + best[0]}: {best[1].strip()}"
+    location = node.reportinfo()[1] if hasattr(node, "reportinfo") else None
+    return f"{_shown_path(path, root)}:{(location or 0) + 1}"
+
+
+def _shown_path(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

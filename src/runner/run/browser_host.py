@@ -167,16 +167,17 @@ class BrowserHost:
         self._publish(BrowserStarted(name=spec.name, version=browser.version, path=spec.path,
                                      headless=not self.headed, launch=browser.launches))
 
-    def reset(self, viewport: tuple[int, int], clear_routes: Callable[[], None]) -> BrowserSession:
+    def reset(self, viewport: tuple[int, int], clear_routes: Callable[[], None], *,
+              isolate: bool = True) -> BrowserSession:
         """The browser, its page reset for a new test (``clear_routes`` drops the last test's
-        routes first). An engine loop found blocked (by the last test's commands, or now by the
+        routes first; without ``isolate``, the page, cookies and storage stay: testIsolation). An engine loop found blocked (by the last test's commands, or now by the
         reset) is given up first, and the reset done anew."""
         for last in (False, True):
             self.abandon_blocked()
             browser = self.browser()
             clear_routes()
             try:
-                self.loop.run(browser.reset(viewport), _RESET_WAIT_S, stall=STALL_S)
+                self.loop.run(browser.reset(viewport, isolate=isolate), _RESET_WAIT_S, stall=STALL_S)
                 return browser
             except EngineBlocked:
                 if last:

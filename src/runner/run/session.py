@@ -181,7 +181,7 @@ class RunSession:
         """
         routed = self.network.begin_test(config)
         viewport = (int(config.viewport_width), int(config.viewport_height))
-        browser = self.host.reset(viewport, self.network.clear)
+        browser = self.host.reset(viewport, self.network.clear, isolate=config.test_isolation)
         self.host.tell_launches()
         loop = self.host.loop
         if routed:

@@ -66,6 +66,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "nodeVersion": "system",
     "experimentalInteractiveRunEvents": False,
     "experimentalSourceRewriting": False,
+    "testIsolation": True,
     "experimentalSessionSupport": False,
     "experimentalFetchPolyfill": False,
     "experimentalStudio": False,
@@ -83,7 +84,7 @@ ANY = {
     "execTimeout", "includeShadowDom", "numTestsKeptInMemory", "pageLoadTimeout", "reporter",
     "reporterOptions", "requestTimeout", "responseTimeout", "retries", "screenshotOnRunFailure",
     "scrollBehavior", "slowTestThreshold", "taskTimeout", "viewportHeight", "viewportWidth",
-    "waitForAnimations", "trace", "traceScreenshots", "strictNetwork",
+    "waitForAnimations", "trace", "traceScreenshots", "strictNetwork", "testIsolation",
 }  # fmt: skip
 
 

@@ -38,6 +38,7 @@ class _Context:
     """What retry() reads of a test's context."""
 
     command_timeout: Any = None
+    one_attempt = False
 
     def __init__(self) -> None:
         self.log: list[tuple[str, str]] = []

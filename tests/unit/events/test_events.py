@@ -18,6 +18,7 @@ from runner.events import (
     EventsFileError,
     EventsFileWriter,
     LogLine,
+    RequestIntercepted,
     RunEnded,
     RunStarted,
     TestEnded,
@@ -239,3 +240,16 @@ def test_attempt_and_run_events_keep_nested_data() -> None:
     assert from_json(json.loads(dumps_event(attempt))) == attempt
     ended = RunEnded(duration_ms=1, tests=1, passed=0, failed=1, pending=0, skipped=0, interrupted=True)
     assert from_json(json.loads(dumps_event(ended))).interrupted is True  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("changes", "line"), [
+    ({"status": 200}, "(fetch) GET 200 http://h/api @a stubbed"),
+    ({"error": "the handler raised ValueError: boom", "state": "Errored"},
+     "(fetch) GET http://h/api @a stubbed: the handler raised ValueError: boom"),
+    ({"state": "Received", "open": True}, "(fetch) GET http://h/api @a stubbed (still in flight when the test ended): Received"),
+])
+def test_a_request_log_line_shows_its_status_before_the_url_and_an_error_after_it(changes: dict[str, object],
+                                                                                 line: str) -> None:
+    fields: dict[str, object] = {"nodeid": "n", "id": "1", "method": "GET", "url": "http://h/api", "route_ids": [],
+                                 "aliases": ["a"], "stubbed": True, "state": "Complete", "resource_type": "fetch"}
+    assert RequestIntercepted(**{**fields, **changes}).log_line() == line  # type: ignore[arg-type]

@@ -252,6 +252,10 @@ def test_interception_object(env: Any) -> None:
     assert ic.its("request.body.name") == "Ada"
     assert ic.its("request.httpVersion") == "1.1"
     assert ic.its("response.statusCode").should("eq", 200).should("be.a", "number").value == 200
+    # .value() is the plain value, as every subject's read; the older attribute still compares
+    assert type(ic.its("response.statusCode").value()) is int
+    assert ic.its("response.body").value() == {"items": [1, 2]} and ic.its("response.body").value["items"] == [1, 2]
+    assert ic.its("error").value() is None
     assert ic.its("response").its("body.items.length") == 2
     with pytest.raises(CommandError):
         ic.its("response.statusCode").should("eq", 201)

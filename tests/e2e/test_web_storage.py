@@ -1,0 +1,107 @@
+"""localStorage and sessionStorage: read, set and cleared for the page's origin, and for every
+origin (the original's getAllLocalStorage, clearAllSessionStorage, ...), each with its command-log
+line; what the page itself reads back is what the commands wrote."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from runner import UsageError
+
+READ = ("<!doctype html><html><body><p id='seen'></p><script>"
+        "document.getElementById('seen').textContent = JSON.stringify("
+        "{local: {...localStorage}, session: {...sessionStorage}});</script></body></html>")
+
+
+def shown(runner) -> str:
+    runner.get("#seen").should("not.be.empty")
+    return runner.get("#seen").text()
+
+
+def last_log(runner, count: int = 1) -> list[tuple[str, str]]:
+    return [(e.name, e.message) for e in runner._ctx.log[-count:]]
+
+
+def test_set_and_get_local_and_session_storage_of_the_page(runner, server):
+    url = server.page("/read", READ)
+    runner.visit(url)
+    runner.set_local_storage("token", "abc")
+    assert last_log(runner) == [("set_local_storage", f"'token' = 'abc' on {server.url}")]
+    runner.set_local_storage("prefs", {"dark": True})
+    runner.set_session_storage("tab", "2")
+    assert runner.get_local_storage() == {"token": "abc", "prefs": '{"dark": true}'}
+    assert runner.get_local_storage("token") == "abc"
+    assert runner.get_local_storage("missing") is None
+    assert runner.get_session_storage() == {"tab": "2"}
+    assert last_log(runner) == [("get_session_storage", f"1 key(s) of {server.url}")]
+    runner.reload()
+    assert shown(runner) == '{"local":{"token":"abc","prefs":"{\\"dark\\": true}"},"session":{"tab":"2"}}'
+
+
+def test_clear_local_storage_by_key_by_pattern_or_all(runner, server):
+    runner.visit(server.page("/read", READ))
+    for key in ("a1", "a2", "b1", "keep"):
+        runner.set_local_storage(key, key)
+    runner.set_session_storage("s", "1")
+    runner.clear_local_storage("b1")
+    assert last_log(runner) == [("clear_local_storage", f"'b1' of {server.url}")]
+    runner.clear_local_storage(re.compile(r"^a"))
+    assert last_log(runner) == [("clear_local_storage", f"'a1', 'a2' of {server.url}")]
+    runner.reload()
+    assert shown(runner) == '{"local":{"keep":"keep"},"session":{"s":"1"}}'
+    runner.clear_local_storage()
+    assert last_log(runner) == [("clear_local_storage", f"every key of {server.url}")]
+    runner.clear_session_storage("s")
+    runner.reload()
+    assert shown(runner) == '{"local":{},"session":{}}'
+
+
+def test_every_origins_local_storage_is_read_and_cleared(runner, server):
+    site = runner._ctx.resolve_url("/storage.html")  # runner's own site: another origin
+    site_origin = re.match(r"https?://[^/]+", site).group(0)
+    runner.visit(site)  # its page stores k=set in both storages
+    runner.visit(server.page("/read", READ))
+    runner.set_local_storage("token", "abc")
+    runner.set_session_storage("tab", "1")
+    assert runner.get_all_local_storage() == {site_origin: {"k": "set"}, server.url: {"token": "abc"}}
+    assert last_log(runner) == [("get_all_local_storage", f"2 origin(s): {', '.join(sorted([site_origin, server.url]))}")]
+    runner.clear_all_local_storage()
+    assert last_log(runner) == [("clear_all_local_storage", ", ".join(sorted([site_origin, server.url])))]
+    assert runner.get_all_local_storage() == {}
+    runner.reload()
+    # the tab's session storage is not local storage: it stays
+    assert shown(runner) == '{"local":{},"session":{"tab":"1"}}'
+    runner.visit(site)
+    runner.get("#seen").should("have.text", "local=none session=set cookie=k=set")
+
+
+def test_every_shown_origins_session_storage_is_read_and_cleared(runner, server):
+    site = runner._ctx.resolve_url("/storage.html")
+    site_origin = re.match(r"https?://[^/]+", site).group(0)
+    frame = f"<iframe id='f' src='{site}'></iframe>"
+    runner.visit(server.page("/framed", f"<!doctype html><html><body>{frame}</body></html>"))
+    runner.set_session_storage("tab", "1")  # the frame's script ran: visit waits for its load too
+    assert runner.get_all_session_storage() == {server.url: {"tab": "1"}, site_origin: {"k": "set"}}
+    assert last_log(runner) == [("get_all_session_storage", f"2 origin(s): {', '.join(sorted([site_origin, server.url]))}")]
+    runner.clear_all_session_storage()
+    assert last_log(runner) == [("clear_all_session_storage", f"{server.url}, {site_origin}")]
+    assert runner.get_all_session_storage() == {}
+    assert runner.get_all_local_storage() == {site_origin: {"k": "set"}}  # local storage stays
+
+
+def test_storage_commands_need_a_page_of_a_site(runner):
+    with pytest.raises(UsageError) as caught:
+        runner.get_local_storage()
+    assert str(caught.value).startswith("runner.get_local_storage() needs a page of a site, and the page is 'about:blank'.")
+    with pytest.raises(UsageError, match=r"set_session_storage\(\) needs a page of a site"):
+        runner.set_session_storage("a", "b")
+
+
+def test_storage_commands_refuse_a_key_they_cannot_use(runner):
+    runner.visit("/index.html")
+    with pytest.raises(UsageError, match=r"set_local_storage\(key, value\) needs a key string; found 3"):
+        runner.set_local_storage(3, "x")
+    with pytest.raises(UsageError, match=r"clear_local_storage\(key=None\) takes a key string or a compiled re pattern; found 3"):
+        runner.clear_local_storage(3)
