@@ -1,7 +1,7 @@
 """runner: a browser end-to-end test runner for Python.
 
-The public surface is small: ``Runner`` (the global object of the interface), the error tree and
-``__version__``. Everything else lives in private or internal modules.
+The public surface is small: ``Runner`` (the global object of the interface), ``add_command``
+(a custom command of the project), the error tree and ``__version__``. Everything else lives in private or internal modules.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = [
     "TaskError",
     "UsageError",
     "__version__",
+    "add_command",
 ]
 
 
@@ -38,4 +39,8 @@ def __getattr__(name: str) -> object:
         from runner.active import Runner
 
         return Runner
+    if name == "add_command":
+        from runner.commands.custom import add_command
+
+        return add_command
     raise AttributeError(f"module 'runner' has no attribute {name!r}")

@@ -14,7 +14,8 @@ from tests.cli.conftest import run_runner
 from runner.scaffold import plan_scaffold
 
 FILES = ["runner.json", "runner/runner.schema.json", "runner/integration/example_spec.py",
-         "runner/fixtures/example.json", "runner/support/index.py", "runner/plugins/index.py",
+         "runner/fixtures/example.json", "runner/support/index.py", "runner/support/commands.py",
+         "runner/plugins/index.py",
          "runner/app/runner-example.html"]
 
 

@@ -26,6 +26,24 @@ def test_save(runner):
 """
 
 
+CUSTOM_SUPPORT = """
+from runner import add_command
+
+
+@add_command
+def save_as(runner, name):
+    runner.get("#name").type(name)
+    runner.get("[data-cy=save]").click()
+"""
+
+CUSTOM_SPEC = """
+def test_custom(runner):
+    runner.visit("/")
+    runner.save_as("Ada")
+    runner.get("#h").should("have.text", "saved Ada")
+"""
+
+
 ASSERT_SPEC = """
 def test_totals(runner):
     runner.visit("/")
@@ -39,6 +57,9 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = write_sample(tmp_path_factory.mktemp("open-sample"), {"watchForFileChanges": False})
     (root / "runner" / "integration" / "travel_spec.py").write_text(TRAVEL_SPEC, encoding="utf-8")
     (root / "runner" / "integration" / "assert_spec.py").write_text(ASSERT_SPEC, encoding="utf-8")
+    (root / "runner" / "integration" / "custom_spec.py").write_text(CUSTOM_SPEC, encoding="utf-8")
+    (root / "runner" / "support").mkdir()
+    (root / "runner" / "support" / "index.py").write_text(CUSTOM_SUPPORT, encoding="utf-8")
     return root
 
 
@@ -139,6 +160,22 @@ def test_a_finished_command_opens_the_trace_at_its_step_before_and_after(runner,
     runner.get("#back-live").click()
     runner.get("#viewer").should("not.be.visible")
     runner.get("#screen").should("be.visible")
+
+
+def test_a_custom_commands_commands_are_under_it_and_travel_to_its_step(runner, open_url: str) -> None:
+    run_spec_and_wait(runner, open_url, "custom_spec.py")
+    runner.contains("test_custom", ".test-tab").click()
+    names = "#commands .command .cmd-name"
+    runner.get(names).should("have.length", 5)
+    runner.get(names).eq(1).should("have.text", "save_as")
+    runner.get(names).eq(2).should("have.text", "\u21b3 get('#name').type")
+    runner.get(names).eq(3).should("have.text", "\u21b3 get('[data-cy=save]').click")
+    runner.get("#commands .command").eq(4).click()  # #5, the third step of the trace's list
+    status = "#travel-status"
+    runner.get(status).should("have.text", "get('#h') should have.text 'saved Ada' · After", timeout=20000)
+    runner.get("#commands .command").eq(3).click()  # #4, inside save_as: shown at save_as's step
+    runner.get(status).should("have.text", "save_as('Ada') · After")
+    runner.get(".notice").should("contain", "a command of a custom command")
 
 
 def test_a_broken_spec_shows_its_error_in_the_ui(runner, open_url: str, sample: Path) -> None:

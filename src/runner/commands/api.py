@@ -17,11 +17,14 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 ``screenshots.py``  ``screenshot``
 ``scrolling.py``    ``scroll_to``: the page scrolled
 ``within.py``       ``within``: the queries narrowed to an element
+``tabs.py``         ``popup``: a popup or new tab, driven by a runner of its own
+``custom.py``       the project's own commands (``add_command``), looked up last
 ==================  ===========================================================================
 """
 
 from __future__ import annotations
 
+from runner.commands.custom import CustomCommands
 from runner.commands.navigation import NavigationCommands
 from runner.commands.network import NetworkCommands
 from runner.commands.page import PageCommands
@@ -30,13 +33,15 @@ from runner.commands.screenshots import ScreenshotCommands
 from runner.commands.scrolling import ScrollCommands
 from runner.commands.storage import StorageCommands
 from runner.commands.system import SystemCommands
+from runner.commands.tabs import TabCommands
 from runner.commands.within import WithinCommands
 
 __all__ = ["RunnerCommands"]
 
 
 class RunnerCommands(SystemCommands, NavigationCommands, PageCommands, QueryCommands, NetworkCommands,
-                     StorageCommands, ScreenshotCommands, ScrollCommands, WithinCommands):
+                     StorageCommands, ScreenshotCommands, ScrollCommands, WithinCommands,
+                     TabCommands, CustomCommands):
     """What the ``runner`` fixture gives a test.
 
     The families are base classes rather than objects it delegates to: a test calls

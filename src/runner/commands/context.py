@@ -89,6 +89,7 @@ class TestContext:
     redactor: Redactor | None = None  # the run's secrets: hidden in trace steps, learned from type(log=False)
     command_depth: int = 0  # > 0 while a command runs (commands it calls are part of it)
     commands_told: int = 0  # the number of the last command.started of this attempt
+    command_parent: int | None = None  # the number of the custom command running (its commands' parent)
     # the error the last failed command raised: a test failing with another one (a plain assert)
     # gets its failure told as the last line of its command log (steps.tell_failure)
     command_error: BaseException | None = None
@@ -102,6 +103,8 @@ class TestContext:
     # and fails with its bare message, so the Value's own retry is the one that waits and says
     # "Timed out retrying" (once, after the Value's timeout, not the inner one's)
     one_attempt: bool = False
+    # the page the commands drive when it is not the test's own: "tab[1]", a popup's (tabs.py)
+    page_label: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -315,7 +318,8 @@ def retry(
             if now >= deadline:
                 waited = int(round((now - start) * 1000))
                 ctx.add_log("failed", f"{what} (after {waited}ms)")  # the command log ends on it
-                raise CommandError(f"Timed out retrying after {waited}ms: {what}: {result.message}")
+                page = f"{ctx.page_label}." if ctx.page_label else ""  # a popup's command says so
+                raise CommandError(f"Timed out retrying after {waited}ms: {page}{what}: {result.message}")
             time.sleep(min(pause, max(0.0, deadline - now)))
             pause = min(pause * 2, 0.05)
     finally:

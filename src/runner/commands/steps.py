@@ -34,7 +34,7 @@ from runner.events import CommandEnded, CommandStarted
 from runner.redaction import REDACTED
 from runner.usercode.tracebacks import error_line, is_runner, message_line
 
-__all__ = ["command", "show_args", "step_name", "flush_step", "step_error", "failure_step", "tell_failure",
+__all__ = ["command", "run_parent", "show_args", "step_name", "flush_step", "step_error", "failure_step", "tell_failure",
            "PAGELESS"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -211,13 +211,15 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             ctx.command_depth += 1
             ctx.commands_told += 1
             label = getattr(self, "_label", None)
+            if ctx.page_label is not None:  # a popup's command: told as the tab's
+                label = f"{ctx.page_label}.{label}" if label else ctx.page_label
             ctx.command = f"runner.{label}.{name}()" if label else f"runner.{name}()"
             number = ctx.commands_told
             file, line = _caller()
             shown, shown_kwargs = _shown(ctx, args, kwargs)
             ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=show_args(shown, shown_kwargs),
                                        subject=label, file=file, line=line,
-                                       attempt=ctx.attempt))
+                                       attempt=ctx.attempt, parent=ctx.command_parent))
             traced = ctx.traced
             if traced:
                 flush_step(ctx)
@@ -239,7 +241,7 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             finally:
                 ctx.command_depth -= 1
                 if traced and step_after is None:
-                    pageless = (label is None and name in PAGELESS) or getattr(self, "_pageless", False)
+                    pageless = (getattr(self, "_label", None) is None and name in PAGELESS) or getattr(self, "_pageless", False)
                     _end_step(ctx, error=failure, snapshot=pageless)
                 elif traced and step_after is not None:
                     _tell_later(ctx, step_after, self, result, failure, (name, label, shown, shown_kwargs), file, line)
@@ -290,3 +292,44 @@ def tell_failure(ctx: Any, error: BaseException, explanation: str, where: tuple[
                              error=explanation, attempt=ctx.attempt))
     ctx.add_log(name, explanation.splitlines()[0] if explanation.strip() else name)
     return True
+
+
+def run_parent(ctx: Any, name: str, call: Callable[[], Any], args: tuple[Any, ...],
+               kwargs: dict[str, Any]) -> Any:
+    """Run ``call`` (a custom command) told as the command ``name`` called with ``args`` and
+    ``kwargs``; unlike ``@command``'s, the commands it calls are told too, each with this one as
+    its ``parent`` (and, traced, their steps inside its step). Called by a command, it is part of
+    that one, as its commands are."""
+    __tracebackhide__ = True
+    if ctx.publish is None or ctx.command_depth:
+        return call()
+    ctx.commands_told += 1
+    number, parent = ctx.commands_told, ctx.command_parent
+    file, line = _caller()
+    shown, shown_kwargs = _shown(ctx, args, kwargs)
+    told = show_args(shown, shown_kwargs)
+    ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=told,
+                               file=file, line=line, attempt=ctx.attempt, parent=parent))
+    ctx.add_log(name, told)  # (the commands it calls add their lines after it)
+    if ctx.traced:
+        flush_step(ctx)
+        _send_step(ctx, step_name(name, None, shown, shown_kwargs), file, line)
+    started = time.perf_counter()
+    state, error = "passed", None
+    failure: StepError | None = None
+    ctx.command_parent = number
+    try:
+        return call()
+    except BaseException as err:
+        state, error = "failed", error_line(type(err).__name__, err)
+        if ctx.traced:
+            failure = step_error(err, file, line)
+        raise
+    finally:
+        ctx.command_parent = parent
+        if ctx.traced:
+            flush_step(ctx)  # an intercept of its own is told inside its step
+            _end_step(ctx, error=failure)
+        ctx.publish(CommandEnded(nodeid=ctx.nodeid, id=number, name=name, state=state,
+                                 duration_ms=round((time.perf_counter() - started) * 1000, 3),
+                                 error=error, attempt=ctx.attempt))

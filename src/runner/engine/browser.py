@@ -42,6 +42,7 @@ from runner.engine.discovery import BrowserSpec
 from runner.engine.element_verbs import ElementVerbs
 from runner.engine.network_verbs import NetworkVerbs
 from runner.engine.page_verbs import PageVerbs
+from runner.engine.popups import PopupPages
 from runner.engine.recovery import CLOSE_BOUND, OPEN_BOUND, Recovery
 from runner.engine.script_verbs import ScriptVerbs
 from runner.engine.storage_verbs import StorageVerbs
@@ -195,6 +196,7 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         self.cdp: CDPSession | None = None
         self.devtools: DevTools | None = None  # what the video recorder gets instead of `cdp`
         self.frame_guard = None
+        self.popups: PopupPages | None = None  # the other pages of the context (popups.py)
         self.preflights: Any = None  # while routed: CORS preflights through the routes (preflights.py)
         self._direct: Any = None  # runner's own HTTP client (context_fetch.py), made on first use
         self._agent: str | None = None  # the browser's user agent, once asked
@@ -284,6 +286,7 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         self.page = await self.context.new_page()
         self.cdp = await self.context.new_cdp_session(self.page)
         self.devtools = DevTools(self.cdp)
+        self.popups = PopupPages(self.context, self, self._direct_client)
         self.frame_guard = None
         if self.options.frame_guard is not None:
             from runner.engine.frame_guard import FrameGuard
@@ -327,6 +330,8 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         assert self.page is not None and self.context is not None and self.cdp is not None
         await self.set_routing(False)
         self.set_watching(False)
+        if self.popups is not None:
+            await self.popups.close_all()
         if not isolate:
             return
         await self._blank()

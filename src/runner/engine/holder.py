@@ -37,6 +37,7 @@ class BrowserHolder:
     page: Page | None
     cdp: Any  # the page's CDPSession (None without a page)
     frame_guard: FrameGuard | None  # modifyObstructiveCode on: framed pages' sources rewritten
+    popups: Any  # popups.py's PopupPages: the context's other pages (popups, new tabs), routed as the page
     # Why the page or browser cannot serve the test (the message the test fails with); the
     # next reset replaces what broke.
     broken: str | None

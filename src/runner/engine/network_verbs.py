@@ -67,6 +67,8 @@ class NetworkVerbs(BrowserHolder):
         self._observer = self._on_request if on else None
         if self._observer is not None:
             page.on("request", self._observer)
+        if self.popups is not None:
+            self.popups.watch(on)
         if on and revalidations and self._revalidations is None and self.cdp is not None:
             from runner.engine.revalidations import Revalidations
 
@@ -127,6 +129,8 @@ class NetworkVerbs(BrowserHolder):
             else:
                 await self.page.unroute_all(behavior="ignoreErrors")
             self._routed = on
+        if self.popups is not None:
+            await self.popups.route(on)
         if not guard and self.preflights is not None:
             await self.preflights.disarm()
 

@@ -115,7 +115,7 @@ class TestStarted(Event):
 @dataclass(frozen=True, kw_only=True)
 class CommandStarted(Event):
     """A ``runner`` command began. ``args`` as the command log shows them; ``file``/``line``:
-    the user's line that called it."""
+    the user's line that called it; ``parent``: the ``id`` of the custom command it runs in."""
 
     kind: ClassVar[str] = "command.started"
     nodeid: str
@@ -126,6 +126,7 @@ class CommandStarted(Event):
     file: str | None = None
     line: int | None = None
     attempt: int = 1
+    parent: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -29,6 +29,7 @@ from typing import Any
 from runner import active
 from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
+from runner.commands.custom import forget_commands
 from runner.config import Config, load_config
 from runner.engine.loop import EngineLoop, EngineTimeout
 from runner.engine.remote import RemoteEndpoint
@@ -41,7 +42,8 @@ from runner.run.live_view import LiveView
 from runner.run.network import END_WAIT_S, RunNetwork
 from runner.run.recordings import Recordings
 from runner.run.site import ProjectSite
-from runner.usercode.plugins_file import PluginEvents, load_module, load_plugins_file
+from runner.usercode.plugins_file import PluginEvents, load_plugins_file
+from runner.usercode.support import forget_support, install_support, load_support
 
 __all__ = ["RunSession", "check_base_url"]
 
@@ -136,19 +138,25 @@ class RunSession:
             self.redactor = Redactor.for_config(self.config, keeping=self.redactor)
 
     def load_support_file(self) -> ModuleType | None:
-        """Import the support file once (the plugin registers it with pytest)."""
+        """Import the support file once (the plugin registers it with pytest), its folder
+        installed as the package ``support`` (``usercode/support.py``); the custom commands it
+        adds replace those of an earlier load."""
+        forget_commands()
+        forget_support()
         path = self.config.path("supportFile")
         if path is None:
             return None
         if not path.is_file():
             if self.config.sources.get("supportFile") == "default":
+                if path.parent.is_dir():  # helpers without a support file are importable all the same
+                    install_support(path.parent)
                 return None
             raise ConfigError(
                 f"supportFile {str(path)!r} does not exist.\n"
                 "Expected a Python file loaded before the specs; create it, fix the path, "
                 "or set supportFile to false."
             )
-        self.support_module = load_module(path, "runner_support_file")
+        self.support_module = load_support(path)
         return self.support_module
 
     def current_config(self) -> Config:

@@ -2,7 +2,8 @@
 
 Written where the project's configuration puts them (its runner.json when there is one, the
 defaults otherwise): ``runner.json`` (pointing at a copy of the schema, for editors), the example
-spec, the page it tests (in ``fileServerFolder``), a fixture, the support and plugins files. A
+spec, the page it tests (in ``fileServerFolder``), a fixture, the support file and a helper module
+beside it (``commands.py``, with a custom command the example uses), the plugins file. A
 file that exists is kept as it is, and said so. Each file is written whole (a temporary file
 renamed into place), so a failure leaves no half-written file. ``runner open`` offers the same in
 a folder that is not a project yet.
@@ -79,10 +80,12 @@ def plan_scaffold(root: Path) -> ScaffoldPlan:
 
     specs = option("integrationFolder", "runner/integration")
     fixtures = option("fixturesFolder", "runner/fixtures")
+    support = option("supportFile", "runner/support/index.py")
     targets += [
         (specs / "example_spec.py" if specs else None, "example_spec.py.txt"),
         (fixtures / "example.json" if fixtures else None, "example.json"),
-        (option("supportFile", "runner/support/index.py"), "support.py.txt"),
+        (support, "support.py.txt"),
+        (support.with_name("commands.py") if support else None, "commands.py.txt"),
         (option("pluginsFile", "runner/plugins/index.py"), "plugins.py.txt"),
         (server / "runner-example.html" if server else None, "runner-example.html"),
     ]
@@ -93,6 +96,12 @@ def plan_scaffold(root: Path) -> ScaffoldPlan:
             plan.kept.append(path)
         else:
             plan.writes[path] = template
+    if support is None:
+        plan.notes.append("supportFile is false: there is no package `support` for helpers, and the "
+                          "example's custom command (type_name) is missing until a support file is on.")
+    elif support in plan.kept and support.with_name("commands.py") in plan.writes:
+        plan.notes.append(f"{support.relative_to(root)} is kept: add `import support.commands` to it "
+                          "for the example's custom command (type_name).")
     if fixtures is None:
         plan.notes.append("fixturesFolder is false: the example's fixture is not written, and its "
                           "stubbed request test fails until fixtures are on.")

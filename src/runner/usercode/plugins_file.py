@@ -155,9 +155,11 @@ def _where(func: Any) -> str:
     return f"{getattr(func, '__name__', 'listener')} ({code.co_filename}:{code.co_firstlineno})"
 
 
-def load_module(path: Path, name: str) -> ModuleType:
-    """Import a Python file under a private module name; errors name the file."""
-    spec = importlib.util.spec_from_file_location(name, path)
+def load_module(path: Path, name: str, *, package_of: Path | None = None) -> ModuleType:
+    """Import a Python file under a private module name; errors name the file. With
+    ``package_of`` (a folder), the file is the ``__init__.py`` of the package ``name`` over it."""
+    locations = [str(package_of)] if package_of is not None else None
+    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=locations)
     if spec is None or spec.loader is None:
         raise ConfigError(f"{path} could not be loaded as a Python file: Python imports only files "
                           f"whose name ends in .py (found {path.name!r}).")

@@ -15,9 +15,9 @@ from runner.events import CommandEnded, CommandStarted
 class Thing:
     def __init__(self) -> None:
         self.told: list[Any] = []
-        self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0,
+        self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0, command_parent=None,
                                     nodeid="a_spec.py::test_x", attempt=2,
-                                    traced=False, pending_step=None, redactor=None)
+                                    traced=False, pending_step=None, redactor=None, page_label=None)
         self._label = "get('#b')"
 
     @command("click")
@@ -43,6 +43,16 @@ def test_a_command_is_told_with_its_arguments_subject_and_the_callers_line() -> 
         "click", "force=True", "get('#b')", 1, 2)
     assert started.file == __file__ and started.line == line
     assert (ended.id, ended.state, ended.error) == (1, "passed", None) and ended.duration_ms >= 0
+
+
+def test_a_popups_command_is_told_as_the_tabs() -> None:
+    thing = Thing()
+    thing._ctx.page_label = "tab[1]"
+    thing.click()
+    del thing._label  # a command of the tab's runner itself (no subject)
+    thing.click()
+    assert [e.subject for e in thing.told if e.kind == "command.started"] == ["tab[1].get('#b')", "tab[1]"]
+    assert thing._ctx.command == "runner.tab[1].click()"
 
 
 def test_a_command_another_command_calls_is_part_of_it() -> None:

@@ -2,6 +2,8 @@
 
 import pytest
 
+import support.todos  # noqa: F401 - the custom commands of the specs (runner.add_todo)
+
 
 @pytest.fixture
 def home(runner):

@@ -77,13 +77,15 @@ def _commands(events: list[CommandStarted | CommandEnded | LogLine], start: floa
               root: Path | None) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     open_rows: dict[int, dict[str, Any]] = {}
+    depths: dict[int, int] = {}  # by command id: how deep in custom commands it ran
     row: dict[str, Any] | None
     for event in events:
         at = round((event.at - start) * 1000, 1)
         if isinstance(event, CommandStarted):
+            depth = depths[event.id] = depths.get(event.parent, -1) + 1 if event.parent is not None else 0
             row = {"kind": "command", "name": event.name, "args": event.args, "subject": event.subject,
                    "file": _relative(event.file, root), "line": event.line, "at": at,
-                   "durationMs": None, "state": "running", "error": None}
+                   "durationMs": None, "state": "running", "error": None, "depth": depth}
             rows.append(row)
             open_rows[event.id] = row
         elif isinstance(event, CommandEnded):

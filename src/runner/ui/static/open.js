@@ -79,7 +79,15 @@
         v.attempt = attempt; v.commands = new Map(); v.routes = new Map(); v.requests = []; v.logs = []; v.error = null; v.errorText = null;
       }
       switch (ev.kind) {
-        case "command.started": v.commands.set(ev.id, { id: ev.id, name: ev.name, args: ev.args, subject: ev.subject, file: ev.file, line: ev.line, state: "running", kind: "command" }); break;
+        case "command.started": {
+          // a command a custom command ran (parent) is a step inside the custom command's: the
+          // trace viewer lists top-level steps, so time travel goes by the top-level one (top)
+          const parent = ev.parent != null ? v.commands.get(ev.parent) : null;
+          const top = parent ? parent.top : [...v.commands.values()].filter((c) => c.kind === "command" && !c.depth).length;
+          v.commands.set(ev.id, { id: ev.id, name: ev.name, args: ev.args, subject: ev.subject, file: ev.file, line: ev.line, state: "running", kind: "command",
+            depth: parent ? parent.depth + 1 : 0, top: top, topTitle: parent ? parent.topTitle : (ev.subject ? ev.subject + "." : "") + ev.name + "(" + (ev.args || "") + ")" });
+          break;
+        }
         case "command.ended": { const c = v.commands.get(ev.id); if (c) { c.state = ev.state; c.duration = ev.duration_ms; c.error = ev.error; } break; }
         case "log": v.commands.set("log" + v.commands.size, { kind: "log", message: ev.message }); break;
         case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, count: 0 }); break;
@@ -198,7 +206,7 @@
       const li = el("li", { className: "command " + c.state, dataset: { id: c.id, state: c.state }, tabindex: 0,
         title: c.state === "running" ? "running" : "click to see the page before and after this command" },
         el("span", { className: "num", text: c.id }),
-        el("span", { className: "cmd-name", text: (c.subject ? c.subject + "." : "") + c.name }),
+        el("span", { className: "cmd-name", text: "\u00a0\u00a0".repeat(Math.max(0, c.depth - 1)) + (c.depth ? "\u21b3 " : "") + (c.subject ? c.subject + "." : "") + c.name }),
         el("span", { className: "cmd-args", text: c.args || "" }),
         el("span", { className: "duration", text: ms(c.duration) }),
         el("span", { className: "where", text: where }));
@@ -304,8 +312,9 @@
     if (!TT) return;
     try {
       if (!opened) await TT.open(iframe, S.config.viewer, traceUrl);
-      const found = await TT.showStep(iframe, { index: c.id - 1, title: S.travel.title }, which);
+      const found = await TT.showStep(iframe, { index: c.top, title: c.topTitle }, which);
       if (!found) notice("this step could not be selected in the trace viewer: pick it in the viewer's list.", "info");
+      else if (c.depth) notice("a command of a custom command: the page is shown at the custom command's step (its own step is inside it in the viewer's list).", "info");
       const shown = found ? await TT.shown(iframe) : null;
       $("travel-status").textContent = shown ? shown.step + " · " + shown.tab : "";
     } catch (err) {
