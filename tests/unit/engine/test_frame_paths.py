@@ -39,6 +39,7 @@ class _Context:
 
     command_timeout: Any = None
     one_attempt = False
+    page_label = None
 
     def __init__(self) -> None:
         self.log: list[tuple[str, str]] = []
