@@ -217,3 +217,12 @@ def test_several_iframes_or_a_bad_selector_fail_at_once(runner):
     assert "'#pay[' is not a valid CSS selector" in str(caught.value)
     with pytest.raises(UsageError, match="needs the CSS selector of an iframe"):
         runner.frame("")
+
+
+def test_a_frame_of_a_popup_is_the_popups(runner):
+    runner.visit("/frames.html")
+    with runner.popup() as tab:
+        runner.evaluate("() => { window.open('/frames.html?n=2'); }")
+    tab.value.frame("#pay").get("input[name=card]").type("9")
+    tab.value.frame("#pay").get("input[name=card]").should("have.value", "9")
+    runner.frame("#pay").get("input[name=card]").should("have.value", "")  # the first page's frame
