@@ -119,3 +119,32 @@ def test_docs_show_the_example_files_exactly() -> None:
                 "runner/component/counter_spec.py", "runner/integration/home_spec.py"):
         text = (EXAMPLE / rel).read_text(encoding="utf-8").rstrip()
         assert f"`examples/components/{rel}`:\n\n```" in doc and text in doc, rel
+
+
+ISOLATION_SPEC = '''
+def test_a_component_leaves_storage_behind(runner):
+    runner.mount("<p id='p'>one</p>")
+    runner.set_local_storage("left", "behind")
+    assert runner.get_local_storage("left") == "behind"
+
+
+def test_the_next_component_starts_clean(runner):
+    runner.mount("<p id='p'>two</p>")
+    assert runner.get_local_storage("left") is None
+'''
+
+
+def test_component_tests_always_start_clean_and_the_component_block_refuses_test_isolation_off(
+        tmp_path: Path) -> None:
+    root = copy_example(tmp_path)
+    config = (root / "runner.json").read_text()
+    (root / "runner.json").write_text(config.replace('"video": false,', '"video": false,\n  "testIsolation": false,'))
+    spec = root / "runner" / "component" / "isolation_spec.py"
+    spec.write_text(ISOLATION_SPEC)
+    result = run_runner("run", "--component", "--spec", str(spec), cwd=root)
+    assert result.code == 0, result.text  # a top-level false is for e2e tests only
+    (root / "runner.json").write_text(config.replace('"viewportWidth": 480,',
+                                                     '"viewportWidth": 480,\n    "testIsolation": false,'))
+    refused = run_runner("run", "--component", "--spec", str(spec), cwd=root)
+    assert refused.code != 0
+    assert "Expected `component.testIsolation` to be true" in refused.text, refused.text

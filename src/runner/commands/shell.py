@@ -16,11 +16,13 @@ interruption reaches runner, which kills the group here.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 __all__ = ["ShellResult", "run_shell"]
@@ -45,10 +47,13 @@ def run_shell(command: str, *, cwd: Path, env: Mapping[str, str], timeout: float
     Raises ``subprocess.TimeoutExpired`` after ``timeout`` (the command's process group killed
     first); any other interruption (``KeyboardInterrupt``) also kills the group before it goes on.
     """
-    proc = subprocess.Popen(command, shell=True, cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, process_group=0)
+    with _interrupts_held() as held:
+        proc = subprocess.Popen(command, shell=True, cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, process_group=0)
     deadline = time.monotonic() + timeout
     try:
+        if held:
+            signal.raise_signal(signal.SIGINT)  # now, where the group it started is killed
         while True:
             try:
                 out, err = proc.communicate(timeout=max(0.0, min(POLL_S, deadline - time.monotonic())))
@@ -69,6 +74,26 @@ def run_shell(command: str, *, cwd: Path, env: Mapping[str, str], timeout: float
 
 #: Seconds between looks at whether the shell ended while its output pipes are still open.
 POLL_S = 0.1
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[list[int]]:
+    """Hold a Ctrl-C (SIGINT) that arrives while the shell starts, and say whether one came.
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread is: inside ``Popen``, after the
+    shell was started but before ``run_shell`` holds it, nobody would kill its group (a loaded
+    machine made that window wide enough to hit). Off the main thread Python delivers no
+    signal, so there is nothing to hold.
+    """
+    held: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _kill_members(group: int) -> None:

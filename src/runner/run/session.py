@@ -189,7 +189,10 @@ class RunSession:
         """
         routed = self.network.begin_test(config)
         viewport = (int(config.viewport_width), int(config.viewport_height))
-        browser = self.host.reset(viewport, self.network.clear, isolate=config.test_isolation)
+        # Component tests always start clean, as in the original (its schema refuses
+        # `component.testIsolation: false`; a top-level false is for e2e tests only).
+        isolate = config.test_isolation or config.testing_type == "component"
+        browser = self.host.reset(viewport, self.network.clear, isolate=isolate)
         self.host.tell_launches()
         loop = self.host.loop
         if routed:

@@ -48,3 +48,17 @@ def test_an_interrupted_command_is_killed_with_its_children(tmp_path: Path) -> N
     thread.join(10)
     child = pid_in(pid_file)
     assert not left_after({child}, 5), f"the command's child {child} outlived the interruption"
+
+
+def test_a_ctrl_c_while_the_shell_starts_is_held_until_its_group_can_be_killed() -> None:
+    # a KeyboardInterrupt raised inside Popen would leave the shell it started unkilled
+    from runner.commands.shell import _interrupts_held
+
+    before = signal.getsignal(signal.SIGINT)
+    with _interrupts_held() as held:
+        os.kill(os.getpid(), signal.SIGINT)
+        deadline = time.monotonic() + 5
+        while not held and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert held == [signal.SIGINT]
+    assert signal.getsignal(signal.SIGINT) is before

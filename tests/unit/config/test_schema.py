@@ -141,10 +141,14 @@ def test_blocks_reuse_every_option_and_do_not_nest() -> None:
     for name, prop in block["properties"].items():
         assert prop == {"$ref": f"#/properties/{name}"}
     for key in ("e2e", "component"):
-        assert document["properties"][key]["allOf"] == [
-            {"$ref": "#/definitions/testingTypeOptions"}
-        ]
+        assert document["properties"][key]["allOf"][0] == {"$ref": "#/definitions/testingTypeOptions"}
         assert document["properties"][key]["default"] == {}
+    assert len(document["properties"]["e2e"]["allOf"]) == 1
+    # the one narrowing of a block: component tests always start clean, as in the original
+    component_only = document["properties"]["component"]["allOf"][1:]
+    assert component_only == [{"properties": {"testIsolation": {
+        "enum": [True],
+        "x-expected": "true (component tests always start clean; only e2e tests can turn testIsolation off)"}}}]
 
 
 def test_dollar_schema_is_allowed_but_not_an_option() -> None:
