@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.support.servers import TestServer
+
+from runner.events import CommandEnded, CommandStarted
 
 SITE = Path(__file__).parent / "site"
 
@@ -27,3 +30,26 @@ def server() -> Iterator[TestServer]:
         yield srv
     finally:
         srv.close()
+
+
+def _subscribed(request: pytest.FixtureRequest, kinds: tuple[type, ...]) -> Iterator[list[Any]]:
+    from runner.plugin import _SESSION_KEY
+
+    seen: list[Any] = []
+    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(seen.append, kinds)
+    try:
+        yield seen
+    finally:
+        unsubscribe()
+
+
+@pytest.fixture
+def told(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
+    """The command.started and command.ended events of the test, as the run's bus tells them."""
+    yield from _subscribed(request, (CommandStarted, CommandEnded))
+
+
+@pytest.fixture
+def started(request: pytest.FixtureRequest) -> Iterator[list[CommandStarted]]:
+    """The command.started events of the test, as the run's bus tells them."""
+    yield from _subscribed(request, (CommandStarted,))

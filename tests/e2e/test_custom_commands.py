@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from runner import CommandError, UsageError, add_command
@@ -12,15 +10,10 @@ from runner.events import CommandEnded, CommandStarted
 
 
 @pytest.fixture
-def told(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
+def told(told: list[object], monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The commands told during the test; the custom commands it adds are gone after it."""
-    from runner.plugin import _SESSION_KEY
-
     monkeypatch.setattr(custom, "_commands", {})
-    seen: list[object] = []
-    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(seen.append, (CommandStarted, CommandEnded))
-    yield seen
-    unsubscribe()
+    return told
 
 
 def _greet(runner, name):

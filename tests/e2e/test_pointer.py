@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from runner import CommandError, UsageError
-from runner.events import CommandStarted
-
-
-@pytest.fixture
-def told(runner) -> Iterator[list[CommandStarted]]:
-    """The command.started events of the test, as the run's bus gets them."""
-    seen: list[CommandStarted] = []
-    publish = runner._ctx.publish
-
-    def spy(event):
-        if isinstance(event, CommandStarted):
-            seen.append(event)
-        publish(event)
-
-    runner._ctx.publish = spy
-    yield seen
-    runner._ctx.publish = publish
 
 
 def _lines(runner, name: str) -> list[str]:
@@ -34,7 +15,7 @@ def _read(runner, script: str):
     return runner._ctx.run(runner._ctx.browser.page.evaluate(script))
 
 
-def test_hover_is_a_real_pointer_move(runner, told):
+def test_hover_is_a_real_pointer_move(runner, started):
     runner.visit("/pointer.html")
     runner.get("#hot").should("have.css", "background-color", "rgb(200, 200, 200)")
     runner.get("#hot").hover()
@@ -42,7 +23,7 @@ def test_hover_is_a_real_pointer_move(runner, told):
     runner.get("#hover-log").should("have.text", "mouseover,mouseenter")
     assert _read(runner, "() => document.getElementById('hot').matches(':hover')") is True
     assert _lines(runner, "hover") == ["get('#hot')"]
-    assert [(e.name, e.subject) for e in told if e.name == "hover"] == [("hover", "get('#hot')")]
+    assert [(e.name, e.subject) for e in started if e.name == "hover"] == [("hover", "get('#hot')")]
 
 
 def test_a_disabled_element_is_hovered_too(runner):
@@ -69,7 +50,7 @@ def test_hover_needs_a_single_element(runner):
         runner.get("#nums li").hover()
 
 
-def test_the_page_scrolls_to_positions_and_coordinates(runner, told):
+def test_the_page_scrolls_to_positions_and_coordinates(runner, started):
     runner.visit("/pointer.html")
     max_y = _read(runner, "() => document.scrollingElement.scrollHeight - innerHeight")
     max_x = _read(runner, "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth")
@@ -83,7 +64,7 @@ def test_the_page_scrolls_to_positions_and_coordinates(runner, told):
     assert _read(runner, "() => [scrollX, scrollY]") == [120, 300]
     assert _lines(runner, "scroll_to") == ["window 'bottom'", "window 'top_left'", "window 0, '50%'",
                                             "window '120px', 300"]
-    assert [e.args for e in told if e.name == "scroll_to"][:2] == ["'bottom'", "'top_left'"]
+    assert [e.args for e in started if e.name == "scroll_to"][:2] == ["'bottom'", "'top_left'"]
 
 
 def test_an_element_scrolls_and_an_animated_scroll_passes_through_the_middle(runner):

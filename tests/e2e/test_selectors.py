@@ -4,30 +4,17 @@ one clear error for a selector that is neither (the command in the log, failed).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from runner import UsageError
-from runner.events import CommandEnded, CommandStarted
+from runner.events import CommandEnded
 
 
 def ids(subject: Any) -> list[str]:
     return [e.attrs.get("id") or e.tag for e in subject.snapshot().elements]
 
-
-@pytest.fixture
-def told(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
-    """The command.started / command.ended events of the test, as the run's bus tells them."""
-    from runner.plugin import _SESSION_KEY
-
-    seen: list[Any] = []
-    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(seen.append, (CommandStarted, CommandEnded))
-    try:
-        yield seen
-    finally:
-        unsubscribe()
 
 
 def test_positions_apply_to_what_the_selector_matched_so_far(runner):

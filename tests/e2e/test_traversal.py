@@ -3,30 +3,17 @@ a real page, retried with the command that reads them, named in the command log.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from runner.events import CommandEnded, CommandStarted
+from runner.events import CommandStarted
 
 
 def ids(subject: Any) -> list[str]:
     """The ids of what the subject finds now (``<html>`` and ``<body>`` by their tag)."""
     return [e.attrs.get("id") or e.tag for e in subject.snapshot().elements]
 
-
-@pytest.fixture
-def told(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
-    """The command.started / command.ended events of the test, as the run's bus tells them."""
-    from runner.plugin import _SESSION_KEY
-
-    seen: list[Any] = []
-    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(seen.append, (CommandStarted, CommandEnded))
-    try:
-        yield seen
-    finally:
-        unsubscribe()
 
 
 def test_next_and_prev_are_the_adjacent_sibling_elements(runner):

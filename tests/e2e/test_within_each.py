@@ -2,35 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from runner import CommandError, UsageError
-from runner.events import CommandStarted
-
-
-@pytest.fixture
-def told(runner) -> Iterator[list[CommandStarted]]:
-    """The command.started events of the test, as the run's bus gets them."""
-    seen: list[CommandStarted] = []
-    publish = runner._ctx.publish
-
-    def spy(event):
-        if isinstance(event, CommandStarted):
-            seen.append(event)
-        publish(event)
-
-    runner._ctx.publish = spy
-    yield seen
-    runner._ctx.publish = publish
 
 
 def _lines(runner, name: str) -> list[str]:
     return [entry.message for entry in runner._ctx.log if entry.name == name]
 
 
-def test_within_narrows_get_and_contains(runner, told):
+def test_within_narrows_get_and_contains(runner, started):
     runner.visit("/pointer.html")
     with runner.within(runner.get("#second")) as section:
         runner.get(".name").should("have.length", 2)  # beta and gamma, not alpha
@@ -45,7 +26,7 @@ def test_within_narrows_get_and_contains(runner, told):
     runner.get(".name").should("have.length", 3)  # leaving restores the page
     assert _lines(runner, "within") == ["get('#second')"]
     assert _lines(runner, "click") == ["within(get('#second')).get('button.act')"]
-    assert [(e.name, e.args) for e in told if e.name == "within"] == [("within", "<Subject get('#second')>")]
+    assert [(e.name, e.args) for e in started if e.name == "within"] == [("within", "<Subject get('#second')>")]
 
 
 def test_within_nests_and_each_block_gives_back_its_scope(runner):
@@ -84,7 +65,7 @@ def test_within_a_subject_that_does_not_exist(runner):
         runner.within(runner.wrap([1]))
 
 
-def test_each_calls_fn_with_each_element_and_its_index_in_order(runner, told):
+def test_each_calls_fn_with_each_element_and_its_index_in_order(runner, started):
     runner.visit("/pointer.html")
     seen = []
     runner.get("#nums li").each(lambda li, i: seen.append((i, li.text())))
@@ -96,9 +77,9 @@ def test_each_calls_fn_with_each_element_and_its_index_in_order(runner, told):
     runner.get("button.act").should("have.text", "done firstdone second")
     assert _lines(runner, "each") == ["get('#nums li') (3 elements)", "get('#nums li') (3 elements)",
                                       "get('section') (2 elements)"]
-    names = [e.name for e in told]
-    last = len(names) - 1 - names[::-1].index("each")  # fn's commands are told after the each line
-    assert [(e.name, e.subject) for e in told[last:last + 3]] == [
+    names = [e.name for e in started]
+    last = len(names) - 1 - names[::-1].index("each")  # fn's commands are started after the each line
+    assert [(e.name, e.subject) for e in started[last:last + 3]] == [
         ("each", "get('section')"), ("click", "get('section').eq(0).find('button')"),
         ("click", "get('section').eq(1).find('button')")]
 
@@ -115,7 +96,7 @@ def test_each_waits_for_elements_and_fails_clearly(runner):
         runner.wrap([1]).spread(3)
 
 
-def test_a_subject_unpacks_into_its_elements(runner, told):
+def test_a_subject_unpacks_into_its_elements(runner, started):
     runner.visit("/pointer.html")
     one, two, three = runner.get("#nums li").should("have.length", 3)
     assert (one.text(), two.text(), three.text()) == ("one", "two", "three")

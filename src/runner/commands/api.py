@@ -10,7 +10,7 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 ``navigation.py``   ``visit``, ``mount``, ``go``, ``reload``: load a document (tabs too)
 ``page.py``         ``url``, ``location``, ``hash``, ``title``, ``viewport``, ``window``, ``document``,
                     ``evaluate``: the loaded page, its window and its own JavaScript
-``queries.py``      ``get``, ``contains``, ``wrap``: the subjects a chain starts from
+``queries.py``      ``get``, ``contains``, ``wrap``, ``frame``: the subjects a chain starts from
 ``network.py``      ``intercept``, ``wait``, ``requests``, HAR, ``request``: the page's traffic
 ``storage.py``      cookies, local and session storage, ``session``: what the browser keeps for a site
 ``system.py``       ``config``, ``env``, ``log``, ``fixture``, ``exec``, ``task``: outside the page

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from runner.commands.selectors import invalid_selector_message
 from runner.engine.element_verbs import InvalidSelector
+from runner.engine.frames import FrameUnavailable
 from runner.engine.loop import EngineBlocked, EngineTimeout
 from runner.errors import CommandError, UsageError
 from runner.events import Event
@@ -304,7 +305,10 @@ def retry(
     try:
         while True:
             ctx.checkpoint()
-            result = attempt()
+            try:
+                result = attempt()
+            except FrameUnavailable as err:  # a frame not there yet is retried like an element
+                result = Attempt(False, str(err))
             if result.ok:
                 # what the background said while the attempt read the page fails this command:
                 # the page's state it passed on may be the work of a handler that broke meanwhile

@@ -1,4 +1,4 @@
-"""Query commands: get, contains, wrap (where a chain starts) and get("@alias").
+"""Query commands: get, contains, wrap, frame (where a chain starts) and get("@alias").
 
 A new way to start a chain (the page's frames, the window, ...) belongs here; what a chain does
 once started is the subject's (``subject.py``). Inside ``with runner.within(subject):`` both
@@ -11,6 +11,8 @@ from typing import Any
 
 from runner.commands.base import CommandsBase
 from runner.commands.dom_query import checked_selector
+from runner.commands.frames import Frame, frame_steps
+from runner.commands.steps import command
 from runner.commands.subject import Subject
 from runner.commands.traversal import Content, contains_arguments, contains_label, contains_step
 from runner.commands.values import Value
@@ -21,7 +23,7 @@ __all__ = ["QueryCommands"]
 
 
 class QueryCommands(CommandsBase):
-    """``get``, ``contains``, ``wrap``: the subjects a chain starts from."""
+    """``get``, ``contains``, ``wrap``, ``frame``: the subjects a chain starts from."""
 
     def get(self, selector: str, *, timeout: float | None = None,
             include_shadow_dom: bool | None = None) -> Any:
@@ -52,6 +54,16 @@ class QueryCommands(CommandsBase):
         step = contains_step(self, text, chosen, match_case, args)
         steps, label = scoped(self, step, contains_label(args, selector, content, match_case))
         return Subject(self, steps, label, timeout)
+
+    @command("frame")
+    def frame(self, selector: str, *, timeout: float | None = None,
+              include_shadow_dom: bool | None = None) -> Frame:
+        """The iframe ``selector``'s document (same origin or not): a subject whose elements are
+        its ``<body>``, with ``get``, ``frame`` (nested iframes) and ``its`` (its window's
+        properties) starting from that document. Nothing is read here: each command on it finds
+        the iframe and its document again, until its timeout."""
+        steps = frame_steps(selector, "runner.frame()")
+        return Frame.at(self, steps, f"frame({selector!r})", timeout, include_shadow_dom)
 
     def wrap(self, value: Any) -> Value:
         """A retrying subject over any Python value."""

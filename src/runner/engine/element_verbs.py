@@ -6,7 +6,8 @@ it finds; ``type_text`` and ``press_key``
 use the keyboard.
 
 Elements are found by ``dom.js`` from a query (``{"steps": [...], "shadow": bool}``, e.g. a
-subject's), run again for every verb, so no element handle outlives a verb.
+subject's), run again for every verb, so no element handle outlives a verb. A query whose steps
+begin with frame steps runs in that iframe's document (``frames.py`` finds the frame each time).
 """
 
 from __future__ import annotations
@@ -18,10 +19,17 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import ElementHandle, JSHandle, Page
+from playwright.async_api import ElementHandle, Frame, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
 from runner.engine.actionability import why_not_actionable
+from runner.engine.frames import (
+    FrameUnavailable,
+    frame_label,
+    frame_point,
+    resolve_frame,
+    split_frames,
+)
 from runner.engine.holder import BrowserHolder, PageError
 from runner.engine.page_verbs import NAVIGATING
 
@@ -57,31 +65,42 @@ class ElementVerbs(BrowserHolder):
     """The page's elements, found by ``dom.js`` and acted on like a user; the keyboard."""
 
     async def dom(self, arg: dict[str, Any]) -> Any:
-        """Run ``dom.js`` with ``arg`` (its modes: ``snapshot``, ``prepare``) and return its data."""
-        return await self._in_page(lambda page: page.evaluate(DOM_SCRIPT, arg))
+        """Run ``dom.js`` with ``arg`` (its modes: ``snapshot``, ``prepare``) and return its data.
+
+        Raises ``frames.FrameUnavailable`` when the query's frame cannot be reached now."""
+        path, arg = split_frames(arg)
+        return await self._in_page(lambda target: target.evaluate(DOM_SCRIPT, arg), path)
 
     async def _elements(self, query: dict[str, Any]) -> JSHandle:
         """The elements ``query`` matches now, as one handle (the caller disposes of it)."""
+        path, query = split_frames(query)
         arg = {**query, "mode": "elements"}
-        handle: JSHandle = await self._in_page(lambda page: page.evaluate_handle(DOM_SCRIPT, arg))
+        handle: JSHandle = await self._in_page(lambda target: target.evaluate_handle(DOM_SCRIPT, arg), path)
         return handle
 
-    async def _in_page(self, call: Callable[[Page], Awaitable[Any]]) -> Any:
-        """Evaluate in the page; a navigation under way is waited out, not reported."""
+    async def _in_page(self, call: Callable[[Page | Frame], Awaitable[Any]], path: list[str] | None = None) -> Any:
+        """Evaluate in the page, or in the frame at the end of ``path`` (found again at each
+        try); a navigation under way is waited out, not reported."""
         page = self._live_page()
         for attempt in range(20):
+            target: Page | Frame = await resolve_frame(page, path) if path else page
             try:
-                return await call(page)
+                return await call(target)
             except PlaywrightError as err:
                 text = str(err)
                 refused = _INVALID_SELECTOR.search(text)
                 if refused:
                     facts = json.loads(refused.group(1))
                     raise InvalidSelector(facts["selector"], facts["part"], facts["reason"]) from None
-                if attempt == 19 or not any(s in text for s in NAVIGATING):
+                if not any(s in text for s in NAVIGATING):
+                    raise
+                if attempt == 19:
+                    if path:  # a frame that keeps navigating (or being replaced): retried above
+                        raise FrameUnavailable(f"{frame_label(path)}: its document kept being replaced "
+                                               f"({text.splitlines()[0]})") from err
                     raise
                 try:
-                    await page.wait_for_load_state("domcontentloaded", timeout=5_000)
+                    await target.wait_for_load_state("domcontentloaded", timeout=5_000)
                 except PlaywrightError:
                     await asyncio.sleep(0.02)
         raise AssertionError("unreachable")
@@ -119,15 +138,21 @@ class ElementVerbs(BrowserHolder):
                     enabled: bool = True) -> dict[str, Any] | str:
         """Where element ``index`` of ``query`` takes a pointer event now (its centre, which
         must hit it; and it must be enabled, unless not ``enabled``), measured again until
-        ``timeout_ms``; else why not, in words."""
+        ``timeout_ms``, in the page's viewport (an element of a frame too); else why not, in words."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(timeout_ms, 0.0) / 1000
         arg = {**query, "mode": "prepare", "index": index, "scroll": None, "threshold": None, "checkCovered": True,
                "checkEnabled": enabled}
+        path = split_frames(query)[0]
         while True:
             spot: dict[str, Any] = await self.dom(arg)
             if spot.get("ok"):
-                return spot
+                # dom.js measures in its own document's viewport; the mouse moves in the page's,
+                # and the documents around a frame may lay something over its iframe
+                x, y, cover = await frame_point(self._live_page(), path, spot["x"], spot["y"])
+                if cover is None:
+                    return {**spot, "x": x, "y": y}
+                spot = {**spot, "ok": False, "reason": "covered", "by": cover}
             if spot.get("reason") == "gone":
                 return "the element left the page"
             if loop.time() >= deadline:
