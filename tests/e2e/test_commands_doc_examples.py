@@ -293,3 +293,13 @@ def test_unpacking_the_wrong_number_and_a_missing_file_say_so(runner):
     first, second = str(caught.value).splitlines()[:2]
     assert first == "get('#avatar').select_file() failed because the file does not exist: 'face.png'."
     assert second.startswith("Looked for: ") and second.endswith("/face.png")
+
+
+def test_scroll_into_view_block_and_click_count(runner):
+    runner.visit("/doc-examples.html")
+    runner.get("#panel").scroll_into_view(block="center")
+    runner.get("#pair li").first().click(click_count=2)
+    with pytest.raises(UsageError) as caught:
+        runner.get("#panel").scroll_into_view(block="middle")
+    assert str(caught.value) == ("get('#panel').scroll_into_view(block=...) takes one of 'start', 'center', "
+                                 "'end', 'nearest'; found 'middle'.")
