@@ -13,8 +13,8 @@ __all__ = ["add_parser", "command"]
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
-        "init", help="start a project: runner.json, an example spec and its page, a fixture, support "
-                     "and plugins files",
+        "init", help="start a project: runner.json, an example spec and its page, a fixture, the support "
+                     "file and a helper module beside it, the plugins file",
         description="Write the files of a new runner project (each commented), where runner.json puts "
                     "them when it exists. A file that exists is never overwritten.")
     p.add_argument("--project", "-P", default=None, metavar="DIR",

@@ -20,11 +20,12 @@ from runner.commands.screenshots import element_screenshot
 from runner.commands.scrolling import scroll, scroll_target, shown_target
 from runner.commands.steps import command
 from runner.engine.actionability import why_not_actionable
-from runner.errors import CommandError
+from runner.errors import CommandError, UsageError
 
 __all__ = ["Actions"]
 
 _SCROLL = {"top": "start", "center": "center", "bottom": "end", "nearest": "nearest"}
+_BLOCKS = ("start", "center", "end", "nearest")  # scrollIntoView({block})
 
 
 class Actions(DomQuery):
@@ -158,6 +159,12 @@ class Actions(DomQuery):
 
     @command("scroll_into_view")
     def scroll_into_view(self, *, block: str = "start") -> Self:
+        """Scroll the first element into view, aligned by ``block`` (the DOM's ``"start"``,
+        ``"center"``, ``"end"`` or ``"nearest"``)."""
+        __tracebackhide__ = True
+        if block not in _BLOCKS:
+            raise UsageError(f"{self._label}.scroll_into_view(block=...) takes one of "
+                             f"{', '.join(map(repr, _BLOCKS))}; found {block!r}.")
         self._existing()
         self._ctx.run(self._eval_first("(el, b) => el.scrollIntoView({block: b})", block))
         return self

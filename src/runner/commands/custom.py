@@ -12,7 +12,7 @@ call or a decorator, usually in the support file (loaded before every spec, in e
         runner.get("#password").type(password, log=False)
 
 A spec then calls ``runner.login("ann", "secret")``: the call is a line of the command log
-(``login('ann', 'secret')``; ``runner.login("ann", pw, log=False)`` shows ``[redacted]`` for
+(``login: 'ann', 'secret'``; ``runner.login("ann", pw, log=False)`` shows ``[redacted]`` for
 each positional argument), the commands it calls are told with it as their ``parent``, and an
 error raised inside it carries a note naming it. A name that a built-in command has, or that
 another custom command took, is refused: overwriting a built-in (the original's

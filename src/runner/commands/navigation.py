@@ -22,6 +22,7 @@ from runner.errors import CommandError, UsageError
 __all__ = ["NavigationCommands"]
 
 _VISIT_OPTIONS = {"timeout", "fail_on_status_code", "qs", "headers", "wait_until", "on_before_load", "on_load"}
+_WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")  # Playwright's goto(wait_until=)
 
 
 class NavigationCommands(CommandsBase):
@@ -33,7 +34,8 @@ class NavigationCommands(CommandsBase):
 
         Options: ``timeout`` (default ``pageLoadTimeout``), ``fail_on_status_code`` (default
         True: a 4xx/5xx document fails the test), ``qs`` (dict added to the query string),
-        ``headers`` (extra request headers for the document), ``on_before_load`` and
+        ``headers`` (extra request headers for the document), ``wait_until`` (``"load"``, or
+        ``"domcontentloaded"``, ``"networkidle"``, ``"commit"``: Playwright's), ``on_before_load`` and
         ``on_load`` (JavaScript or a Python callable taking the window: ``hooks.py``).
         Raises ``CommandError`` when the page does not load or a hook fails.
         """
@@ -47,13 +49,17 @@ class NavigationCommands(CommandsBase):
         fail_on_status = opts.get("fail_on_status_code", True)
         headers = opts.get("headers")
         early, late = opts.get("on_before_load"), opts.get("on_load")
+        wait_until = opts.get("wait_until", "load")
+        if wait_until not in _WAIT_UNTIL:
+            raise UsageError(f"runner.visit(wait_until=...) takes one of {', '.join(map(repr, _WAIT_UNTIL))}; "
+                             f"found {wait_until!r}.")
         check_hook("on_before_load", early)
         check_hook("on_load", late)
 
         extra = {str(k): str(v) for k, v in headers.items()} if headers else None
         bound_s = min(self._ctx.config.default_command_timeout, timeout) / 1000
         hook = before_load(early, bound_s) if early is not None else None
-        self._load(full, timeout, fail_on_status, wait_until=opts.get("wait_until", "load"), headers=extra,
+        self._load(full, timeout, fail_on_status, wait_until=wait_until, headers=extra,
                    hook=hook)
         self._ctx.add_log("visit", full)
         if early is not None:
