@@ -296,3 +296,18 @@ def test_what_throws_while_read_is_told_in_the_pages_words(runner, server):
     with pytest.raises(CommandError) as caught:
         runner.window().its("app.boom").should("eq", 1, timeout=200)
     assert str(caught.value).endswith("reading window.app.boom threw in the page: Error: getter broke")
+
+
+def test_hash_and_location_wait_out_a_navigation_under_way(runner, server):
+    # A page that reloads itself again and again: hash() and location() read while a document
+    # replaces another (right after a click on a link, say) wait it out, as every read does,
+    # instead of failing with Playwright's "Execution context was destroyed".
+    page = """<!doctype html><body><script>
+      const n = +(sessionStorage.getItem('n') || 0);
+      if (n < 60) { sessionStorage.setItem('n', n + 1); setTimeout(() => location.reload(), 2); }
+    </script></body>"""
+    runner.visit(server.page("/again", page))
+    for _ in range(150):
+        assert runner.hash() == ""
+        assert runner.location("pathname") == "/again"
+        runner.title()  # mid-reload the page may have no title yet: it is read, not failed
