@@ -225,6 +225,8 @@ def test_each_command_is_told_with_its_arguments(runner, server):
     runner.document().its("title")
     runner.evaluate("document.title")
     runner.hash()
+    runner.hash().should("eq", "")
+    runner.hash().should("eq", "", timeout=500)
     started = [(e.name, e.subject, e.args) for e in told if isinstance(e, CommandStarted)]
     assert started == [
         ("visit", None, repr(server.url + "/app")),
@@ -237,6 +239,10 @@ def test_each_command_is_told_with_its_arguments(runner, server):
         ("its", "document()", "'title'"),
         ("evaluate", None, "'document.title'"),
         ("hash", None, ""),
+        ("hash", None, ""),
+        ("should", "hash()", "'eq', ''"),  # no "timeout=None" it was not given
+        ("hash", None, ""),
+        ("should", "hash()", "'eq', '', timeout=500"),
     ]
     assert all(e.state == "passed" for e in told if isinstance(e, CommandEnded))
 
