@@ -320,12 +320,13 @@ def run_parent(ctx: Any, name: str, call: Callable[[], Any], args: tuple[Any, ..
     file, line = _caller()
     shown, shown_kwargs = _shown(ctx, args, kwargs)
     told = show_args(shown, shown_kwargs)
-    ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=told,
+    tab = ctx.page_label  # a popup's runner: told as the tab's, as its built-in commands are
+    ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=told, subject=tab,
                                file=file, line=line, attempt=ctx.attempt, parent=parent))
     ctx.add_log(name, told)  # (the commands it calls add their lines after it)
     if ctx.traced:
         flush_step(ctx)
-        _send_step(ctx, step_name(name, None, shown, shown_kwargs), file, line)
+        _send_step(ctx, step_name(name, tab, shown, shown_kwargs), file, line)
     started = time.perf_counter()
     state, error = "passed", None
     failure: StepError | None = None
