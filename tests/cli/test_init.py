@@ -88,3 +88,14 @@ def test_the_plan_of_an_empty_folder(tmp_path: Path) -> None:
     assert plan.kept == [] and plan.notes == []
     (tmp_path / "runner.json").write_text('{"baseUrl": "http://127.0.0.1:9"}')
     assert any("baseUrl is set" in note for note in plan_scaffold(tmp_path).notes)
+
+
+def test_the_support_file_says_how_to_add_a_custom_command(tmp_path: Path) -> None:
+    # `runner.add_command` beside `runner.type_name(...)` read as a method of the fixture, which
+    # has none: the scaffold names the import the docs and commands.py use
+    from runner.scaffold import scaffold
+
+    scaffold(tmp_path)
+    text = (tmp_path / "runner" / "support" / "index.py").read_text()
+    assert "`runner.add_command`" not in text
+    assert "`from runner import add_command`" in text

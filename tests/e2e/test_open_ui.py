@@ -164,7 +164,7 @@ def test_a_finished_command_opens_the_trace_at_its_step_before_and_after(runner,
 
 def test_a_custom_commands_commands_are_under_it_and_travel_to_its_step(runner, open_url: str) -> None:
     run_spec_and_wait(runner, open_url, "custom_spec.py")
-    runner.contains("test_custom", ".test-tab").click()
+    runner.contains(".test-tab", "test_custom").click()
     names = "#commands .command .cmd-name"
     runner.get(names).should("have.length", 5)
     runner.get(names).eq(1).should("have.text", "save_as")

@@ -225,6 +225,8 @@ def test_each_command_is_told_with_its_arguments(runner, server):
     runner.document().its("title")
     runner.evaluate("document.title")
     runner.hash()
+    runner.hash().should("eq", "")
+    runner.hash().should("eq", "", timeout=500)
     started = [(e.name, e.subject, e.args) for e in told if isinstance(e, CommandStarted)]
     assert started == [
         ("visit", None, repr(server.url + "/app")),
@@ -237,6 +239,10 @@ def test_each_command_is_told_with_its_arguments(runner, server):
         ("its", "document()", "'title'"),
         ("evaluate", None, "'document.title'"),
         ("hash", None, ""),
+        ("hash", None, ""),
+        ("should", "hash()", "'eq', ''"),  # no "timeout=None" it was not given
+        ("hash", None, ""),
+        ("should", "hash()", "'eq', '', timeout=500"),
     ]
     assert all(e.state == "passed" for e in told if isinstance(e, CommandEnded))
 
@@ -296,3 +302,18 @@ def test_what_throws_while_read_is_told_in_the_pages_words(runner, server):
     with pytest.raises(CommandError) as caught:
         runner.window().its("app.boom").should("eq", 1, timeout=200)
     assert str(caught.value).endswith("reading window.app.boom threw in the page: Error: getter broke")
+
+
+def test_hash_and_location_wait_out_a_navigation_under_way(runner, server):
+    # A page that reloads itself again and again: hash() and location() read while a document
+    # replaces another (right after a click on a link, say) wait it out, as every read does,
+    # instead of failing with Playwright's "Execution context was destroyed".
+    page = """<!doctype html><body><script>
+      const n = +(sessionStorage.getItem('n') || 0);
+      if (n < 60) { sessionStorage.setItem('n', n + 1); setTimeout(() => location.reload(), 2); }
+    </script></body>"""
+    runner.visit(server.page("/again", page))
+    for _ in range(150):
+        assert runner.hash() == ""
+        assert runner.location("pathname") == "/again"
+        runner.title()  # mid-reload the page may have no title yet: it is read, not failed

@@ -168,6 +168,28 @@ def test_a_tabs_commands_are_told_as_the_tabs(runner):
     assert all(e.state == "passed" for e in events if isinstance(e, CommandEnded))
 
 
+def test_a_custom_command_of_a_tab_is_told_as_the_tabs(runner, monkeypatch):
+    from runner import add_command
+    from runner.commands import custom
+
+    monkeypatch.setattr(custom, "_commands", {})
+
+    @add_command
+    def heading_is(runner, text):
+        runner.get("h1").should("have.text", text)
+
+    runner.visit("/tabs.html")
+    events = told(runner)
+    with runner.popup(timeout=3000) as tab:
+        runner.get("#receipt-link").click()
+    tab.value.heading_is("Receipt")
+    started = [(e.subject, e.name, e.args) for e in events if isinstance(e, CommandStarted)]
+    assert started[-2:] == [
+        ("tab[1]", "heading_is", "'Receipt'"),  # the tab's, as its commands are
+        ("tab[1].get('h1')", "should", "'have.text', 'Receipt'"),
+    ]
+
+
 def test_a_popup_that_never_opens_fails_when_the_block_ends(runner):
     runner.visit("/tabs.html")
     events = told(runner)

@@ -130,3 +130,5 @@ def test_contains_shows_every_argument_in_the_error_and_the_log(runner):
     assert runner._ctx.log[-1].message == (
         "get('#list').contains('h1', /one/, match_case=False) should not.exist"
     )
+    runner.contains("li", re.compile("^TW", re.I)).should("have.text", "two")  # its flags too
+    assert runner._ctx.log[-1].message == "contains('li', /^TW/i) should have.text 'two'"

@@ -97,6 +97,9 @@ def test_several_files_for_a_single_input(runner):
     runner.visit("/pointer.html")
     with pytest.raises(CommandError, match=r"several files \(2 here\) to an input with the multiple attribute"):
         runner.get("#single").select_file(["note.txt", "data.json"])
+    with pytest.raises(CommandError) as caught:  # through its label: the input is the one named
+        runner.get("#single-label").select_file(["note.txt", "data.json"])
+    assert str(caught.value).endswith("the multiple attribute; its input <input#single> has none.")
     runner.get("#files li").should("have.length", 0)
 
 

@@ -111,6 +111,24 @@ def test_a_python_hook_that_raises_fails_the_visit_and_the_page_goes_on(runner):
     runner.get("#who").should("have.text", "logged out")  # the page was let go and loaded
 
 
+def test_a_visit_that_fails_at_once_is_the_last_line_of_the_command_log(runner):
+    # A command that fails without retrying (a hook that raised, a 4xx document) still has its
+    # line: the log must not end on the command before it, as if the visit never ran.
+    def broken(win):
+        raise ValueError("no token today")
+
+    runner.get("body")
+    with pytest.raises(CommandError):
+        runner.visit("/hooks.html", on_before_load=broken)
+    assert [(e.name, e.message) for e in runner._ctx.log][-1] == (
+        "failed", "CommandError: runner.visit(): on_before_load raised ValueError: no token today")
+    with pytest.raises(CommandError):
+        runner.visit("/nothing-here.html")
+    last = runner._ctx.log[-1]
+    assert (last.name, last.message) == (
+        "failed", f"CommandError: runner.visit() failed trying to load: {runner._ctx.resolve_url('/nothing-here.html')}")
+
+
 def test_a_python_hook_that_hangs_is_given_up_and_the_page_is_let_go(runner):
     release, finished = threading.Event(), threading.Event()
     calls = []

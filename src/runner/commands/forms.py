@@ -20,7 +20,8 @@ __all__ = ["FormInput"]
 
 # What select_file's "select" needs to know of its element: a file input, or a label of one.
 _FILE_INPUT = ("el => { const t = el.tagName === 'LABEL' && el.control ? el.control : el;"
-               " return {file: t.tagName === 'INPUT' && t.type === 'file', multiple: !!t.multiple}; }")
+               " return {file: t.tagName === 'INPUT' && t.type === 'file', multiple: !!t.multiple,"
+               " control: t === el ? null : '<input' + (t.id ? '#' + t.id : '') + '>'}; }")
 
 
 class FormInput(Actions):
@@ -127,9 +128,11 @@ class FormInput(Actions):
                     f"of one; found {snap.elements[0].description}.\nPass action='drag-drop' to drop the files on it."
                 )
             if len(payloads) > 1 and not kind["multiple"]:
+                lacking = snap.elements[0].description  # a label's input is the one that lacks it
+                lacking = f"its input {kind['control']}" if kind.get("control") else lacking
                 raise CommandError(
                     f"{self._label}.select_file() can only give several files ({len(payloads)} here) to an "
-                    f"input with the multiple attribute; {snap.elements[0].description} has none."
+                    f"input with the multiple attribute; {lacking} has none."
                 )
             try:
                 self._ctx.run(self._ctx.browser.set_input_files(self._query_arg(), payloads))

@@ -238,7 +238,8 @@ class PageHash(str):
     def should(self, chainer: str | Callable[[Any], Any], *args: Any, timeout: float | None = None) -> PageHash:
         __tracebackhide__ = True
         commands = self._commands
-        Value(commands, lambda: str(PageHash.read(commands)), "hash()").should(chainer, *args, timeout=timeout)
+        given = {} if timeout is None else {"timeout": timeout}  # told as written: no "timeout=None"
+        Value(commands, lambda: str(PageHash.read(commands)), "hash()").should(chainer, *args, **given)
         shown = "<callback>" if callable(chainer) else " ".join([chainer, *map(repr, args)])
         commands._ctx.add_log("assert", f"hash() should {shown}")
         return PageHash.read(commands)

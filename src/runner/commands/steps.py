@@ -229,12 +229,15 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             state, error = "passed", None
             failure: StepError | None = None
             result: Any = None
+            logged = len(ctx.log)
             try:
                 result = method(self, *args, **kwargs)
                 return result
             except BaseException as err:
                 state, error = "failed", error_line(type(err).__name__, err)
                 ctx.command_error = err
+                if isinstance(err, Exception) and not any(e.name == "failed" for e in ctx.log[logged:]):
+                    ctx.add_log("failed", _failed_line(error, err))  # a failure at once ends the log too
                 if traced:
                     failure = step_error(err, file, line)
                 raise
@@ -252,6 +255,15 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+def _failed_line(error: str, err: BaseException) -> str:
+    """The log line of a command that failed at once: its error's first line, and the next one
+    when the first announces it (``runner.visit() failed trying to load: http://...``)."""
+    if not error.endswith(":"):
+        return error
+    rest = [line.strip() for line in str(err).splitlines()[1:] if line.strip()]
+    return f"{error} {rest[0]}" if rest else error
 
 
 def _tell_later(ctx: Any, step_after: Callable[[Any, Any], Callable[[], str]], obj: Any, result: Any,
@@ -308,12 +320,13 @@ def run_parent(ctx: Any, name: str, call: Callable[[], Any], args: tuple[Any, ..
     file, line = _caller()
     shown, shown_kwargs = _shown(ctx, args, kwargs)
     told = show_args(shown, shown_kwargs)
-    ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=told,
+    tab = ctx.page_label  # a popup's runner: told as the tab's, as its built-in commands are
+    ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=told, subject=tab,
                                file=file, line=line, attempt=ctx.attempt, parent=parent))
     ctx.add_log(name, told)  # (the commands it calls add their lines after it)
     if ctx.traced:
         flush_step(ctx)
-        _send_step(ctx, step_name(name, None, shown, shown_kwargs), file, line)
+        _send_step(ctx, step_name(name, tab, shown, shown_kwargs), file, line)
     started = time.perf_counter()
     state, error = "passed", None
     failure: StepError | None = None

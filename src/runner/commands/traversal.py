@@ -16,6 +16,7 @@ from typing import Any, Self
 from runner.commands.dom_query import DomQuery, checked_selector
 from runner.commands.steps import show_args
 from runner.errors import UsageError
+from runner.net._util import regex_text
 
 __all__ = ["Traversal", "Content", "contains_arguments", "contains_step", "contains_label"]
 
@@ -153,7 +154,7 @@ def contains_label(args: tuple[Any, ...], selector: str | None, content: Any, ma
 
 
 def _shown(content: Any) -> str:
-    return f"/{content.pattern}/" if isinstance(content, re.Pattern) else repr(content)
+    return regex_text(content) if isinstance(content, re.Pattern) else repr(content)  # /^on/i
 
 
 def contains_step(owner: Any, text: Any, selector: Any, match_case: bool,

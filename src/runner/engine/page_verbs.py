@@ -15,8 +15,10 @@ always did.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from runner.engine.document_heads import DocumentHeads
@@ -154,11 +156,28 @@ class PageVerbs(BrowserHolder):
 
     async def location(self) -> dict[str, str]:
         """``window.location``'s parts: ``hash``, ``host``, ..., ``search``."""
-        location: dict[str, str] = await self._live_page().evaluate(_LOCATION_SCRIPT)
+        location: dict[str, str] = await self._past_navigation(lambda page: page.evaluate(_LOCATION_SCRIPT))
         return location
 
     async def title(self) -> str:
-        return await self._live_page().title()
+        title: str = await self._past_navigation(lambda page: page.title())
+        return title
+
+    async def _past_navigation(self, read: Callable[[Page], Awaitable[Any]]) -> Any:
+        """``read(page)``, with a navigation under way (a document replacing another right after
+        a click) waited out, not reported as Playwright's "Execution context was destroyed"."""
+        page = self._live_page()
+        for attempt in range(20):
+            try:
+                return await read(page)
+            except PlaywrightError as err:
+                if attempt == 19 or not any(s in str(err) for s in NAVIGATING):
+                    raise
+                try:
+                    await page.wait_for_load_state("domcontentloaded", timeout=5_000)
+                except PlaywrightError:
+                    await asyncio.sleep(0.02)
+        raise AssertionError("unreachable")
 
     async def set_viewport(self, width: int, height: int) -> None:
         await self._live_page().set_viewport_size({"width": width, "height": height})

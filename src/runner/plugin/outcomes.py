@@ -74,6 +74,17 @@ def _summary_from_text(report: pytest.TestReport) -> tuple[str | None, str | Non
     return kind, line
 
 
+def _failure_text(report: pytest.TestReport) -> str:
+    """The report's text as pytest writes it, less the line a pytest-xdist worker's report opens
+    with (``[gw0] linux -- Python 3.11.7 /path/to/python``: which process ran it, not the failure)."""
+    text = (report.longreprtext or "").rstrip()
+    if getattr(report, "node", None) is not None:
+        first, _, rest = text.partition("\n")
+        if first.startswith("[") and " -- Python " in first:
+            text = rest.lstrip("\n")
+    return text
+
+
 def attempt_from_reports(reports: list[pytest.TestReport]) -> dict[str, Any]:
     """One attempt (its setup, call and teardown reports) as plain data: ``state`` (passed,
     failed, pending, skipped), ``duration_ms``, ``error`` (the whole report), ``error_type``,
@@ -91,7 +102,7 @@ def attempt_from_reports(reports: list[pytest.TestReport]) -> dict[str, Any]:
         extras = getattr(report, TEST_ATTR, None) or extras
         if report.failed and state != "failed":
             state = "failed"
-            error = (report.longreprtext or "").rstrip()  # the phase, when not "call", is in the message
+            error = _failure_text(report)  # the phase, when not "call", is in the message
             summary = getattr(report, ERROR_ATTR, None)
             error_type, message = tuple(summary) if summary else _summary_from_text(report)
             if message and report.when != "call":

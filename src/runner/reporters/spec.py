@@ -134,7 +134,8 @@ class SpecReporter(Reporter):
             if test.log:
                 self._print(c.gray("     command log:"))
                 for line in test.log[-15:]:
-                    self._print(c.gray(f"       {line}"))
+                    first, *rest = line.split("\n")  # a line of several keeps the log's indent
+                    self._print(c.gray("\n".join([f"       {first}", *(f"         {more}" for more in rest)])))
             if test.routes:
                 self._print(c.gray(_routes_table(test.routes, "     ")))
         if self.show_routes:

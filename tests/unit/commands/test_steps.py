@@ -17,7 +17,8 @@ class Thing:
         self.told: list[Any] = []
         self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0, command_parent=None,
                                     nodeid="a_spec.py::test_x", attempt=2,
-                                    traced=False, pending_step=None, redactor=None, page_label=None)
+                                    traced=False, pending_step=None, redactor=None, page_label=None, log=[])
+        self._ctx.add_log = lambda name, message: self._ctx.log.append(SimpleNamespace(name=name, message=message))
         self._label = "get('#b')"
 
     @command("click")
@@ -70,6 +71,8 @@ def test_a_failing_command_is_told_failed_with_its_error_in_one_line_and_still_r
     assert ended.state == "failed" and ended.error == "AssertionError: expected have.text"
     assert thing.told[0].args == "'have.text', 'Hi'"
     assert thing._ctx.command_depth == 0
+    # its line ends the command log, as a retried command's "failed: ... (after Nms)" does
+    assert [(e.name, e.message) for e in thing._ctx.log] == [("failed", "AssertionError: expected have.text")]
     thing.click()
     assert thing.told[-1].id == 2  # numbered within the attempt
 

@@ -19,7 +19,7 @@ def _run() -> RunResult:
                       12050, slow=True)
     bad = TestResult("b_spec.py::test_bad", ["test_bad"], "failed",
                      [AttemptResult("failed", 80, "CommandError: expected 3 got 2")], 80,
-                     log=["visit: http://x/"],
+                     log=["visit: http://x/", "failed: 'div[' is not a valid selector.\nQueries take CSS selectors"],
                      routes=[{"method": "GET", "matcher": "/api/*", "stubbed": True, "alias": "api", "matches": 2}])
     pending = TestResult("b_spec.py::test_later", ["test_later"], "pending", [AttemptResult("pending", 0)], 0)
     return RunResult(specs=[SpecResult("a_spec.py", "/p/a_spec.py", [ok, slow], duration_ms=1500),
@@ -48,6 +48,8 @@ def test_progress_lines_and_failure_details():
     assert "TestSuite\n" in text and "passed on attempt 2 of 2, flaky" in text
     assert "1) test_bad" in text and "CommandError: expected 3 got 2" in text
     assert "command log:" in text and "visit: http://x/" in text
+    # a line of two lines keeps the log's indent on its second (not at the terminal's edge)
+    assert "\n       failed: 'div[' is not a valid selector.\n         Queries take CSS selectors\n" in text
     assert "/api/*" in text and "Routes (1)" in text
     assert "- test_later" in text
 
