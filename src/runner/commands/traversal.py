@@ -16,7 +16,7 @@ from typing import Any, Self
 from runner.commands.dom_query import DomQuery, checked_selector
 from runner.commands.steps import show_args
 from runner.errors import UsageError
-from runner.net._util import regex_text
+from runner.expect.messages import regex_text
 
 __all__ = ["Traversal", "Content", "contains_arguments", "contains_step", "contains_label", "swapped"]
 
