@@ -180,7 +180,7 @@ class Actions(DomQuery):
         __tracebackhide__ = True
         target = scroll_target(position_or_x, y)
         self._one_element("scroll_to", timeout)
-        shown = shown_target(position_or_x, y)
+        shown = shown_target(position_or_x, y, duration, easing)
         scroll(self._commands, self._query_arg(), f"{self._label}.scroll_to({shown})", target, duration=duration,
                easing=easing, ensure_scrollable=ensure_scrollable, timeout_ms=self._timeout_ms(timeout))
         self._ctx.add_log("scroll_to", f"{self._label} {shown}")
