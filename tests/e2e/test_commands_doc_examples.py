@@ -64,6 +64,8 @@ def test_scroll_to_and_select_file_examples(runner):
     assert _page(runner, "document.getElementById('panel').scrollTop") > 0
     assert "scroll_to: window 'bottom'" in _log(runner)
     assert "scroll_to: get('#panel') 0, '50%'" in _log(runner)
+    assert runner.scroll_to("top", duration=50, easing="linear")["top"] == 0
+    assert "scroll_to: window 'top', duration=50, easing='linear'" in _log(runner)
     runner.get("#avatar").select_file({"contents": b"id,name\n1,Ada\n", "fileName": "people.csv"})
     runner.get("#files li").should("have.text", "people.csv:text/csv:id,name\n1,Ada\n")
     runner.get("#avatar").select_file("note.txt")  # read from fixturesFolder

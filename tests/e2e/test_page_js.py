@@ -3,6 +3,8 @@ the page and retried), runner.hash(), runner.evaluate(), on a real page whose sc
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from runner import CommandError, UsageError
@@ -102,6 +104,30 @@ def test_invoke_calls_with_this_bound_and_changes_the_page(runner, server):
     assert "invoke: .app.store.dispatch({'type': 'add', 'name': 'milk'})" in _log(runner)
     assert "invoke: .dispatch({'type': 'add', 'name': 'eggs'})" in _log(runner)
     assert runner.document().invoke("querySelector", "#title").value() == PageObject("node", "<h1#title.big>")
+
+
+def test_what_invoke_returned_is_asserted_once_and_fails_at_once(runner, server):
+    # it was called once and copied out as data: it cannot change, so waiting could only time out
+    runner.visit(server.page("/app", APP))
+    theme = runner.window().invoke("localStorage.getItem", "theme")
+    theme.should("include", "dar").its("length").should("eq", 4)
+    started = time.monotonic()
+    with pytest.raises(CommandError) as caught:
+        theme.should("include", "light")
+    with pytest.raises(CommandError) as its_caught:
+        theme.its("length").should("eq", 5)
+    with pytest.raises(CommandError) as dom_caught:  # a DOM method's result too
+        runner.get("#title").invoke("getAttribute", "class").should("eq", "small")
+    assert time.monotonic() - started < 1.5  # not one of them waited out the 2000 ms timeout
+    assert str(caught.value) == (
+        "Asserted once, not retried (the value was read once and cannot change): "
+        "window().invoke('localStorage.getItem', 'theme').should('include', 'light'): "
+        "expected 'dark' to contain 'light'"
+    )
+    assert "its('length').should('eq', 5): expected 4 to equal 5" in str(its_caught.value)
+    assert str(dom_caught.value).startswith("Asserted once, not retried")
+    # a read in the page is read again: the token is set 300 ms after the load
+    runner.window().its("localStorage.token").should("eq", "abc123")
 
 
 def test_invoke_awaits_a_promise(runner, server):

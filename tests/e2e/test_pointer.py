@@ -80,7 +80,7 @@ def test_an_element_scrolls_and_an_animated_scroll_passes_through_the_middle(run
     top, seen = _read(runner, "() => [document.getElementById('box').scrollTop, window.seen]")
     assert top == 0
     assert any(0 < s < 500 for s in seen), seen  # it went there by steps (from 500, the centre)
-    assert _lines(runner, "scroll_to")[-1] == "get('#box') 0, 0"
+    assert _lines(runner, "scroll_to")[-1] == "get('#box') 0, 0, duration=600, easing='linear'"
 
 
 def test_a_scroll_that_is_not_possible_fails_as_the_original_does(runner):

@@ -132,3 +132,26 @@ def test_contains_shows_every_argument_in_the_error_and_the_log(runner):
     )
     runner.contains("li", re.compile("^TW", re.I)).should("have.text", "two")  # its flags too
     assert runner._ctx.log[-1].message == "contains('li', /^TW/i) should have.text 'two'"
+
+
+FILTERS = ("<!doctype html><html><body><footer><ul id='filters'><li><a href='#/'>All</a></li>"
+           "<li><a href='#/active'>Active</a></li></ul></footer></body></html>")
+HINT = "did you mean contains('#filters a', 'All')? (the selector comes first, as in the original)"
+
+
+def test_contains_in_the_old_order_says_which_order_it_takes(runner, server):
+    runner.visit(server.page("/filters", FILTERS))
+    with pytest.raises(CommandError) as caught:  # an action's wait
+        runner.contains("All", "#filters a").click(timeout=300)
+    assert str(caught.value).splitlines()[-1] == HINT
+    assert "but never found it" in str(caught.value)
+    with pytest.raises(CommandError) as caught:  # an assertion, on a subject's contains
+        runner.get("footer").contains("All", "#filters a").should("have.text", "All", timeout=300)
+    assert str(caught.value).splitlines()[-1] == HINT
+    # no hint where the selector finds elements, or the content finds none as a selector
+    for query in (lambda: runner.contains("#filters a", "Nope"), lambda: runner.contains("li", "Completed now")):
+        with pytest.raises(CommandError) as caught:
+            query().should("exist", timeout=300)
+        assert "did you mean" not in str(caught.value)
+    runner.contains("#filters a", "All").click()  # the order it takes
+    assert runner._ctx.run(runner._ctx.browser.page.evaluate("location.hash")) == "#/"

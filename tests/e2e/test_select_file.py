@@ -105,8 +105,12 @@ def test_several_files_for_a_single_input(runner):
 
 def test_a_hidden_file_input_needs_force(runner):
     runner.visit("/pointer.html")
-    with pytest.raises(CommandError, match="not visible"):
+    with pytest.raises(CommandError) as caught:  # the timeout says how to reach it
         runner.get("#secret").select_file("note.txt", timeout=300)
+    assert str(caught.value).endswith(
+        "<input#secret> is not visible (it or an ancestor is hidden, or it has no size): file inputs are often "
+        "hidden behind a styled label; pass force=True, or select_file on the label"
+    )
     runner.get("#secret").select_file("note.txt", force=True)
     assert _files(runner, 1)[0].startswith("secret:note.txt:")
 

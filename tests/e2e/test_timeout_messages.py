@@ -35,9 +35,6 @@ CHAINS: dict[str, tuple[Callable[[Any], Any], str]] = {
                        "but never found it"),
     "get its length should": (lambda r: r.get("#nowhere").its("length").should("eq", 3, timeout=SHORT),
                               "expected 0 to equal 3"),
-    "get invoke(args) should": (
-        lambda r: r.get("#title").invoke("getAttribute", "id").should("eq", "x", timeout=SHORT),
-        "get('#title').invoke('getAttribute', 'id').should('eq', 'x'): expected 'title' to equal 'x'"),
     "get invoke(read) should": (
         lambda r: r.get("#nowhere").invoke("attr", "id").should("eq", "x", timeout=SHORT),
         None),  # invoke waits for its subject first: its own timeout, said once
@@ -64,6 +61,18 @@ def test_a_chain_that_times_out_says_so_once(runner, chain):
     waited = int(re.match(r"Timed out retrying after (\d+)ms", message).group(1))  # type: ignore[union-attr]
     if chain != "get invoke(read) should":  # the should's timeout is the one that counts
         assert waited < 2000, f"waited for defaultCommandTimeout, not the should's {SHORT}ms: {message}"
+    failed = [e.message for e in runner._ctx.log if e.name == "failed"]
+    assert len(failed) == 1, failed
+
+
+def test_a_dom_methods_result_is_asserted_once_without_a_timeout(runner):
+    # what getAttribute returned is a copy taken once: it cannot change, so nothing is retried
+    runner.visit("/index.html")
+    with pytest.raises(CommandError) as caught:
+        runner.get("#title").invoke("getAttribute", "id").should("eq", "x", timeout=SHORT)
+    assert str(caught.value) == (
+        "Asserted once, not retried (the value was read once and cannot change): "
+        "get('#title').invoke('getAttribute', 'id').should('eq', 'x'): expected 'title' to equal 'x'")
     failed = [e.message for e in runner._ctx.log if e.name == "failed"]
     assert len(failed) == 1, failed
 

@@ -173,8 +173,13 @@ def test_a_hook_that_is_neither_javascript_nor_callable_is_refused(runner, hook)
 
 def test_a_hook_of_a_visit_that_makes_no_new_document_says_so(runner):
     runner.visit("/hooks.html")
-    with pytest.raises(CommandError, match="on_before_load did not run"):
+    with pytest.raises(CommandError) as caught:
         runner.visit("/hooks.html#part", on_before_load="localStorage.setItem('token', 'x')")
+    full = runner._ctx.base_url.rstrip("/") + "/hooks.html#part"
+    first = (f"runner.visit({full!r}): on_before_load did not run: the visit loaded no new document "
+             "(a hash change, or a download), so there was no start to run it before.")
+    assert str(caught.value).splitlines() == [first, "Visit a page that loads, or drop on_before_load."]
+    assert runner._ctx.log[-1].message == f"CommandError: {first}"  # the log line says it whole
 
 
 def test_an_apps_own_debugger_statement_does_not_hold_a_hooked_visit(runner, server):

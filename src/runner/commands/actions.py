@@ -33,9 +33,11 @@ class Actions(DomQuery):
 
     def _prepare(self, name: str, *, index: int = 0, force: bool = False,
                  timeout: float | None = None, multiple: bool = False,
-                 scroll_behavior: Any = ..., enabled: bool = True) -> list[dict[str, Any]]:
+                 scroll_behavior: Any = ..., enabled: bool = True,
+                 hidden_hint: str = "") -> list[dict[str, Any]]:
         """Wait until the element(s) can take a user action (and are enabled, unless not
-        ``enabled``: a pointer over a disabled control is fine); returns where to act."""
+        ``enabled``: a pointer over a disabled control is fine); returns where to act.
+        ``hidden_hint`` follows the reason when the element stays hidden (the command's way on)."""
         __tracebackhide__ = True
         config = self._ctx.config
         behavior = config.scroll_behavior if scroll_behavior is ... else scroll_behavior
@@ -60,7 +62,8 @@ class Actions(DomQuery):
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
                 if spot.get("ok"):
                     return Attempt(True, value=spot)
-                return Attempt(False, why_not_actionable(spot))
+                why = why_not_actionable(spot)
+                return Attempt(False, f"{why}: {hidden_hint}" if hidden_hint and spot.get("reason") == "hidden" else why)
 
             if force:
                 spot = self._ctx.run(self._ctx.browser.dom(arg))
@@ -177,7 +180,7 @@ class Actions(DomQuery):
         __tracebackhide__ = True
         target = scroll_target(position_or_x, y)
         self._one_element("scroll_to", timeout)
-        shown = shown_target(position_or_x, y)
+        shown = shown_target(position_or_x, y, duration, easing)
         scroll(self._commands, self._query_arg(), f"{self._label}.scroll_to({shown})", target, duration=duration,
                easing=easing, ensure_scrollable=ensure_scrollable, timeout_ms=self._timeout_ms(timeout))
         self._ctx.add_log("scroll_to", f"{self._label} {shown}")

@@ -8,7 +8,7 @@ find something (:meth:`DomQuery._existing`); the subject's families build on it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn, Self
 
 from runner import expect
@@ -16,7 +16,7 @@ from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.selectors import Selector, SelectorSyntaxError, compile_selector
 from runner.commands.steps import command, show_args
-from runner.errors import UsageError
+from runner.errors import CommandError, UsageError
 
 __all__ = ["DomQuery", "checked_selector"]
 
@@ -43,6 +43,10 @@ def _snapshot(raw: Mapping[str, Any]) -> expect.ElementSnapshot:
 
 class DomQuery:
     """The query steps of a subject, its label and options, and their reading in the page."""
+
+    # contains(selector, content) with a str content: the two, to tell a call written in the old
+    # order (content first) when it finds nothing (see _order_hint)
+    _swapped: tuple[str, str] | None = None
 
     def __init__(self, commands: CommandsBase, steps: list[dict[str, Any]], label: str,
                  timeout: float | None = None, include_shadow_dom: bool | None = None) -> None:
@@ -103,7 +107,44 @@ class DomQuery:
                 return Attempt(True, value=snap)
             return Attempt(False, f"expected to find element {self._label}, but never found it")
 
-        return retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label} {what}")
+        return self._retry(attempt, self._timeout_ms(timeout), f"{self._label} {what}")
+
+    def _retry(self, attempt: Callable[[], Attempt], timeout_ms: float, what: str) -> Any:
+        """``retry`` of a read of this subject: its failure says when the arguments of its
+        ``contains`` look swapped."""
+        __tracebackhide__ = True
+        try:
+            return retry(self._ctx, attempt, timeout_ms, what)
+        except CommandError as err:
+            hint = self._order_hint()
+            if not hint:
+                raise
+            raise CommandError(f"{err}\n{hint}") from None
+
+    def _order_hint(self) -> str:
+        """``did you mean contains('#filters a', 'All')?`` when this subject is a
+        ``contains(selector, content)`` whose selector finds nothing while its content is a
+        selector that finds elements (asked of the page only now, on the failure path)."""
+        if self._swapped is None:
+            return ""
+        selector, content = self._swapped
+        try:
+            as_selector = compile_selector(content)
+        except SelectorSyntaxError:
+            return ""
+        if self._found_by(compile_selector(selector)) or not self._found_by(as_selector):
+            return ""
+        return f"did you mean contains({content!r}, {selector!r})? (the selector comes first, as in the original)"
+
+    def _found_by(self, selector: Selector) -> int:
+        """How many elements ``selector`` finds where this subject's ``contains`` looked."""
+        outer = self._steps[:-1]  # the steps before the contains: a subject, a within block
+        step = {"op": "find" if outer else "get", "selector": selector}
+        raw = self._ctx.run(self._ctx.browser.dom({
+            "mode": "snapshot", "steps": [*outer, step], "shadow": self._shadow_on(),
+            "css": [], "props": [], "limit": 0,
+        }))
+        return int(raw["total"])
 
 
 def checked_selector(owner: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],

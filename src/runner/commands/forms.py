@@ -119,7 +119,10 @@ class FormInput(Actions):
         payloads = file_payloads(files, config.path("fixturesFolder"), self._ctx.project_root,
                                  f"{self._label}.select_file()")
         snap = self._one_element("select_file", timeout)
-        self._prepare("select_file", force=force, timeout=timeout)
+        # a hidden file input is the usual way to style one: the timeout says how to reach it
+        hint = ("file inputs are often hidden behind a styled label; pass force=True, or select_file on the label"
+                if snap.elements[0].tag.lower() == "input" and action == "select" else "")
+        self._prepare("select_file", force=force, timeout=timeout, hidden_hint=hint)
         if action == "select":
             kind = self._ctx.run(self._eval_first(_FILE_INPUT))
             if not kind["file"]:

@@ -118,10 +118,11 @@ class NavigationCommands(CommandsBase):
                 "Pass fail_on_status_code=False if this status is expected."
             )
         if hook is not None and not hook.ran:
+            # the first line is the log line: it says the whole of it
             raise CommandError(
-                f"runner.visit(): on_before_load did not run: loading\n\n  {full}\n\n"
-                "made no new document (a change of the hash only, or a download), so there was "
-                "nothing to run it before. Visit a page that loads, or drop on_before_load."
+                f"runner.visit({full!r}): on_before_load did not run: the visit loaded no new document "
+                "(a hash change, or a download), so there was no start to run it before.\n"
+                "Visit a page that loads, or drop on_before_load."
             )
 
     @command("mount")

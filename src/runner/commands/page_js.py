@@ -155,7 +155,7 @@ class PageValue(Value):
         result = retry(self._ctx, attempt, limit, label)
         if navigated:
             self._ctx.add_log("invoke", f"{called}: the page navigated away meanwhile, no value")
-        return Value(self._commands, lambda: result, label)
+        return Value(self._commands, lambda: result, label, once=True)  # a copy of what it returned
 
     @command("should")
     def should(self, chainer: str | Callable[[Any], Any], *args: Any, timeout: float | None = None) -> PageValue:

@@ -14,7 +14,13 @@ from runner.commands.dom_query import checked_selector
 from runner.commands.frames import Frame, frame_steps
 from runner.commands.steps import command
 from runner.commands.subject import Subject
-from runner.commands.traversal import Content, contains_arguments, contains_label, contains_step
+from runner.commands.traversal import (
+    Content,
+    contains_arguments,
+    contains_label,
+    contains_step,
+    swapped,
+)
 from runner.commands.values import Value
 from runner.commands.within import scoped
 from runner.errors import UsageError
@@ -53,7 +59,9 @@ class QueryCommands(CommandsBase):
         chosen, text = contains_arguments("runner.contains", args, selector, content)
         step = contains_step(self, text, chosen, match_case, args)
         steps, label = scoped(self, step, contains_label(args, selector, content, match_case))
-        return Subject(self, steps, label, timeout)
+        found = Subject(self, steps, label, timeout)
+        found._swapped = swapped(chosen, text)
+        return found
 
     @command("frame")
     def frame(self, selector: str, *, timeout: float | None = None,

@@ -79,7 +79,7 @@ class Reads(DomQuery):
 
         result = retry(self._ctx, attempt, self._timeout_ms(timeout), f"{label} (to exist)")
         self._ctx.add_log("invoke", label)
-        return Value(self._commands, lambda: result, label)
+        return Value(self._commands, lambda: result, label, once=True)  # a copy of what it returned
 
     def _reader(self, method: str, args: tuple[Any, ...]) -> Callable[[], Any] | None:
         """The getter of a jQuery-like read (reads the page again at each call), else None."""

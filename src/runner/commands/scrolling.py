@@ -141,12 +141,17 @@ class ScrollCommands(CommandsBase):
         __tracebackhide__ = True
         target = scroll_target(position_or_x, y)
         limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
-        where = scroll(self, None, f"scroll_to({shown_target(position_or_x, y)})", target, duration=duration, easing=easing,
+        shown = shown_target(position_or_x, y, duration, easing)
+        where = scroll(self, None, f"scroll_to({shown})", target, duration=duration, easing=easing,
                        ensure_scrollable=ensure_scrollable, timeout_ms=limit)
-        self._ctx.add_log("scroll_to", f"window {shown_target(position_or_x, y)}")
+        self._ctx.add_log("scroll_to", f"window {shown}")
         return where
 
 
-def shown_target(position_or_x: Any, y: Any) -> str:
-    """The target as the command log shows it: ``'bottom'``, ``0, '50%'``."""
-    return repr(position_or_x) if y is None else f"{position_or_x!r}, {y!r}"
+def shown_target(position_or_x: Any, y: Any, duration: Any = 0, easing: Any = "swing") -> str:
+    """The target as the command log shows it: ``'bottom'``, ``0, '50%'``, with ``duration``
+    and ``easing`` when given (``0, 0, duration=600, easing='linear'``)."""
+    shown = repr(position_or_x) if y is None else f"{position_or_x!r}, {y!r}"
+    if duration:
+        shown += f", duration={duration!r}"
+    return shown + (f", easing={easing!r}" if easing != "swing" else "")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, Self
 
 from runner import expect
-from runner.commands.context import Attempt, retry
+from runner.commands.context import Attempt
 from runner.commands.dom_query import DomQuery
 from runner.commands.steps import command
 
@@ -39,7 +39,7 @@ class DomAssertions(DomQuery):
                     return Attempt(False, str(err) or "the callback's assertion failed")
                 return Attempt(True)
 
-            retry(self._ctx, attempt_fn, self._timeout_ms(timeout), f"{self._label}.should(<callback>)")
+            self._retry(attempt_fn, self._timeout_ms(timeout), f"{self._label}.should(<callback>)")
             return self
         expect.validate_chainer(chainer, *args)
         css = expect.css_properties_needed(chainer, *args)
@@ -52,7 +52,7 @@ class DomAssertions(DomQuery):
             return Attempt(outcome.ok, outcome.message)
 
         shown = ", ".join(repr(a) for a in (chainer, *args))
-        retry(self._ctx, attempt, self._timeout_ms(timeout), f"{self._label}.should({shown})")
+        self._retry(attempt, self._timeout_ms(timeout), f"{self._label}.should({shown})")
         self._ctx.add_log("assert", f"{self._label} should {chainer} {' '.join(map(repr, args))}".strip())
         return self
 

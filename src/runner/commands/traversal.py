@@ -16,9 +16,9 @@ from typing import Any, Self
 from runner.commands.dom_query import DomQuery, checked_selector
 from runner.commands.steps import show_args
 from runner.errors import UsageError
-from runner.net._util import regex_text
+from runner.expect.messages import regex_text
 
-__all__ = ["Traversal", "Content", "contains_arguments", "contains_step", "contains_label"]
+__all__ = ["Traversal", "Content", "contains_arguments", "contains_step", "contains_label", "swapped"]
 
 #: What ``contains`` looks for: text (a number is its text) or a regular expression.
 Content = str | re.Pattern[str] | int | float
@@ -50,7 +50,9 @@ class Traversal(DomQuery):
         that contains it); ``selector=`` and ``content=`` as keywords too."""
         chosen, text = contains_arguments("contains", args, selector, content)
         step = contains_step(self, text, chosen, match_case, args)
-        return self._derive(step, contains_label(args, selector, content, match_case))
+        found = self._derive(step, contains_label(args, selector, content, match_case))
+        found._swapped = swapped(chosen, text)
+        return found
 
     def first(self) -> Self:
         return self._derive({"op": "first"}, "first()")
@@ -138,6 +140,12 @@ def contains_arguments(name: str, args: tuple[Any, ...], selector: str | None,
         raise UsageError(f"{name}() needs the content to look for: contains('Save') or "
                          "contains('button', 'Save').")
     return selector, content
+
+
+def swapped(selector: str | None, content: Any) -> tuple[str, str] | None:
+    """What a contains subject keeps to tell a call in the old order (content first) when it
+    finds nothing: its selector and its content, when the content is a str."""
+    return (selector, content) if selector is not None and isinstance(content, str) else None
 
 
 def contains_label(args: tuple[Any, ...], selector: str | None, content: Any, match_case: bool) -> str:

@@ -66,8 +66,11 @@ class Value:
     _pageless = True  # its commands' trace steps end with a snapshot of the page (steps.py)
 
     def __init__(self, commands: CommandsBase, getter: Callable[[], Any], label: str,
-                 detail: Callable[[Any], str] | None = None) -> None:
+                 detail: Callable[[Any], str] | None = None, *, once: bool = False) -> None:
         self._commands = commands
+        # read once and unable to change (a page function's result, copied out as data):
+        # should() asserts it once, as retrying could only wait out the timeout
+        self._once = once
         self._ctx: TestContext = commands._ctx
         self._getter = getter
         self._label = label
@@ -129,7 +132,7 @@ class Value:
                     return Attempt(False, self._explained(str(err) or "the callback's assertion failed", value))
                 return Attempt(True)
 
-            retry(self._ctx, attempt_fn, limit, f"{self._label}.should(<callback>)")
+            self._assert(attempt_fn, limit, f"{self._label}.should(<callback>)")
             return self
         expect.validate_chainer(chainer, *args)
 
@@ -141,14 +144,27 @@ class Value:
             return Attempt(outcome.ok, outcome.message if outcome.ok else self._explained(outcome.message, value))
 
         shown = ", ".join(repr(a) for a in (chainer, *args))
-        retry(self._ctx, attempt, limit, f"{self._label}.should({shown})")
+        self._assert(attempt, limit, f"{self._label}.should({shown})")
         return self
 
     and_ = should
 
+    def _assert(self, attempt: Callable[[], Attempt], limit: float, what: str) -> None:
+        """Retry ``attempt`` until it holds; a value read once is asserted once, failing at once."""
+        __tracebackhide__ = True
+        if not self._once:
+            retry(self._ctx, attempt, limit, what)
+            return
+        self._ctx.checkpoint()
+        result = attempt()
+        if not result.ok:
+            page = f"{self._ctx.page_label}." if self._ctx.page_label else ""
+            raise CommandError(f"Asserted once, not retried (the value was read once and cannot change): "
+                               f"{page}{what}: {result.message}")
+
     def its(self, path: str) -> Value:
         return Value(self._commands, lambda: lookup_path(self._getter(), str(path)),
-                     f"{self._label}.its({path!r})")
+                     f"{self._label}.its({path!r})", once=self._once)
 
     @command("invoke")
     def invoke(self, method: str, *args: Any, **kwargs: Any) -> Value:

@@ -9,7 +9,7 @@ from typing import Any
 
 from .subjects import DomSubject, ElementSnapshot
 
-__all__ = ["MAX_LISTED", "short", "describe", "describe_elements", "article", "plural", "a_type"]
+__all__ = ["MAX_LISTED", "regex_text", "short", "describe", "describe_elements", "article", "plural", "a_type"]
 
 _repr = reprlib.Repr()
 _repr.maxstring = 80
@@ -27,6 +27,19 @@ MAX_LISTED = 5
 _MAX_REPR = 120
 
 
+def regex_text(pattern: re.Pattern[Any]) -> str:
+    """A pattern as the original writes a regex, its flags after it (``/^on/i``): a message that
+    left out ``re.IGNORECASE`` would name a stricter check than the one that ran."""
+    flags = ""
+    if pattern.flags & re.IGNORECASE:
+        flags += "i"
+    if pattern.flags & re.MULTILINE:
+        flags += "m"
+    if pattern.flags & re.DOTALL:
+        flags += "s"
+    return f"/{pattern.pattern}/{flags}"
+
+
 def short(value: Any) -> str:
     """A readable, shortened repr of any value (element snapshots by their description)."""
     if isinstance(value, ElementSnapshot):
@@ -34,7 +47,7 @@ def short(value: Any) -> str:
     if isinstance(value, DomSubject):
         return _describe_dom(value)
     if isinstance(value, re.Pattern):
-        return f"/{_repr.repr(value.pattern)[1:-1]}/"
+        return regex_text(value)
     if callable(value) and not isinstance(value, type):
         return f"[function {getattr(value, '__name__', type(value).__name__)}]"
     try:

@@ -10,6 +10,8 @@ from collections.abc import Awaitable
 from http import HTTPStatus
 from typing import Any
 
+from runner.expect.messages import regex_text
+
 MISSING: Any = object()  # "key not given", distinct from an explicit None (JSON null)
 
 _HTML_LOOKING = re.compile(r"^\s*<(?:!doctype\s+html|html|head|body|[a-z][a-z0-9-]*(?:\s[^>]*)?/?>)", re.I)
@@ -38,17 +40,6 @@ def show(value: Any) -> str:
         return json.dumps(value, default=default, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
-
-
-def regex_text(pattern: re.Pattern[Any]) -> str:
-    flags = ""
-    if pattern.flags & re.IGNORECASE:
-        flags += "i"
-    if pattern.flags & re.MULTILINE:
-        flags += "m"
-    if pattern.flags & re.DOTALL:
-        flags += "s"
-    return f"/{pattern.pattern}/{flags}"
 
 
 def is_number(value: Any) -> bool:
