@@ -1,5 +1,6 @@
 """The terminal's command log, the events file's attempt log and the HTML report's rows tell the
-same commands of a failed test, in the same order, with the same arguments: cookies, url,
+same commands of a failed test, in the same order, with the same arguments (a secret hidden
+alike): cookies, url,
 intercept, wait, a custom command (and the commands it runs) and a popup's commands included."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ SPEC = """
     def test_everything_is_told(runner):
         runner.visit("/")
         runner.set_cookie("a", "b")
+        runner.set_cookie("token", runner.env("password"))
         runner.get_cookie("a")
         runner.get_cookies()
         runner.url()
@@ -37,6 +39,7 @@ SPEC = """
         runner.wait(10)
         runner.get("h1").should("have.text", "Nope")
     """
+SECRET = "pw-secret-8"
 NODEID = "runner/integration/a_spec.py::test_everything_is_told"
 # the log names a should "assert" (as the original's command log does)
 LOG_NAMES = {"assert": "should"}
@@ -73,6 +76,7 @@ def test_the_terminal_the_events_file_and_the_report_tell_the_same_commands(proj
     root = project(base_project({
         "runner/integration/a_spec.py": SPEC,
         "site/two.html": "<html><body><h2>Two</h2></body></html>",
+        "runner.env.json": json.dumps({"password": SECRET}),
     }, {"video": False, "defaultCommandTimeout": 1000, "retries": 0}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 1, result.text
@@ -85,7 +89,7 @@ def test_the_terminal_the_events_file_and_the_report_tell_the_same_commands(proj
     reported = [(f"{c['subject'].split('.')[0]} " if (c["subject"] or "").startswith("tab[") else "") + c["name"]
                 for c in rows]
     assert reported == [
-        "visit", "set_cookie", "get_cookie", "get_cookies", "url", "intercept", "check_para", "should", "click",
+        "visit", "set_cookie", "set_cookie", "get_cookie", "get_cookies", "url", "intercept", "check_para", "should", "click",
         "popup", "tab[1] should", "tab[1] url", "clear_cookie", "clear_cookies", "wait", "should"], rows
 
     # the events file: the attempt's log
@@ -101,11 +105,15 @@ def test_the_terminal_the_events_file_and_the_report_tell_the_same_commands(proj
 
     # the same arguments: a command without a line of its own is told with the event's args
     lines = ended["log"]
+    started = {(e["name"], e["args"]) for e in events if e["kind"] == "command.started" and e["nodeid"] == NODEID}
     assert "set_cookie: 'a', 'b'" in lines and "get_cookie: 'a'" in lines and "url" in lines
     assert "intercept: '/x', {'body': 'y'}" in lines and "tab[1] url" in lines
     assert "clear_cookie: 'a'" in lines and "clear_cookies" in lines and "wait: 10" in lines
     assert "check_para: 'para'" in lines
-    started = {(e["name"], e["args"]) for e in events if e["kind"] == "command.started" and e["nodeid"] == NODEID}
+    # a secret hidden alike in both
+    assert "set_cookie: 'token', '[redacted]'" in lines and SECRET not in result.text
+    assert SECRET not in (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8")
+    assert ("set_cookie", "'token', '[redacted]'") in started
     assert {("set_cookie", "'a', 'b'"), ("intercept", "'/x', {'body': 'y'}"), ("wait", "10")} <= started
     # a failed should is told as a passing one is, then the failure
     assert lines[-2] == "assert: get('h1') should have.text 'Nope'", lines
