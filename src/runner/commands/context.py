@@ -52,6 +52,11 @@ class LogEntry:
     message: str
     at_ms: float
 
+    @property
+    def line(self) -> str:
+        """The line as the terminal and the events file show it: ``click: get('#b')``, ``url``."""
+        return f"{self.name}: {self.message}" if self.message else self.name
+
 
 @dataclass
 class Attempt:
@@ -111,8 +116,14 @@ class TestContext:
     def browser(self) -> BrowserSession:
         return self.browser_getter()
 
-    def add_log(self, name: str, message: str) -> None:
-        self.log.append(LogEntry(name, message, (time.monotonic() - self.started) * 1000))
+    def add_log(self, name: str, message: str, *, at: int | None = None) -> None:
+        """A line of the command log, at its end (or at index ``at``: a command's own line, put
+        where the command began, before the lines told while it ran)."""
+        entry = LogEntry(name, message, (time.monotonic() - self.started) * 1000)
+        if at is None:
+            self.log.append(entry)
+        else:
+            self.log.insert(at, entry)
 
     def tell(self, event: Event) -> None:
         """Publish ``event`` on the run's bus (when there is one)."""

@@ -210,13 +210,14 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                 return method(self, *args, **kwargs)
             ctx.command_depth += 1
             ctx.commands_told += 1
-            label = getattr(self, "_label", None)
+            label = own_label = getattr(self, "_label", None)
             if ctx.page_label is not None:  # a popup's command: told as the tab's
                 label = f"{ctx.page_label}.{label}" if label else ctx.page_label
             ctx.command = f"runner.{label}.{name}()" if label else f"runner.{name}()"
             number = ctx.commands_told
             file, line = _caller()
             shown, shown_kwargs = _shown(ctx, args, kwargs)
+            logged = len(ctx.log)
             ctx.publish(CommandStarted(nodeid=ctx.nodeid, id=number, name=name, args=show_args(shown, shown_kwargs),
                                        subject=label, file=file, line=line,
                                        attempt=ctx.attempt, parent=ctx.command_parent))
@@ -229,7 +230,6 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             state, error = "passed", None
             failure: StepError | None = None
             result: Any = None
-            logged = len(ctx.log)
             try:
                 result = method(self, *args, **kwargs)
                 return result
@@ -243,6 +243,9 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                 raise
             finally:
                 ctx.command_depth -= 1
+                if not any(_own(e.name) for e in ctx.log[logged:]):
+                    # the log names every command the events tell, where it began
+                    ctx.add_log(*_own_line(name, own_label, shown, shown_kwargs), at=logged)
                 if traced and step_after is None:
                     pageless = (getattr(self, "_label", None) is None and name in PAGELESS) or getattr(self, "_pageless", False)
                     _end_step(ctx, error=failure, snapshot=pageless)
@@ -255,6 +258,28 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+#: Lines of the log told while a command runs that are not its own line: a command with none of
+#: its own gets one named after it (``set_cookie: 'a', 'b'``), so that the log and the events
+#: (the HTML report's rows) name the same commands.
+_NOT_OWN = frozenset({"failed", "request", "warning"})
+
+
+def _own(name: str) -> bool:
+    """Whether the log line ``name`` (``click``, a popup's ``tab[1] click``) is a command's own."""
+    return name.rsplit(" ", 1)[-1] not in _NOT_OWN
+
+
+def _own_line(name: str, label: str | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, str]:
+    """The log line of a command that wrote none itself: ``set_cookie: 'a', 'b'``, ``first:
+    get('li')``; a should's as a passing one writes it (``assert: get('h1') should have.text
+    'Hi'``), also when it failed or took a callback."""
+    if name == "should" and args:
+        chainer, rest = args[0], args[1:]
+        shown = "<callback>" if callable(chainer) else " ".join([str(chainer), *map(repr, rest)])
+        return "assert", f"{label or 'wrap'} should {shown}"
+    return name, " ".join(filter(None, [label, show_args(args, kwargs)]))
 
 
 def _failed_line(error: str, err: BaseException) -> str:

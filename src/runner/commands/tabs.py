@@ -48,9 +48,9 @@ class PageContext(TestContext):
         object.__setattr__(self, "browser_getter", lambda: view)
         object.__setattr__(self, "page_label", view.label)
 
-    def add_log(self, name: str, message: str) -> None:
+    def add_log(self, name: str, message: str, *, at: int | None = None) -> None:
         """A line of the test's log, marked as the tab's: ``tab[1] click: get('#again')``."""
-        super().add_log(f"{self.page_label} {name}", message)
+        super().add_log(f"{self.page_label} {name}", message, at=at)
 
     def __getattribute__(self, name: str) -> Any:
         if name in _SHARED:

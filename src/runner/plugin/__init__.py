@@ -375,7 +375,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         # redacted here too: a pytest-xdist worker's report reaches a controller whose bus never
         # learned what this test typed with log=False
         extras = session.redactor.value({
-            "log": [f"{e.name}: {e.message}" for e in ctx.log],
+            "log": [e.line for e in ctx.log],
             "routes": interceptor.routes_table() if interceptor is not None else [],
             "requests": interceptor.requests_log() if interceptor is not None else [],
             "slow_ms": float(config.slow_test_threshold),
@@ -503,7 +503,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 ctx.tell(ScreenshotTaken(nodeid=item.nodeid, path=str(shot), failure=True, attempt=ctx.attempt))
             if ctx.log:
                 report.sections.append(
-                    ("runner command log", "\n".join(f"{e.name}: {e.message}" for e in ctx.log[-30:])))
+                    ("runner command log", "\n".join(e.line for e in ctx.log[-30:])))
     return report
 
 
@@ -605,7 +605,7 @@ def _tell_interrupted(item: pytest.Item, err: BaseException, earlier: list[dict[
     run = _run_plugin(item.config)
     reason = interruption_reason(run.interrupted_by() if run is not None else None, err)
     ctx = item.stash.get(_CTX_KEY, None)
-    extras = {"log": [f"{e.name}: {e.message}" for e in ctx.log]} if ctx is not None else None
+    extras = {"log": [e.line for e in ctx.log]} if ctx is not None else None
     report = interrupted_report(item.nodeid, item.location, reason, duration_s, extras)
     if earlier:
         setattr(report, ATTEMPTS_ATTR, earlier)

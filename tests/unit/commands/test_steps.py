@@ -18,7 +18,8 @@ class Thing:
         self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0, command_parent=None,
                                     nodeid="a_spec.py::test_x", attempt=2,
                                     traced=False, pending_step=None, redactor=None, page_label=None, log=[])
-        self._ctx.add_log = lambda name, message: self._ctx.log.append(SimpleNamespace(name=name, message=message))
+        self._ctx.add_log = lambda name, message, at=None: self._ctx.log.insert(
+            len(self._ctx.log) if at is None else at, SimpleNamespace(name=name, message=message))
         self._label = "get('#b')"
 
     @command("click")
@@ -71,10 +72,24 @@ def test_a_failing_command_is_told_failed_with_its_error_in_one_line_and_still_r
     assert ended.state == "failed" and ended.error == "AssertionError: expected have.text"
     assert thing.told[0].args == "'have.text', 'Hi'"
     assert thing._ctx.command_depth == 0
-    # its line ends the command log, as a retried command's "failed: ... (after Nms)" does
-    assert [(e.name, e.message) for e in thing._ctx.log] == [("failed", "AssertionError: expected have.text")]
+    # told in the log as a passing should is, then its failure's line ends the command log, as a
+    # retried command's "failed: ... (after Nms)" does
+    assert [(e.name, e.message) for e in thing._ctx.log] == [("assert", "get('#b') should have.text 'Hi'"),
+                                                            ("failed", "AssertionError: expected have.text")]
     thing.click()
     assert thing.told[-1].id == 2  # numbered within the attempt
+
+
+def test_a_command_that_writes_no_line_of_its_own_gets_one_where_it_began() -> None:
+    """The log names every command the events tell (the terminal and the report agree)."""
+    thing = Thing()
+    thing.click(force=True)
+    thing.dblclick()  # one line: the click it calls is part of it
+    del thing._label
+    thing._ctx.page_label = "tab[1]"
+    thing.click()
+    assert [(e.name, e.message) for e in thing._ctx.log] == [
+        ("click", "get('#b') force=True"), ("dblclick", "get('#b')"), ("click", "")]
 
 
 def test_without_a_bus_nothing_is_told() -> None:
