@@ -13,6 +13,7 @@ from tests.support.static_files import serve_folder
 from runner.events import (
     AttemptEnded,
     CommandEnded,
+    LogLine,
     RunStarted,
     SpecStarted,
     TestEnded,
@@ -79,3 +80,21 @@ def test_a_popups_row_tells_the_tab_and_its_url_as_the_command_log_does(runner, 
         runner.get("#list .row").first().click()
         runner.get(ROWS).should("have.length", 2)  # click, popup
         runner.get(ROWS).eq(1).should("contain", f"popup(timeout=3000) \u2192 tab[1] {receipt}")
+
+
+def test_a_logs_row_tells_the_line_that_logged(runner, tmp_path: Path) -> None:
+    runner.visit("/tabs.html")
+    events, publish = told(runner)
+    runner.get("h1").should("have.text", "Shop")
+    runner.log("<b>cart</b> loaded")
+    runner._ctx.publish = publish
+    log_at = line_of('runner.log("<b>cart</b> loaded")')
+    assert [(e.file, e.line) for e in events if isinstance(e, LogLine)] == [(str(ROOT / HERE), log_at)]
+
+    with serve_folder(report_of(events, runner._ctx.nodeid, tmp_path / "report")) as url:
+        runner.visit(url + "/index.html")
+        runner.get("#list .row").first().click()
+        runner.get(ROWS).should("have.length", 2)  # should, log
+        runner.get(ROWS).eq(0).should("contain", f"{HERE}:{log_at - 1}")  # as a command's row
+        runner.get(ROWS).eq(1).should("contain", "<b>cart</b> loaded").and_("contain", f"{HERE}:{log_at}")
+        runner.get(f"{ROWS} b").should("not.contain", "cart")  # the message is told as text, not markup

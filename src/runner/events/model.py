@@ -148,12 +148,14 @@ class CommandEnded(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class LogLine(Event):
-    """``runner.log(message)``."""
+    """``runner.log(message)``; ``file``/``line``: the user's line that called it."""
 
     kind: ClassVar[str] = "log"
     nodeid: str
     message: str
     attempt: int = 1
+    file: str | None = None
+    line: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -96,7 +96,8 @@ def _commands(events: list[CommandStarted | CommandEnded | LogLine], start: floa
                 rows.append(row)
             row.update(durationMs=_ms(event.duration_ms), state=event.state, error=event.error, result=event.result)
         else:
-            rows.append({"kind": "log", "name": "log", "args": event.message, "at": at, "state": "passed"})
+            rows.append({"kind": "log", "name": "log", "args": event.message, "at": at, "state": "passed",
+                         "file": _relative(event.file, root), "line": event.line})
     return rows
 
 
