@@ -15,6 +15,7 @@ always did.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,6 +39,8 @@ _LOCATION_SCRIPT = (
 _GOTO_GRACE_S = 0.5
 
 # Playwright's messages while a navigation replaces the document under an evaluation.
+# Playwright's title of a page whose next document has not committed yet (frames.ts, _title)
+_PENDING_TITLE = re.compile(r"Loading [a-z][a-z0-9+.-]*:\S*")
 NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
                "navigation")
 
@@ -159,9 +162,34 @@ class PageVerbs(BrowserHolder):
         location: dict[str, str] = await self._past_navigation(lambda page: page.evaluate(_LOCATION_SCRIPT))
         return location
 
-    async def title(self) -> str:
-        title: str = await self._past_navigation(lambda page: page.title())
-        return title
+    async def title(self, timeout_ms: float) -> str:
+        """``document.title``. While a document is on its way (a reload, a link's page not yet
+        committed) Playwright's ``page.title()`` answers ``Loading <its url>``, a placeholder
+        of its own: then the title is read again once that document committed and its head was
+        parsed (within ``timeout_ms``; past it, what is read then)."""
+        page = self._live_page()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_ms / 1000
+        while True:
+            committed: asyncio.Future[None] = loop.create_future()
+
+            def on_navigated(frame: Any, committed: asyncio.Future[None] = committed) -> None:
+                if frame == page.main_frame and not committed.done():
+                    committed.set_result(None)
+
+            page.on("framenavigated", on_navigated)  # before the read: a commit right after it is seen
+            try:
+                title: str = await self._past_navigation(lambda page: page.title())
+                left = deadline - loop.time()
+                if _PENDING_TITLE.fullmatch(title) is None or left <= 0:
+                    return title
+                try:
+                    await asyncio.wait_for(committed, left)
+                    await page.wait_for_load_state("domcontentloaded", timeout=max(1.0, (deadline - loop.time()) * 1000))
+                except (TimeoutError, PlaywrightError):
+                    return str(await self._past_navigation(lambda page: page.title()))
+            finally:
+                page.remove_listener("framenavigated", on_navigated)
 
     async def _past_navigation(self, read: Callable[[Page], Awaitable[Any]]) -> Any:
         """``read(page)``, with a navigation under way (a document replacing another right after
