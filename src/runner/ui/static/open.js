@@ -193,7 +193,7 @@
     if (v.attempt > 1) list.append(el("li", { className: "attempt", text: "attempt " + v.attempt }));
     for (const c of v.commands.values()) {
       if (c.kind === "log") {
-        list.append(el("li", { className: "log" }, "log " + c.message,
+        list.append(el("li", { className: "log" }, "log " + c.message + " ",
           c.file ? el("span", { className: "where", text: c.file.split("/").pop() + ":" + c.line }) : null));
         continue;
       }
