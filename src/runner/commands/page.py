@@ -109,8 +109,9 @@ class PageCommands(CommandsBase):
     @command("title")
     def title(self) -> str:
         """The page's ``document.title``; a document on its way (a reload under way) is waited
-        for, up to pageLoadTimeout."""
-        limit = float(self._ctx.config.page_load_timeout)
+        for, up to defaultCommandTimeout (as long as a retrying read waits: a page that never
+        finishes parsing holds title() no longer than that)."""
+        limit = float(self._ctx.config.default_command_timeout)
         return self._ctx.run(self._ctx.browser.title(limit), limit)
 
     @command("viewport")
