@@ -44,6 +44,15 @@ def test_custom(runner):
 """
 
 
+TABS_SPEC = """
+def test_tabs(runner):
+    runner.visit("/tabs.html")
+    with runner.popup() as tab:
+        runner.get("a").click()
+    runner.log("<b>opened</b>")
+"""
+
+
 ASSERT_SPEC = """
 def test_totals(runner):
     runner.visit("/")
@@ -58,6 +67,9 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "runner" / "integration" / "travel_spec.py").write_text(TRAVEL_SPEC, encoding="utf-8")
     (root / "runner" / "integration" / "assert_spec.py").write_text(ASSERT_SPEC, encoding="utf-8")
     (root / "runner" / "integration" / "custom_spec.py").write_text(CUSTOM_SPEC, encoding="utf-8")
+    (root / "runner" / "integration" / "tabs_spec.py").write_text(TABS_SPEC, encoding="utf-8")
+    (root / "site" / "tabs.html").write_text("<a href='/receipt.html' target='_blank'>receipt</a>", encoding="utf-8")
+    (root / "site" / "receipt.html").write_text("<title>Receipt</title><h1>Receipt</h1>", encoding="utf-8")
     (root / "runner" / "support").mkdir()
     (root / "runner" / "support" / "index.py").write_text(CUSTOM_SUPPORT, encoding="utf-8")
     return root
@@ -176,6 +188,15 @@ def test_a_custom_commands_commands_are_under_it_and_travel_to_its_step(runner, 
     runner.get("#commands .command").eq(3).click()  # #4, inside save_as: shown at save_as's step
     runner.get(status).should("have.text", "save_as('Ada') · After")
     runner.get(".notice").should("contain", "a command of a custom command")
+
+
+def test_a_popups_line_tells_its_tab_and_url_and_a_logs_line_where_it_logged(runner, open_url: str) -> None:
+    run_spec_and_wait(runner, open_url, "tabs_spec.py")
+    runner.get("#commands .command").should("have.length", 3)  # visit, click, popup
+    runner.get("#commands .command").eq(2).should("contain", "popup").and_(
+        "contain", "\u2192 tab[1] http://127.0.0.1:").and_("contain", "/receipt.html")
+    runner.get("#commands .log").should("contain", "log <b>opened</b>").and_("contain", "opened</b> tabs_spec.py:6")
+    runner.get("#commands .log b").should("not.exist")  # the message is text, never the UI's markup
 
 
 def test_a_broken_spec_shows_its_error_in_the_ui(runner, open_url: str, sample: Path) -> None:

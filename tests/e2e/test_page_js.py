@@ -343,3 +343,24 @@ def test_hash_and_location_wait_out_a_navigation_under_way(runner, server):
         assert runner.hash() == ""
         assert runner.location("pathname") == "/again"
         runner.title()  # mid-reload the page may have no title yet: it is read, not failed
+
+
+def test_title_read_while_a_slow_document_loads_is_that_documents(runner, server):
+    # Found in review: title() right after a click that reloads the page answered Playwright's
+    # placeholder, "Loading http://127.0.0.1:.../again", while the new document was on its way.
+    served: list[str] = []
+
+    def page(h: object) -> None:
+        served.append("again")
+        if len(served) > 1:
+            time.sleep(0.4)  # the server is slow with the reloaded document: it is on its way a while
+        h.send(200, f"<!doctype html><title>App, load {len(served)}</title>"  # type: ignore[attr-defined]
+               "<button onclick='location.reload()'>again</button>", content_type="text/html; charset=utf-8")
+
+    server.route("/again", page)
+    runner.visit(server.url + "/again")
+    assert runner.title() == "App, load 1"
+    runner.get("button").click()
+    assert runner.title() == "App, load 2"  # the new document's, read once it came
+    assert runner.location("pathname") == "/again" and runner.url() == server.url + "/again"
+    assert len(served) == 2

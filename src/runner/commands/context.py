@@ -98,6 +98,8 @@ class TestContext:
     # the error the last failed command raised: a test failing with another one (a plain assert)
     # gets its failure told as the last line of its command log (steps.tell_failure)
     command_error: BaseException | None = None
+    # what the running command found, told with its command.ended (steps.py): popup's tab and URL
+    command_result: str | None = None
     command: str = ""  # the command told last, as ``runner.get('h1').should()``
     traced: bool = False  # the attempt is recorded in a trace: each command is a step of it
     pending_step: Any = None  # (name function, file, line) of a step told later (steps.py)

@@ -108,7 +108,11 @@ class PageCommands(CommandsBase):
 
     @command("title")
     def title(self) -> str:
-        return self._ctx.run(self._ctx.browser.title())
+        """The page's ``document.title``; a document on its way (a reload under way) is waited
+        for, up to defaultCommandTimeout (as long as a retrying read waits: a page that never
+        finishes parsing holds title() no longer than that)."""
+        limit = float(self._ctx.config.default_command_timeout)
+        return self._ctx.run(self._ctx.browser.title(limit), limit)
 
     @command("viewport")
     def viewport(self, width: int | str, height: int | str | None = None) -> None:

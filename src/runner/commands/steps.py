@@ -251,9 +251,10 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                     _end_step(ctx, error=failure, snapshot=pageless)
                 elif traced and step_after is not None:
                     _tell_later(ctx, step_after, self, result, failure, (name, label, shown, shown_kwargs), file, line)
+                found, ctx.command_result = ctx.command_result, None
                 ctx.publish(CommandEnded(nodeid=ctx.nodeid, id=number, name=name, state=state,
                                          duration_ms=round((time.perf_counter() - started) * 1000, 3),
-                                         error=error, attempt=ctx.attempt))
+                                         error=error, attempt=ctx.attempt, result=found))
 
         return run  # type: ignore[return-value]
 

@@ -15,6 +15,7 @@ from runner.commands.dom_query import DomQuery
 from runner.commands.fixtures import read_fixture
 from runner.commands.records import Record
 from runner.commands.shell import run_shell
+from runner.commands.steps import _caller as caller_line  # the user's file:line, as a command's
 from runner.commands.steps import command
 from runner.commands.values import Value
 from runner.errors import CommandError, UsageError
@@ -49,7 +50,9 @@ class SystemCommands(CommandsBase):
         """
         text = cut_text(_loggable(message), LOG_LIMIT, "the runner.log() message")  # kept in every report: capped
         self._ctx.add_log("log", text)
-        self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=text, attempt=self._ctx.attempt))
+        file, line = caller_line()  # the report's row shows where, as a command's does
+        self._ctx.tell(LogLine(nodeid=self._ctx.nodeid, message=text, attempt=self._ctx.attempt,
+                               file=file, line=line))
 
     @command("fixture")
     def fixture(self, path: str, encoding: Any = ...) -> Any:

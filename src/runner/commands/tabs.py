@@ -160,6 +160,7 @@ class TabCommands(CommandsBase):
                 "The action inside the `with runner.popup() as tab:` block must open one (a link with "
                 "target=_blank, window.open(...)); give a slow one longer with popup(timeout=...).")
         self._ctx.add_log("popup", f"{view.label} {view.page_url}")
+        self._ctx.command_result = f"{view.label} {view.page_url}"  # the report's row tells it too
         return type(self)(PageContext(self._ctx, view), events=self._events,
                           interceptor=self._interceptor_getter, screenshot_dir=self._screenshot_dir,
                           session_cache=self._session_cache)

@@ -15,6 +15,7 @@ always did.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,6 +39,9 @@ _LOCATION_SCRIPT = (
 _GOTO_GRACE_S = 0.5
 
 # Playwright's messages while a navigation replaces the document under an evaluation.
+_NAVIGATION_WAIT_S = 5.0  # how long a read waits out documents replacing each other
+# Playwright's title of a page whose next document has not committed yet (frames.ts, _title)
+_PENDING_TITLE = re.compile(r"Loading [a-z][a-z0-9+.-]*:\S*")
 NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
                "navigation")
 
@@ -159,25 +163,65 @@ class PageVerbs(BrowserHolder):
         location: dict[str, str] = await self._past_navigation(lambda page: page.evaluate(_LOCATION_SCRIPT))
         return location
 
-    async def title(self) -> str:
-        title: str = await self._past_navigation(lambda page: page.title())
-        return title
+    async def title(self, timeout_ms: float) -> str:
+        """``document.title``. While a document is on its way (a reload, a link's page not yet
+        committed) Playwright's ``page.title()`` answers ``Loading <its url>``, a placeholder
+        of its own: then the title is read again once that document committed and its head was
+        parsed (within ``timeout_ms``; past it, what is read then). A document committed but
+        still loading is read once its head was parsed."""
+        page = self._live_page()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_ms / 1000
+
+        async def parsed() -> None:  # the committed document's head parsed (at once when it is)
+            try:
+                await page.wait_for_load_state("domcontentloaded", timeout=max(1.0, (deadline - loop.time()) * 1000))
+            except PlaywrightError:
+                pass  # read what there is
+
+        while True:
+            committed: asyncio.Future[None] = loop.create_future()
+
+            def on_navigated(frame: Any, committed: asyncio.Future[None] = committed) -> None:
+                if frame == page.main_frame and not committed.done():
+                    committed.set_result(None)
+
+            page.on("framenavigated", on_navigated)  # before the read: a commit right after it is seen
+            try:
+                await parsed()
+                title: str = await self._past_navigation(lambda page: page.title())
+                if title == "":  # also Playwright's answer when the read raced a commit: the document's own
+                    await parsed()
+                    return str(await self._past_navigation(lambda page: page.evaluate("document.title")))
+                left = deadline - loop.time()
+                if _PENDING_TITLE.fullmatch(title) is None or left <= 0:
+                    return title
+                try:
+                    await asyncio.wait_for(committed, left)
+                except TimeoutError:
+                    return str(await self._past_navigation(lambda page: page.title()))
+            finally:
+                page.remove_listener("framenavigated", on_navigated)
 
     async def _past_navigation(self, read: Callable[[Page], Awaitable[Any]]) -> Any:
         """``read(page)``, with a navigation under way (a document replacing another right after
         a click) waited out, not reported as Playwright's "Execution context was destroyed"."""
         page = self._live_page()
-        for attempt in range(20):
+        loop = asyncio.get_running_loop()
+        # bounded by time, not by a count of tries: a page that replaces its document again and
+        # again (a reload loop) destroyed twenty reads in a row in well under a second
+        deadline = loop.time() + _NAVIGATION_WAIT_S
+        while True:
             try:
                 return await read(page)
             except PlaywrightError as err:
-                if attempt == 19 or not any(s in str(err) for s in NAVIGATING):
+                left = deadline - loop.time()
+                if left <= 0 or not any(s in str(err) for s in NAVIGATING):
                     raise
                 try:
-                    await page.wait_for_load_state("domcontentloaded", timeout=5_000)
+                    await page.wait_for_load_state("domcontentloaded", timeout=left * 1000)
                 except PlaywrightError:
                     await asyncio.sleep(0.02)
-        raise AssertionError("unreachable")
 
     async def set_viewport(self, width: int, height: int) -> None:
         await self._live_page().set_viewport_size({"width": width, "height": height})

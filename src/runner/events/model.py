@@ -131,7 +131,9 @@ class CommandStarted(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class CommandEnded(Event):
-    """A ``runner`` command ended; ``state`` is ``"passed"`` or ``"failed"`` (with ``error``)."""
+    """A ``runner`` command ended; ``state`` is ``"passed"`` or ``"failed"`` (with ``error``).
+    ``result``: what it found, when its log line tells more than its arguments (``popup``'s
+    ``tab[1] http://127.0.0.1:8080/receipt.html``)."""
 
     kind: ClassVar[str] = "command.ended"
     nodeid: str
@@ -141,16 +143,19 @@ class CommandEnded(Event):
     duration_ms: float
     error: str | None = None
     attempt: int = 1
+    result: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
 class LogLine(Event):
-    """``runner.log(message)``."""
+    """``runner.log(message)``; ``file``/``line``: the user's line that called it."""
 
     kind: ClassVar[str] = "log"
     nodeid: str
     message: str
     attempt: int = 1
+    file: str | None = None
+    line: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

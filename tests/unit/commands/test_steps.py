@@ -17,7 +17,8 @@ class Thing:
         self.told: list[Any] = []
         self._ctx = SimpleNamespace(publish=self.told.append, command_depth=0, commands_told=0, command_parent=None,
                                     nodeid="a_spec.py::test_x", attempt=2,
-                                    traced=False, pending_step=None, redactor=None, page_label=None, log=[])
+                                    traced=False, pending_step=None, redactor=None, page_label=None, log=[],
+                                    command_result=None)
         self._ctx.add_log = lambda name, message, at=None: self._ctx.log.insert(
             len(self._ctx.log) if at is None else at, SimpleNamespace(name=name, message=message))
         self._label = "get('#b')"

@@ -85,7 +85,7 @@ def _commands(events: list[CommandStarted | CommandEnded | LogLine], start: floa
             depth = depths[event.id] = depths.get(event.parent, -1) + 1 if event.parent is not None else 0
             row = {"kind": "command", "name": event.name, "args": event.args, "subject": event.subject,
                    "file": _relative(event.file, root), "line": event.line, "at": at,
-                   "durationMs": None, "state": "running", "error": None, "depth": depth}
+                   "durationMs": None, "state": "running", "error": None, "result": None, "depth": depth}
             rows.append(row)
             open_rows[event.id] = row
         elif isinstance(event, CommandEnded):
@@ -94,9 +94,10 @@ def _commands(events: list[CommandStarted | CommandEnded | LogLine], start: floa
                 row = {"kind": "command", "name": event.name, "args": "", "subject": None, "file": None,
                        "line": None, "at": round(at - event.duration_ms, 1)}
                 rows.append(row)
-            row.update(durationMs=_ms(event.duration_ms), state=event.state, error=event.error)
+            row.update(durationMs=_ms(event.duration_ms), state=event.state, error=event.error, result=event.result)
         else:
-            rows.append({"kind": "log", "name": "log", "args": event.message, "at": at, "state": "passed"})
+            rows.append({"kind": "log", "name": "log", "args": event.message, "at": at, "state": "passed",
+                         "file": _relative(event.file, root), "line": event.line})
     return rows
 
 

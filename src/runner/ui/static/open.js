@@ -88,8 +88,8 @@
             depth: parent ? parent.depth + 1 : 0, top: top, topTitle: parent ? parent.topTitle : (ev.subject ? ev.subject + "." : "") + ev.name + "(" + (ev.args || "") + ")" });
           break;
         }
-        case "command.ended": { const c = v.commands.get(ev.id); if (c) { c.state = ev.state; c.duration = ev.duration_ms; c.error = ev.error; } break; }
-        case "log": v.commands.set("log" + v.commands.size, { kind: "log", message: ev.message }); break;
+        case "command.ended": { const c = v.commands.get(ev.id); if (c) { c.state = ev.state; c.duration = ev.duration_ms; c.error = ev.error; c.result = ev.result; } break; }
+        case "log": v.commands.set("log" + v.commands.size, { kind: "log", message: ev.message, file: ev.file, line: ev.line }); break;
         case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, count: 0 }); break;
         case "route.aliased": { const r = v.routes.get(ev.route_id); if (r) r.alias = ev.alias; break; }
         case "request.intercepted":
@@ -192,7 +192,11 @@
     const v = testView(t);
     if (v.attempt > 1) list.append(el("li", { className: "attempt", text: "attempt " + v.attempt }));
     for (const c of v.commands.values()) {
-      if (c.kind === "log") { list.append(el("li", { className: "log", text: "log " + c.message })); continue; }
+      if (c.kind === "log") {
+        list.append(el("li", { className: "log" }, "log " + c.message + " ",
+          c.file ? el("span", { className: "where", text: c.file.split("/").pop() + ":" + c.line }) : null));
+        continue;
+      }
       if (c.kind === "request") {
         const r = c.ev;
         list.append(el("li", { className: "request-line", dataset: { stubbed: r.stubbed ? "yes" : "no" } },
@@ -207,7 +211,7 @@
         title: c.state === "running" ? "running" : "click to see the page before and after this command" },
         el("span", { className: "num", text: c.id }),
         el("span", { className: "cmd-name", text: "\u00a0\u00a0".repeat(Math.max(0, c.depth - 1)) + (c.depth ? "\u21b3 " : "") + (c.subject ? c.subject + "." : "") + c.name }),
-        el("span", { className: "cmd-args", text: c.args || "" }),
+        el("span", { className: "cmd-args", text: (c.args || "") + (c.result ? " \u2192 " + c.result : "") }),
         el("span", { className: "duration", text: ms(c.duration) }),
         el("span", { className: "where", text: where }));
       if (c.error) li.append(el("div", { className: "cmd-error", text: c.error }));

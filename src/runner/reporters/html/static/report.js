@@ -509,7 +509,8 @@
           el("span", { cls: "req-mark", text: (c.stubbed ? " stubbed" : " to the server") + requestNote(c) }))
         : el("span", { cls: "cmd" }, c.depth ? el("span", { cls: "nested", text: "\u00a0\u00a0".repeat(c.depth - 1) + "\u21b3 " }) : null,
           c.subject ? el("span", { cls: "subject", text: c.subject + "." }) : null,
-          el("b", { text: c.name }), el("span", { text: "(" + (c.args || "") + ")" }));
+          el("b", { text: c.name }), el("span", { text: "(" + (c.args || "") + ")" }),
+          c.result ? el("span", { cls: "cmd-result", text: " \u2192 " + c.result }) : null);
       var cell = [what];
       if (c.error) { cell.push(el("div", { cls: "cmd-error", text: c.error })); }
       return { cells: [String(i + 1), cell, c.file ? c.file + (c.line ? ":" + c.line : "") : "",
