@@ -15,6 +15,7 @@ here, with that equivalent.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,10 +148,10 @@ def _glue(combinator: str | None) -> str:
     return " " if combinator in (None, " ") else f" {combinator} "
 
 
-def _split(text: str, separator: str) -> list[str]:
-    """``text`` split at ``separator`` outside strings, brackets, parentheses and escapes."""
-    parts: list[str] = []
-    depth, start, i = 0, 0, 0
+def _outside_strings(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """Each character of ``text`` from ``start`` with its index, but for escapes (a backslash and
+    what it escapes) and quoted strings, which are stepped over."""
+    i = start
     while i < len(text):
         char = text[i]
         if char == "\\":
@@ -159,6 +160,15 @@ def _split(text: str, separator: str) -> list[str]:
         if char in "\"'":
             i = _string_end(text, i)
             continue
+        yield i, char
+        i += 1
+
+
+def _split(text: str, separator: str) -> list[str]:
+    """``text`` split at ``separator`` outside strings, brackets, parentheses and escapes."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, char in _outside_strings(text):
         if char in "([":
             depth += 1
         elif char in ")]":
@@ -166,7 +176,6 @@ def _split(text: str, separator: str) -> list[str]:
         elif char == separator and depth == 0:
             parts.append(text[start:i])
             start = i + 1
-        i += 1
     parts.append(text[start:])
     return parts
 
@@ -253,22 +262,14 @@ def _combinator(text: str, i: int, selector: str) -> tuple[str, int]:
 
 def _block_end(text: str, start: int, opening: str, closing: str) -> int:
     """The index after the block opened at ``start`` (nested blocks and strings skipped)."""
-    depth, i = 0, start
-    while i < len(text):
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char in "\"'":
-            i = _string_end(text, i)
-            continue
+    depth = 0
+    for i, char in _outside_strings(text, start):
         if char == opening:
             depth += 1
         elif char == closing:
             depth -= 1
             if depth == 0:
                 return i + 1
-        i += 1
     return len(text)
 
 
