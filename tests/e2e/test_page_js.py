@@ -271,6 +271,9 @@ def test_each_command_is_told_with_its_arguments(runner, server):
         ("should", "hash()", "'eq', '', timeout=500"),
     ]
     assert all(e.state == "passed" for e in told if isinstance(e, CommandEnded))
+    # the command log has one line a command, as the events: not two for a hash's should
+    assert _log(runner, "assert")[-2:] == ["assert: hash() should eq ''", "assert: hash() should eq ''"]
+    assert len(_log(runner, "assert")) == 3
 
 
 def test_exist_waits_for_the_path_and_then_hands_on_the_subject(runner, server):

@@ -239,9 +239,8 @@ class PageHash(str):
         __tracebackhide__ = True
         commands = self._commands
         given = {} if timeout is None else {"timeout": timeout}  # told as written: no "timeout=None"
+        # the Value's should tells the command log its "assert: hash() should ..." line
         Value(commands, lambda: str(PageHash.read(commands)), "hash()").should(chainer, *args, **given)
-        shown = "<callback>" if callable(chainer) else " ".join([chainer, *map(repr, args)])
-        commands._ctx.add_log("assert", f"hash() should {shown}")
         return PageHash.read(commands)
 
     and_ = should
