@@ -30,6 +30,10 @@ def test_click_counts_and_dblclick(runner):
     runner.get("#counter").should("have.text", "clicked 1")
     runner.get("#counter").dblclick()
     runner.get("#counter").should("have.text", "clicked 3")
+    runner.get("#counter").rightclick()
+    # each is told by the name the test called, in the command log as in the report's rows
+    assert [(e.name, e.message) for e in runner._ctx.log if e.name.endswith("click")] == [
+        ("click", "get('#counter')"), ("dblclick", "get('#counter')"), ("rightclick", "get('#counter')")]
 
 
 def test_click_on_several_elements_needs_multiple(runner):

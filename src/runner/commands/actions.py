@@ -93,10 +93,17 @@ class Actions(DomQuery):
         """Click the element's centre like a user (after scrolling it into view and waiting
         until it is visible, enabled, not moving and not covered)."""
         __tracebackhide__ = True
-        spots = self._prepare("click", force=force, multiple=multiple, timeout=timeout)
+        return self._click("click", force=force, multiple=multiple, timeout=timeout, button=button,
+                           click_count=click_count, modifiers=modifiers)
+
+    def _click(self, name: str, *, force: bool = False, multiple: bool = False, timeout: float | None = None,
+               button: str = "left", click_count: int = 1, modifiers: Sequence[str] = ()) -> Self:
+        """``click``, ``dblclick`` and ``rightclick``: each is told (log, errors) by its own name."""
+        __tracebackhide__ = True
+        spots = self._prepare(name, force=force, multiple=multiple, timeout=timeout)
         for index, _spot in enumerate(spots):
             self._press(index, button, click_count, list(modifiers), force, timeout)
-        self._ctx.add_log("click", self._label)
+        self._ctx.add_log(name, self._label)
         return self
 
     def _press(self, index: int, button: str, count: int, modifiers: list[str], force: bool,
@@ -129,11 +136,11 @@ class Actions(DomQuery):
 
     @command("dblclick")
     def dblclick(self, **options: Any) -> Self:
-        return self.click(click_count=2, **options)
+        return self._click("dblclick", **{"click_count": 2, **options})
 
     @command("rightclick")
     def rightclick(self, **options: Any) -> Self:
-        return self.click(button="right", **options)
+        return self._click("rightclick", **{"button": "right", **options})
 
     @command("focus")
     def focus(self) -> Self:
