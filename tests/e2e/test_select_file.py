@@ -48,6 +48,14 @@ def test_bytes_in_a_file_object_and_several_files_for_a_multiple_input(runner):
     assert any(line.startswith("many:note.txt:") for line in lines)
 
 
+def test_bare_bytes_are_files_without_a_name(runner):
+    runner.visit("/pointer.html")
+    runner.get("#many").select_file([b"abc", b"de"])
+    lines = _files(runner, 2)
+    assert any(line.startswith("many::3:application/octet-stream:") and line.endswith(":abc") for line in lines), lines
+    assert any(line.startswith("many::2:") and line.endswith(":de") for line in lines), lines
+
+
 def test_a_label_of_a_file_input_takes_the_files(runner):
     runner.visit("/pointer.html")
     runner.get("#single-label").select_file({"contents": b"x", "fileName": "x.bin"})
@@ -120,8 +128,6 @@ def test_misuse(runner):
     with pytest.raises(CommandError, match=r"select_file\(\) can only be called on a single element.*2 elements"
                                            r"\.\nNarrow the query"):
         runner.get("input[type=file]:not(#secret)").select_file("note.txt")
-    with pytest.raises(UsageError, match="bytes without a name"):
-        runner.get("#single").select_file(b"raw")
     with pytest.raises(UsageError, match="action must be 'select' or 'drag-drop'"):
         runner.get("#single").select_file("note.txt", action="drop")
     with pytest.raises(UsageError, match="without 'contents'"):

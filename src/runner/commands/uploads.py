@@ -4,7 +4,7 @@ A file is a path (``str`` or ``Path``: relative ones are looked up in ``fixtures
 then in the project root, as the original does), or a dict like the original's file object:
 ``contents`` (bytes; a path; or any other JSON value, sent as its JSON text), ``fileName`` (or
 ``file_name``), ``mimeType`` (``mime_type``) and ``lastModified`` (``last_modified``, ms since the
-epoch). Bare bytes have no name, so they come in such a dict. :data:`DROP_SCRIPT` is the drop
+epoch). Bare bytes are a file without a name (``""``), as in the original. :data:`DROP_SCRIPT` is the drop
 of these files on an element, as a user dragging them from the desktop.
 """
 
@@ -61,10 +61,7 @@ def _payload(item: Any, fixtures: Path | None, root: Path, command: str) -> dict
     if isinstance(item, (str, Path)):
         return _from_path(item, fixtures, root, None, command)
     if isinstance(item, (bytes, bytearray)):
-        raise UsageError(
-            f"{command} was given bytes without a name: pass {{'contents': b'...', 'fileName': "
-            "'name.ext'} (mimeType and lastModified too, if you like)."
-        )
+        item = {"contents": item}  # a file without a name, as the original makes of a bare Buffer
     if not isinstance(item, dict):
         raise UsageError(
             f"{command} takes a path, a dict with contents and fileName, or a list of them; found {item!r}."

@@ -55,7 +55,6 @@ def test_a_missing_file_says_where_it_looked(project):
 
 
 @pytest.mark.parametrize(("files", "says"), [
-    (b"raw", "bytes without a name"),
     ([], "at least one file"),
     (42, "takes a path, a dict"),
     ({"fileName": "x"}, "without 'contents'"),
@@ -64,3 +63,9 @@ def test_a_missing_file_says_where_it_looked(project):
 def test_misuse(project, files, says):
     with pytest.raises(UsageError, match=says):
         file_payloads(files, *project, CMD)
+
+
+def test_bare_bytes_are_a_file_without_a_name(project):
+    # as the original makes of a bare Buffer: new File([contents], "")
+    (payload,) = file_payloads(b"raw", *project, CMD)
+    assert (payload["name"], payload["buffer"]) == ("", b"raw")
