@@ -224,7 +224,7 @@ def test_the_add_command_example(runner, no_custom_commands):
     assert "sign_in: 'ann', 'pw'" in _log(runner)
     runner.sign_in("bob", "secret", log=False)
     assert "sign_in: [redacted], [redacted], log=False" in _log(runner)
-    assert runner._ctx.redactor is None or "secret" not in runner._ctx.redactor.text("bob secret")
+    assert runner._ctx.redactor is not None and "secret" not in runner._ctx.redactor.text("bob secret")
 
 
 # --- What the docs say the command log and the errors show --------------------------------------------
