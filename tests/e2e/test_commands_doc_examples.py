@@ -300,7 +300,13 @@ def test_unpacking_the_wrong_number_and_a_missing_file_say_so(runner):
 def test_scroll_into_view_block_and_click_count(runner):
     runner.visit("/doc-examples.html")
     runner.get("#panel").scroll_into_view(block="center")
+    # the panel's middle is the window's: the page scrolled to center it (it starts higher)
+    assert _page(runner, "(() => { const r = document.getElementById('panel').getBoundingClientRect();"
+                         " return Math.abs(r.top + r.height / 2 - innerHeight / 2) <= 1 && scrollY > 0; })()")
+    _page(runner, "window.clicks = []; document.querySelector('#pair li')"
+                  ".addEventListener('click', (e) => window.clicks.push(e.detail))")
     runner.get("#pair li").first().click(click_count=2)
+    assert _page(runner, "window.clicks") == [1, 2]  # two clicks, the second one a double click's
     with pytest.raises(UsageError) as caught:
         runner.get("#panel").scroll_into_view(block="middle")
     assert str(caught.value) == ("get('#panel').scroll_into_view(block=...) takes one of 'start', 'center', "
