@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.test_intercept import fetch, open_page
+from tests.support.page_fetch import fetch, open_page
 from tests.support.runner_reads import log_messages
 
 
