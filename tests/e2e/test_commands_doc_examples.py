@@ -8,19 +8,10 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from tests.support.runner_reads import log_lines, page_value
 
 from runner import UsageError, add_command
 from runner.commands import custom
-
-
-def _log(runner, name=None):
-    return [f"{e.name}: {e.message}" for e in runner._ctx.log if name is None or e.name == name]
-
-
-def _page(runner, script):
-    """What the page says, read without runner's commands."""
-    return runner._ctx.run(runner._ctx.browser.page.evaluate(script))
-
 
 # --- Traversal ---------------------------------------------------------------------------------
 
@@ -61,11 +52,11 @@ def test_scroll_to_and_select_file_examples(runner):
     runner.visit("/doc-examples.html")
     assert runner.scroll_to("bottom")["top"] > 0
     runner.get("#panel").scroll_to(0, "50%")
-    assert _page(runner, "document.getElementById('panel').scrollTop") > 0
-    assert "scroll_to: window 'bottom'" in _log(runner)
-    assert "scroll_to: get('#panel') 0, '50%'" in _log(runner)
+    assert page_value(runner, "document.getElementById('panel').scrollTop") > 0
+    assert "scroll_to: window 'bottom'" in log_lines(runner)
+    assert "scroll_to: get('#panel') 0, '50%'" in log_lines(runner)
     assert runner.scroll_to("top", duration=50, easing="linear")["top"] == 0
-    assert "scroll_to: window 'top', duration=50, easing='linear'" in _log(runner)
+    assert "scroll_to: window 'top', duration=50, easing='linear'" in log_lines(runner)
     runner.get("#avatar").select_file({"contents": b"id,name\n1,Ada\n", "fileName": "people.csv"})
     runner.get("#files li").should("have.text", "people.csv:text/csv:id,name\n1,Ada\n")
     runner.get("#avatar").select_file("note.txt")  # read from fixturesFolder
@@ -81,7 +72,7 @@ def test_within_example(runner):
         runner.contains("Sign up").click()
     runner.get("#joined").should("have.text", "joined as ada@example.com")
     runner.get("#outside button").should("have.text", "Sign up")  # the button outside was not clicked
-    assert "within: get('form#signup')" in _log(runner)
+    assert "within: get('form#signup')" in log_lines(runner)
 
 
 def test_unpacking_and_spread_examples(runner):
@@ -110,9 +101,9 @@ def test_window_and_document_examples(runner):
     runner.window().its("app.store").invoke("dispatch", {"type": "clear"})
     runner.window().its("app.store.state.items").should("have.length", 0)
     runner.document().its("title").should("eq", "Store")
-    assert "its: .localStorage.token" in _log(runner)
-    assert "invoke: .app.store.dispatch({'type': 'add', 'name': 'milk'})" in _log(runner)
-    assert "assert: window().its('localStorage.token') should eq 'abc123'" in _log(runner)
+    assert "its: .localStorage.token" in log_lines(runner)
+    assert "invoke: .app.store.dispatch({'type': 'add', 'name': 'milk'})" in log_lines(runner)
+    assert "assert: window().its('localStorage.token') should eq 'abc123'" in log_lines(runner)
 
 
 def test_window_then_example(runner):
@@ -135,7 +126,7 @@ def test_evaluate_examples(runner):
     assert runner.evaluate("document.title") == "Store"
     assert runner.evaluate("n => window.app.add(n)", 3) == 3
     assert runner.evaluate("async () => { await new Promise(r => setTimeout(r, 10)); return 'later'; }") == "later"
-    assert "evaluate: n => window.app.add(n)" in _log(runner)
+    assert "evaluate: n => window.app.add(n)" in log_lines(runner)
 
 
 def test_value_and_log_examples(runner):
@@ -144,7 +135,7 @@ def test_value_and_log_examples(runner):
     runner.log(runner.window().its("app.store.state"))
     runner.log(runner.get("h1"))
     runner.log(runner.get(".x"))
-    logged = _log(runner, "log")
+    logged = log_lines(runner, "log")
     assert "log: window().its('app.store.state'): {'count': 1, 'items': ['tea']}" in logged
     assert "log: get('h1'): <h1#title.big> 'Store'" in logged
     assert "log: get('.x'): no element matches" in logged
@@ -221,10 +212,10 @@ def test_the_add_command_example(runner, no_custom_commands):
 
     runner.sign_in("ann", "pw")
     runner.get("#who").should("have.text", "signed in as ann")
-    assert "sign_in: 'ann', 'pw'" in _log(runner)
+    assert "sign_in: 'ann', 'pw'" in log_lines(runner)
     runner.sign_in("bob", "secret", log=False)
-    assert "sign_in: [redacted], [redacted], log=False" in _log(runner)
-    assert runner._ctx.redactor is None or "secret" not in runner._ctx.redactor.text("bob secret")
+    assert "sign_in: [redacted], [redacted], log=False" in log_lines(runner)
+    assert runner._ctx.redactor is not None and "secret" not in runner._ctx.redactor.text("bob secret")
 
 
 # --- What the docs say the command log and the errors show --------------------------------------------
@@ -235,7 +226,7 @@ def test_the_log_lines_and_messages_the_docs_quote(runner):
     runner.get("#avatar").select_file("note.txt")
     runner.get("#menu li").each(lambda li: None)
     runner.get("#pair li").spread()
-    logged = _log(runner)
+    logged = log_lines(runner)
     assert "hover: get('#menu')" in logged
     assert "select_file: get('#avatar') 'note.txt'" in logged
     assert "each: get('#menu li') (3 elements)" in logged
@@ -256,7 +247,7 @@ def test_the_log_lines_and_messages_the_docs_quote(runner):
 def test_hash_and_evaluate_log_lines(runner):
     runner.visit("/doc-store.html#/users/7")
     runner.hash()
-    assert "hash: '#/users/7'" in _log(runner)
+    assert "hash: '#/users/7'" in log_lines(runner)
 
 
 def test_a_custom_command_is_a_command_of_a_popups_runner_too(runner, no_custom_commands):
@@ -300,7 +291,13 @@ def test_unpacking_the_wrong_number_and_a_missing_file_say_so(runner):
 def test_scroll_into_view_block_and_click_count(runner):
     runner.visit("/doc-examples.html")
     runner.get("#panel").scroll_into_view(block="center")
+    # the panel's middle is the window's: the page scrolled to center it (it starts higher)
+    assert page_value(runner, "(() => { const r = document.getElementById('panel').getBoundingClientRect();"
+                         " return Math.abs(r.top + r.height / 2 - innerHeight / 2) <= 1 && scrollY > 0; })()")
+    page_value(runner, "window.clicks = []; document.querySelector('#pair li')"
+                  ".addEventListener('click', (e) => window.clicks.push(e.detail))")
     runner.get("#pair li").first().click(click_count=2)
+    assert page_value(runner, "window.clicks") == [1, 2]  # two clicks, the second one a double click's
     with pytest.raises(UsageError) as caught:
         runner.get("#panel").scroll_into_view(block="middle")
     assert str(caught.value) == ("get('#panel').scroll_into_view(block=...) takes one of 'start', 'center', "

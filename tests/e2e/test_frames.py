@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from runner import CommandError, UsageError
-from runner.events import CommandStarted
 
 FRAME_PAGES = Path(__file__).parent / "site" / "pages" / "frames"
 
@@ -145,21 +144,11 @@ def test_requests_of_a_cross_origin_frame_go_through_the_tests_routes(runner, se
     assert not [r for r in server.received if r["path"] == "/api/x"]  # the server was never asked
 
 
-def test_the_command_log_shows_the_frame(runner, monkeypatch):
-    told: list[CommandStarted] = []
-    publish = runner._ctx.publish
-    assert publish is not None
-
-    def keep(event):
-        if isinstance(event, CommandStarted):
-            told.append(event)
-        publish(event)
-
-    monkeypatch.setattr(runner._ctx, "publish", keep)
+def test_the_command_log_shows_the_frame(runner, started):
     runner.visit("/frames.html")
     runner.frame("#pay").get("input[name=card]").type("4242")
     runner.frame("#outer").frame("#inner").get("#inner-button").should("exist")
-    lines = [(e.name, e.args, e.subject) for e in told]
+    lines = [(e.name, e.args, e.subject) for e in started]
     assert ("frame", "'#pay'", None) in lines
     assert ("type", "'4242'", "frame('#pay').get('input[name=card]')") in lines
     assert ("should", "'exist'", "frame('#outer').frame('#inner').get('#inner-button')") in lines

@@ -8,23 +8,9 @@ import threading
 import time
 
 import pytest
+from tests.support.page_fetch import fetch, open_page
 
 from runner import CommandError, InterceptError, UsageError
-
-
-def fetch(runner, url, init=None):
-    """fetch() from the page; returns {status, text, headers} or {error}."""
-    return runner._ctx.run(runner._ctx.browser.page.evaluate(
-        """async ([url, init]) => {
-            try {
-                const r = await fetch(url, init || {});
-                return {status: r.status, text: await r.text(), headers: Object.fromEntries(r.headers)};
-            } catch (e) { return {error: String(e)}; }
-        }""", [url, init]))
-
-
-def open_page(runner, server):
-    runner.visit(server.page("/app", "<html><body><h1>app</h1></body></html>"))
 
 
 def test_spy_records_request_and_response(runner, server):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.test_intercept import fetch, open_page
+import pytest
+from tests.support.page_fetch import fetch, open_page
 
-from runner import CommandError
+from runner import CommandError, InterceptError
 
 
 def test_an_alias_waited_on_does_not_use_up_the_request_for_another_alias(runner, server):
@@ -277,11 +278,10 @@ def test_the_log_line_of_a_request_whose_handler_raised_names_the_url_first(runn
         raise ValueError("boom")
 
     runner.intercept("/echo/broken", broken).as_("broken")
-    try:
+    # the handler's error fails the next command (the fetch or the wait): it must, and name the error
+    with pytest.raises(InterceptError, match="in a request handler passed to `runner.intercept\\(\\)`: ValueError: boom"):
         fetch(runner, "/echo/broken")
         runner.wait("@broken")
-    except Exception:  # noqa: BLE001 - the handler's error fails the next command: not what is tested
-        pass
     runner._ctx.take_async_error()
     lines = [e.message for e in runner._ctx.log if e.name == "request"]
     assert len(lines) == 1, lines

@@ -13,8 +13,8 @@ import zlib
 from decimal import Decimal
 
 import pytest
-from tests.e2e.test_intercept import fetch, open_page
 from tests.e2e.test_intercept_details import _PUT, _cors_server_routes, _preflights
+from tests.support.page_fetch import fetch, open_page
 
 from runner import CommandError, InterceptError, UsageError
 from runner.net.bodies import MAX_READ_BODY_BYTES

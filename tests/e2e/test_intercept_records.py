@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from tests.e2e.test_intercept import fetch, open_page
+from tests.support.page_fetch import fetch, open_page
 
 from runner import CommandError
 

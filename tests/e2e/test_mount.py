@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
-from tests.e2e.test_intercept import fetch
+from tests.support.page_fetch import fetch
 
 from runner import UsageError
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from tests.support.runner_reads import log_lines, page_value
 
 from runner import CommandError, UsageError
 from runner.commands.page_js import PageObject
@@ -38,15 +39,6 @@ APP = """<!doctype html><html><head><title>Store</title></head><body>
 </script></body></html>"""
 
 
-def _log(runner, name=None):
-    return [f"{e.name}: {e.message}" for e in runner._ctx.log if name is None or e.name == name]
-
-
-def _page_text(runner, script):
-    """What the page says, read without runner's commands (a test must not check a command with itself)."""
-    return runner._ctx.run(runner._ctx.browser.page.evaluate(script))
-
-
 def test_its_reads_dotted_paths_and_waits_for_them(runner, server):
     runner.visit(server.page("/app", APP))
     runner.window().its("localStorage.token").should("eq", "abc123")  # set 300 ms after load
@@ -55,10 +47,10 @@ def test_its_reads_dotted_paths_and_waits_for_them(runner, server):
     runner.window().its("app").its("store.state.count").should("eq", 0)
     runner.document().its("title").should("eq", "Store")
     runner.document().its("readyState").should("eq", "complete")
-    assert _log(runner, "window")[0] == f"window: {server.url}/app"
-    assert _log(runner, "document")[0] == f"document: {server.url}/app"
-    assert _log(runner, "its")[0] == "its: .localStorage.token"
-    assert "assert: window().its('localStorage.token') should eq 'abc123'" in _log(runner)
+    assert log_lines(runner, "window")[0] == f"window: {server.url}/app"
+    assert log_lines(runner, "document")[0] == f"document: {server.url}/app"
+    assert log_lines(runner, "its")[0] == "its: .localStorage.token"
+    assert "assert: window().its('localStorage.token') should eq 'abc123'" in log_lines(runner)
 
 
 def test_window_should_have_property_waits_for_a_global(runner, server):
@@ -98,11 +90,11 @@ def test_invoke_calls_with_this_bound_and_changes_the_page(runner, server):
     count = runner.window().invoke("app.store.dispatch", {"type": "add", "name": "milk"})
     assert count.value() == 1
     runner.window().its("app.store").invoke("dispatch", {"type": "add", "name": "eggs"}).should("eq", 2)
-    assert _page_text(runner, "() => [...document.querySelectorAll('#items li')].map(li => li.textContent)") == [
+    assert page_value(runner, "() => [...document.querySelectorAll('#items li')].map(li => li.textContent)") == [
         "milk", "eggs"]
     runner.window().its("app.store.state.items").should("deep.equal", ["milk", "eggs"])
-    assert "invoke: .app.store.dispatch({'type': 'add', 'name': 'milk'})" in _log(runner)
-    assert "invoke: .dispatch({'type': 'add', 'name': 'eggs'})" in _log(runner)
+    assert "invoke: .app.store.dispatch({'type': 'add', 'name': 'milk'})" in log_lines(runner)
+    assert "invoke: .dispatch({'type': 'add', 'name': 'eggs'})" in log_lines(runner)
     assert runner.document().invoke("querySelector", "#title").value() == PageObject("node", "<h1#title.big>")
 
 
@@ -143,7 +135,7 @@ def test_invoke_misuses_and_page_errors_say_so_once(runner, server):
         "window().invoke('app.store.dispatch', {'type': 'boom'}) threw in the page: TypeError: unknown action boom")
     with pytest.raises(CommandError, match=r"threw in the page: RangeError: no way$"):
         runner.window().invoke("app.store.refuse")
-    assert _log(runner, "invoke")[-2:] == ["invoke: .app.store.dispatch({'type': 'boom'})", "invoke: .app.store.refuse()"]
+    assert log_lines(runner, "invoke")[-2:] == ["invoke: .app.store.dispatch({'type': 'boom'})", "invoke: .app.store.refuse()"]
     with pytest.raises(CommandError, match=r"window.app.store.state.count is not a function \(it is number 0\)"):
         runner.window().invoke("app.store.state.count")
     with pytest.raises(CommandError, match=r"did not settle within 300ms"):
@@ -169,19 +161,19 @@ def test_hash_is_a_string_and_its_should_waits(runner, server):
     assert isinstance(runner.hash(), str)
     with pytest.raises(CommandError, match=r"Timed out retrying after \d+ms: hash\(\).should\('eq', '#/x'\)"):
         runner.hash().should("eq", "#/x", timeout=200)
-    assert "hash: '#/users/7'" in _log(runner)
+    assert "hash: '#/users/7'" in log_lines(runner)
 
 
 def test_evaluate_runs_expressions_and_functions(runner, server):
     runner.visit(server.page("/app", APP))
     assert runner.evaluate("document.title") == "Store"
     assert runner.evaluate("n => window.app.store.dispatch({type: 'add', name: 'x' + n})", 7) == 1
-    assert _page_text(runner, "() => document.querySelector('#items li').textContent") == "x7"
+    assert page_value(runner, "() => document.querySelector('#items li').textContent") == "x7"
     assert runner.evaluate("async () => { await new Promise(r => setTimeout(r, 20)); return [1, 'a', null]; }") == [
         1, "a", None]
     assert runner.evaluate("() => document.body.children[0]") == PageObject("node", "<h1#title.big>")
     assert runner.evaluate("() => undefined") is None
-    assert "evaluate: n => window.app.store.dispatch({type: 'add', name: 'x' + n})" in _log(runner)
+    assert "evaluate: n => window.app.store.dispatch({type: 'add', name: 'x' + n})" in log_lines(runner)
 
 
 def test_evaluate_errors_name_the_script_and_the_page_error(runner, server):
@@ -216,7 +208,7 @@ def test_log_shows_what_a_subject_holds_now(runner, server):
     runner.log(runner.get(".nothing"))
     runner.log(runner.window().its("app.nope"))
     runner.log("plain words")
-    assert _log(runner, "log") == [
+    assert log_lines(runner, "log") == [
         "log: window().its('app.store.state'): {'count': 1, 'items': ['tea']}",
         "log: wrap({'a': [1, 2]}).its('a'): [1, 2]",
         "log: get('h1'): <h1#title.big> 'Store'",
@@ -239,12 +231,9 @@ def test_value_is_read_with_a_call_and_says_so_without_one(runner, server):
         bool(runner.window().its("app").value)
 
 
-def test_each_command_is_told_with_its_arguments(runner, server):
+def test_each_command_is_told_with_its_arguments(runner, server, told):
     from runner.events import CommandEnded, CommandStarted
 
-    told: list = []
-    original = runner._ctx.publish
-    runner._ctx.publish = lambda event: (told.append(event), original(event) if original else None)
     runner.visit(server.page("/app", APP))
     runner.window().its("localStorage.theme").should("eq", "dark")
     runner.window().invoke("app.store.dispatch", {"type": "add", "name": "milk"})
@@ -272,8 +261,8 @@ def test_each_command_is_told_with_its_arguments(runner, server):
     ]
     assert all(e.state == "passed" for e in told if isinstance(e, CommandEnded))
     # the command log has one line a command, as the events: not two for a hash's should
-    assert _log(runner, "assert")[-2:] == ["assert: hash() should eq ''", "assert: hash() should eq ''"]
-    assert len(_log(runner, "assert")) == 3
+    assert log_lines(runner, "assert")[-2:] == ["assert: hash() should eq ''", "assert: hash() should eq ''"]
+    assert len(log_lines(runner, "assert")) == 3
 
 
 def test_exist_waits_for_the_path_and_then_hands_on_the_subject(runner, server):
@@ -287,7 +276,7 @@ def test_exist_waits_for_the_path_and_then_hands_on_the_subject(runner, server):
     with pytest.raises(CommandError, match=r"expected window.app.store not to exist, but it is \{'state'"):
         runner.window().its("app.store").should("not.exist", timeout=200)
     runner.window().then(lambda win: win.invoke("app.store.dispatch", {"type": "add", "name": "jam"}))
-    assert _page_text(runner, "() => window.app.store.state.items") == ["jam"]
+    assert page_value(runner, "() => window.app.store.state.items") == ["jam"]
 
 
 def test_lists_and_host_objects_are_shown_sensibly(runner, server):
@@ -316,8 +305,8 @@ def test_invoke_of_a_function_that_navigates_away_runs_once(runner, server):
     runner.visit(server.page("/before", page))
     assert runner.window().invoke("app.leave").value() is None
     runner.document().its("title").should("eq", "after")
-    assert _page_text(runner, "() => sessionStorage.n") == "1"
-    assert _log(runner, "invoke") == ["invoke: .app.leave()", "invoke: .app.leave(): the page navigated away meanwhile, no value"]
+    assert page_value(runner, "() => sessionStorage.n") == "1"
+    assert log_lines(runner, "invoke") == ["invoke: .app.leave()", "invoke: .app.leave(): the page navigated away meanwhile, no value"]
 
 
 def test_what_throws_while_read_is_told_in_the_pages_words(runner, server):

@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from tests.support.runner_reads import log_messages, page_value
 
 from runner import CommandError, UsageError
-
-
-def _lines(runner, name: str) -> list[str]:
-    return [entry.message for entry in runner._ctx.log if entry.name == name]
-
-
-def _read(runner, script: str):
-    return runner._ctx.run(runner._ctx.browser.page.evaluate(script))
 
 
 def test_hover_is_a_real_pointer_move(runner, started):
@@ -21,8 +14,8 @@ def test_hover_is_a_real_pointer_move(runner, started):
     runner.get("#hot").hover()
     runner.get("#hot").should("have.css", "background-color", "rgb(0, 128, 0)")  # CSS :hover
     runner.get("#hover-log").should("have.text", "mouseover,mouseenter")
-    assert _read(runner, "() => document.getElementById('hot').matches(':hover')") is True
-    assert _lines(runner, "hover") == ["get('#hot')"]
+    assert page_value(runner, "() => document.getElementById('hot').matches(':hover')") is True
+    assert log_messages(runner, "hover") == ["get('#hot')"]
     assert [(e.name, e.subject) for e in started if e.name == "hover"] == [("hover", "get('#hot')")]
 
 
@@ -52,17 +45,17 @@ def test_hover_needs_a_single_element(runner):
 
 def test_the_page_scrolls_to_positions_and_coordinates(runner, started):
     runner.visit("/pointer.html")
-    max_y = _read(runner, "() => document.scrollingElement.scrollHeight - innerHeight")
-    max_x = _read(runner, "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth")
+    max_y = page_value(runner, "() => document.scrollingElement.scrollHeight - innerHeight")
+    max_x = page_value(runner, "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth")
     assert runner.scroll_to("bottom") == {"left": pytest.approx(max_x / 2, abs=1), "top": pytest.approx(max_y, abs=1)}
-    assert _read(runner, "() => scrollY") == pytest.approx(max_y, abs=1)
+    assert page_value(runner, "() => scrollY") == pytest.approx(max_y, abs=1)
     runner.scroll_to("top_left")
-    assert _read(runner, "() => [scrollX, scrollY]") == [0, 0]
+    assert page_value(runner, "() => [scrollX, scrollY]") == [0, 0]
     runner.scroll_to(0, "50%")
-    assert _read(runner, "() => scrollY") == pytest.approx(max_y / 2, abs=1)
+    assert page_value(runner, "() => scrollY") == pytest.approx(max_y / 2, abs=1)
     runner.scroll_to("120px", 300)
-    assert _read(runner, "() => [scrollX, scrollY]") == [120, 300]
-    assert _lines(runner, "scroll_to") == ["window 'bottom'", "window 'top_left'", "window 0, '50%'",
+    assert page_value(runner, "() => [scrollX, scrollY]") == [120, 300]
+    assert log_messages(runner, "scroll_to") == ["window 'bottom'", "window 'top_left'", "window 0, '50%'",
                                             "window '120px', 300"]
     assert [e.args for e in started if e.name == "scroll_to"][:2] == ["'bottom'", "'top_left'"]
 
@@ -70,17 +63,17 @@ def test_the_page_scrolls_to_positions_and_coordinates(runner, started):
 def test_an_element_scrolls_and_an_animated_scroll_passes_through_the_middle(runner):
     runner.visit("/pointer.html")
     runner.get("#box").scroll_to("bottomRight")
-    left, top, max_x, max_y = _read(runner, "() => { const b = document.getElementById('box'); return [b.scrollLeft,"
+    left, top, max_x, max_y = page_value(runner, "() => { const b = document.getElementById('box'); return [b.scrollLeft,"
                                             " b.scrollTop, b.scrollWidth - b.clientWidth, b.scrollHeight - b.clientHeight]; }")
     assert (left, top) == (max_x, max_y) and max_x > 0 and max_y > 0
     runner.get("#box").scroll_to("center")
-    _read(runner, "() => { const b = document.getElementById('box'); window.seen = [];"
+    page_value(runner, "() => { const b = document.getElementById('box'); window.seen = [];"
                   " b.addEventListener('scroll', () => window.seen.push(b.scrollTop)); }")
     runner.get("#box").scroll_to(0, 0, duration=600, easing="linear")
-    top, seen = _read(runner, "() => [document.getElementById('box').scrollTop, window.seen]")
+    top, seen = page_value(runner, "() => [document.getElementById('box').scrollTop, window.seen]")
     assert top == 0
     assert any(0 < s < 500 for s in seen), seen  # it went there by steps (from 500, the centre)
-    assert _lines(runner, "scroll_to")[-1] == "get('#box') 0, 0, duration=600, easing='linear'"
+    assert log_messages(runner, "scroll_to")[-1] == "get('#box') 0, 0, duration=600, easing='linear'"
 
 
 def test_a_scroll_that_is_not_possible_fails_as_the_original_does(runner):
@@ -91,7 +84,7 @@ def test_a_scroll_that_is_not_possible_fails_as_the_original_does(runner):
     assert "get('#flat').scroll_to('bottom')" in message
     assert "failed because this element is not scrollable: <div#flat>" in message
     runner.get("#flat").scroll_to("bottom", ensure_scrollable=False)  # no check: passes, nothing moves
-    assert _read(runner, "() => document.getElementById('flat').scrollTop") == 0
+    assert page_value(runner, "() => document.getElementById('flat').scrollTop") == 0
     runner.visit("/index.html")
     with pytest.raises(CommandError, match="not scrollable: window"):
         runner.scroll_to("bottom", timeout=300)

@@ -11,19 +11,6 @@ from runner import CommandError, UsageError
 from runner.events import CommandEnded, CommandStarted
 
 
-def told(runner: Any) -> list[Any]:
-    """The command events of the test from now on (as the command log gets them)."""
-    events: list[Any] = []
-    publish = runner._ctx.publish
-
-    def keep(event: Any) -> None:
-        events.append(event)
-        publish(event)
-
-    runner._ctx.publish = keep
-    return events
-
-
 def pages(runner: Any) -> int:
     """How many pages the browser context has open now (asked on the engine's loop)."""
     context = runner._ctx.browser.context
@@ -144,16 +131,16 @@ def test_one_action_opening_two_pages_fills_two_blocks(runner):
     assert pages(runner) == 4
 
 
-def test_a_tabs_commands_are_told_as_the_tabs(runner):
+def test_a_tabs_commands_are_told_as_the_tabs(runner, told):
     runner.visit("/tabs.html")
-    events = told(runner)
     with runner.popup(timeout=3000) as tab:
         runner.get("#receipt-link").click()
     tab.value.get("h1").should("have.text", "Receipt")
     tab.value.url()
     runner.get("h1").should("have.text", "Shop")
-    started = [(e.subject, e.name, e.args) for e in events if isinstance(e, CommandStarted)]
+    started = [(e.subject, e.name, e.args) for e in told if isinstance(e, CommandStarted)]
     assert started == [
+        (None, "visit", "'/tabs.html'"),
         ("get('#receipt-link')", "click", ""),
         (None, "popup", "timeout=3000"),
         ("tab[1].get('h1')", "should", "'have.text', 'Receipt'"),
@@ -163,12 +150,12 @@ def test_a_tabs_commands_are_told_as_the_tabs(runner):
     lines = [f"{e.name}: {e.message}" for e in runner._ctx.log]  # the log a failing test prints
     assert "click: get('#receipt-link')" in lines and "tab[1] assert: get('h1') should have.text 'Receipt'" in lines, lines
     assert any(line.startswith("popup: tab[1] http://") and line.endswith("/receipt.html") for line in lines), lines
-    numbers = [e.id for e in events if isinstance(e, CommandStarted)]
+    numbers = [e.id for e in told if isinstance(e, CommandStarted)]
     assert numbers == sorted(set(numbers))  # one count for the test's commands and the tab's
-    assert all(e.state == "passed" for e in events if isinstance(e, CommandEnded))
+    assert all(e.state == "passed" for e in told if isinstance(e, CommandEnded))
 
 
-def test_a_custom_command_of_a_tab_is_told_as_the_tabs(runner, monkeypatch):
+def test_a_custom_command_of_a_tab_is_told_as_the_tabs(runner, told, monkeypatch):
     from runner import add_command
     from runner.commands import custom
 
@@ -179,27 +166,25 @@ def test_a_custom_command_of_a_tab_is_told_as_the_tabs(runner, monkeypatch):
         runner.get("h1").should("have.text", text)
 
     runner.visit("/tabs.html")
-    events = told(runner)
     with runner.popup(timeout=3000) as tab:
         runner.get("#receipt-link").click()
     tab.value.heading_is("Receipt")
-    started = [(e.subject, e.name, e.args) for e in events if isinstance(e, CommandStarted)]
+    started = [(e.subject, e.name, e.args) for e in told if isinstance(e, CommandStarted)]
     assert started[-2:] == [
         ("tab[1]", "heading_is", "'Receipt'"),  # the tab's, as its commands are
         ("tab[1].get('h1')", "should", "'have.text', 'Receipt'"),
     ]
 
 
-def test_a_popup_that_never_opens_fails_when_the_block_ends(runner):
+def test_a_popup_that_never_opens_fails_when_the_block_ends(runner, told):
     runner.visit("/tabs.html")
-    events = told(runner)
     with pytest.raises(CommandError) as caught:
         with runner.popup(timeout=300) as tab:
             runner.get("#open-nothing").click()
     message = str(caught.value)
     assert message.startswith("runner.popup() waited 300ms (timeout: 300ms) for a popup or new tab, and none opened.")
     assert "target=_blank" in message and "popup(timeout=...)" in message
-    ended = [e for e in events if isinstance(e, CommandEnded) and e.name == "popup"]
+    ended = [e for e in told if isinstance(e, CommandEnded) and e.name == "popup"]
     assert len(ended) == 1 and ended[0].state == "failed" and "none opened" in (ended[0].error or "")
     with pytest.raises(UsageError, match="once the `with runner.popup"):
         tab.value  # noqa: B018 - reading it is the point

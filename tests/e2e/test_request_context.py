@@ -10,7 +10,7 @@ from __future__ import annotations
 import gzip
 
 import pytest
-from tests.e2e.test_intercept import fetch, open_page
+from tests.support.page_fetch import fetch, open_page
 from tests.support.servers import serving
 
 from runner import CommandError

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.test_intercept import fetch, open_page
+from tests.support.page_fetch import fetch, open_page
+from tests.support.runner_reads import log_messages
 
 
 def _forget_warnings(runner) -> None:
     # a warning is told once a run: this process's earlier tests may have told it already
     runner._interceptor_getter()._warned.clear()
-
-
-def _warnings(runner) -> list[str]:
-    return [e.message for e in runner._ctx.log if e.name == "warning"]
 
 
 def test_a_mistaken_static_response_is_sent_as_the_body_and_told_once(runner, server):
@@ -26,7 +23,7 @@ def test_a_mistaken_static_response_is_sent_as_the_body_and_told_once(runner, se
     assert (first["status"], json.loads(first["text"])) == (200, {"status": 500})
     assert (second["status"], json.loads(second["text"])) == (200, {"status": 503})
     assert runner.wait("@fail").response.status_code == 200
-    warnings = _warnings(runner)
+    warnings = log_messages(runner, "warning")
     assert len(warnings) == 1, warnings
     assert "Did you mean `statusCode` for `status`?" in warnings[0]
     assert '{"body": {"status": 500}}' in warnings[0]
@@ -39,7 +36,7 @@ def test_another_misspelling_is_told_too(runner, server):
     open_page(runner, server)
     runner.intercept("/echo/a", {"status": 500})
     runner.intercept("/echo/b", {"delay_ms": 10})
-    assert [w.split("Did you mean ")[1].split("?")[0] for w in _warnings(runner)] == [
+    assert [w.split("Did you mean ")[1].split("?")[0] for w in log_messages(runner, "warning")] == [
         "`statusCode` for `status`", "`delay` for `delay_ms`"]
 
 
@@ -52,4 +49,4 @@ def test_a_body_that_only_looks_like_one_is_sent_without_a_word(runner, server):
     assert json.loads(fetch(runner, "/echo/ok")["text"]) == {"status": "ok"}
     meant = fetch(runner, "/echo/meant")
     assert (meant["status"], json.loads(meant["text"])) == (200, {"status": 500})
-    assert _warnings(runner) == []
+    assert log_messages(runner, "warning") == []

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from runner import CommandError
-from runner.events import CommandStarted
 
 SHORT = 300  # ms: the should's own timeout, well under the site's defaultCommandTimeout (2000)
 
@@ -84,16 +83,13 @@ def test_an_interception_its_should_says_what_it_expected_without_a_timeout(runn
     assert re.fullmatch(r"expected (200|304) to equal 599", str(caught.value)), str(caught.value)
 
 
-def test_invoke_shows_its_arguments_in_the_error_log_and_step(runner):
-    told: list[Any] = []
-    publish = runner._ctx.publish
-    runner._ctx.publish = lambda event: (told.append(event), publish and publish(event))
+def test_invoke_shows_its_arguments_in_the_error_log_and_step(runner, started):
     runner.visit("/index.html")
     with pytest.raises(CommandError) as caught:
         runner.get("#title").invoke("getAttribute", "id").should("eq", "x", timeout=SHORT)
     assert "get('#title').invoke('getAttribute', 'id').should('eq', 'x')" in str(caught.value)
     assert "invoke: get('#title').invoke('getAttribute', 'id')" in [f"{e.name}: {e.message}" for e in runner._ctx.log]
-    should = [e for e in told if isinstance(e, CommandStarted) and e.name == "should"]
+    should = [e for e in started if e.name == "should"]
     assert [e.subject for e in should] == ["get('#title').invoke('getAttribute', 'id')"]
 
 

@@ -14,7 +14,7 @@ from tests.support.servers import serving
 from runner import CommandError, UsageError
 
 
-def started(runner) -> dict:
+def first_script_saw(runner) -> dict:
     """What the app's first script saw (hooks.html shows it)."""
     runner.get("#started").should("not.be.empty")
     return json.loads(runner.get("#started").text())
@@ -23,7 +23,7 @@ def started(runner) -> dict:
 def test_javascript_statements_run_before_the_apps_first_script(runner):
     runner.visit("/hooks.html", on_before_load="localStorage.setItem('token', 'ada'); window.preset = 7")
     runner.get("#who").should("have.text", "logged in as ada")
-    assert started(runner)["preset"] == 7
+    assert first_script_saw(runner)["preset"] == 7
 
 
 def test_a_javascript_function_is_called_with_the_window(runner):
@@ -45,19 +45,19 @@ def test_a_python_callable_gets_a_window_handle_before_the_apps_first_script(run
 
     runner.visit("/hooks.html", on_before_load=log_in)
     runner.get("#who").should("have.text", "logged in as dee")
-    assert started(runner)["preset"] == {"lang": "fr"}
+    assert first_script_saw(runner)["preset"] == {"lang": "fr"}
     assert seen == {"path": "/hooks.html", "token": "dee", "app": "undefined"}
 
 
 def test_the_hook_runs_once_for_that_visit_only(runner):
     count = "localStorage.setItem('runs', String(Number(localStorage.getItem('runs') || 0) + 1))"
     runner.visit("/hooks.html", on_before_load=count)
-    assert started(runner)["runs"] == "1"
+    assert first_script_saw(runner)["runs"] == "1"
     runner.get("#again").click()  # a navigation of the app's own
     runner.get("#started").should("contain", '"search":"?again=1"')
-    assert started(runner)["runs"] == "1"
+    assert first_script_saw(runner)["runs"] == "1"
     runner.visit("/hooks.html?third=1")
-    assert started(runner) == {"token": None, "runs": "1", "search": "?third=1"}
+    assert first_script_saw(runner) == {"token": None, "runs": "1", "search": "?third=1"}
 
 
 def test_on_load_runs_after_the_load_event(runner):

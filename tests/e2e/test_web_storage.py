@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from tests.support.runner_reads import page_value
 
 from runner import UsageError
 
@@ -88,6 +89,7 @@ def test_every_shown_origins_session_storage_is_read_and_cleared(runner, server)
     runner.clear_all_session_storage()
     assert last_log(runner) == [("clear_all_session_storage", f"{server.url}, {site_origin}")]
     assert runner.get_all_session_storage() == {}
+    assert page_value(runner, "sessionStorage.length") == 0  # as the page itself reads it
     assert runner.get_all_local_storage() == {site_origin: {"k": "set"}}  # local storage stays
 
 

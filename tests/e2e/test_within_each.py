@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from tests.support.runner_reads import log_messages
 
 from runner import CommandError, UsageError
-
-
-def _lines(runner, name: str) -> list[str]:
-    return [entry.message for entry in runner._ctx.log if entry.name == name]
 
 
 def test_within_narrows_get_and_contains(runner, started):
@@ -24,8 +21,8 @@ def test_within_narrows_get_and_contains(runner, started):
     runner.get("#second button").should("have.text", "done second")
     runner.get("#first button").should("have.text", "go")  # the click stayed inside
     runner.get(".name").should("have.length", 3)  # leaving restores the page
-    assert _lines(runner, "within") == ["get('#second')"]
-    assert _lines(runner, "click") == ["within(get('#second')).get('button.act')"]
+    assert log_messages(runner, "within") == ["get('#second')"]
+    assert log_messages(runner, "click") == ["within(get('#second')).get('button.act')"]
     assert [(e.name, e.args) for e in started if e.name == "within"] == [("within", "<Subject get('#second')>")]
 
 
@@ -75,7 +72,7 @@ def test_each_calls_fn_with_each_element_and_its_index_in_order(runner, started)
     assert texts == ["one", "two"]
     runner.get("section").each(lambda section, i: section.find("button").click())
     runner.get("button.act").should("have.text", "done firstdone second")
-    assert _lines(runner, "each") == ["get('#nums li') (3 elements)", "get('#nums li') (3 elements)",
+    assert log_messages(runner, "each") == ["get('#nums li') (3 elements)", "get('#nums li') (3 elements)",
                                       "get('section') (2 elements)"]
     names = [e.name for e in started]
     last = len(names) - 1 - names[::-1].index("each")  # fn's commands are started after the each line
@@ -107,7 +104,7 @@ def test_a_subject_unpacks_into_its_elements(runner, started):
     assert runner.get("#nums li").spread(lambda *items: len(items)) == 3
     with pytest.raises(ValueError, match="too many values to unpack"):
         a, b = runner.get("#nums li")
-    assert _lines(runner, "spread")[0] == "get('#nums li') (3 elements)"
+    assert log_messages(runner, "spread")[0] == "get('#nums li') (3 elements)"
 
 
 def test_a_value_spreads_its_items(runner):
