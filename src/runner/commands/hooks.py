@@ -174,12 +174,14 @@ def before_load(hook: Hook, bound_s: float) -> BeforeLoad:
     return BeforeLoad(run_python, bound_s)
 
 
-def hook_failure(name: str, error: BaseException, bound_s: float) -> CommandError:
-    """The error a visit fails with when its hook ``name`` failed with ``error``."""
+def hook_failure(name: str, error: BaseException, bound_s: float,
+                 bound_by: str = "defaultCommandTimeout") -> CommandError:
+    """The error a visit fails with when its hook ``name`` failed with ``error``; ``bound_by``
+    names where the hook's time limit ``bound_s`` came from."""
     if isinstance(error, HookTimeout):
         return CommandError(
             f"runner.visit(): {name} did not return within {bound_s * 1000:g}ms "
-            "(defaultCommandTimeout); the page was let go without it.\n"
+            f"({bound_by}); the page was let go without it.\n"
             f"A hook must not wait for the page: {name} runs while the page is held before its scripts."
         )
     if isinstance(error, PageScriptError):

@@ -89,7 +89,9 @@ class NavigationCommands(CommandsBase):
         status, status_text, error = self._ctx.run(self._ctx.browser.goto(
             full, wait_until=wait_until, timeout_ms=timeout, headers=headers, before_load=hook), timeout)
         if hook is not None and hook.error is not None:
-            failure = hook_failure("on_before_load", hook.error, hook.bound_s)
+            bound_by = ("the visit's timeout" if timeout < self._ctx.config.default_command_timeout
+                        else "defaultCommandTimeout")
+            failure = hook_failure("on_before_load", hook.error, hook.bound_s, bound_by)
             raise failure from (None if isinstance(hook.error, PageScriptError) else hook.error)
         if error is not None and error.startswith(INVALID_HTTP):
             raise CommandError(
