@@ -15,6 +15,7 @@ always did.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from runner.engine.devtools import quietly
 from runner.engine.document_heads import DocumentHeads
 from runner.engine.holder import BrowserHolder
 from runner.engine.raw_http import INVALID_HTTP
@@ -37,6 +39,7 @@ _LOCATION_SCRIPT = (
 
 # How much later than its own timeout a navigation's wait is cut (see goto).
 _GOTO_GRACE_S = 0.5
+_DETACH_BOUND_S = 2.0  # a DevTools session of evaluate_on_page's own, let go
 
 # Playwright's messages while a navigation replaces the document under an evaluation.
 _NAVIGATION_WAIT_S = 5.0  # how long a read waits out documents replacing each other
@@ -85,15 +88,20 @@ class PageVerbs(BrowserHolder):
 
         Raises ``visit_hooks.PageScriptError`` when the script throws.
         """
-        self._live_page()
-        assert self.cdp is not None
-        cdp = self.cdp
+        page = self._live_page()
+        # a popup's view (popups.PageView) holds no DevTools session: one of its own, for this call
+        cdp = self.cdp if self.cdp is not None else await self._live_context().new_cdp_session(page)
 
         async def send(method: str, params: dict[str, Any]) -> dict[str, Any]:
             reply: dict[str, Any] = await cdp.send(method, params)
             return reply
 
-        return await evaluate_source(send, ("Runtime.evaluate", {}), source, args, await_promise=True)
+        try:
+            return await evaluate_source(send, ("Runtime.evaluate", {}), source, args, await_promise=True)
+        finally:
+            if cdp is not self.cdp:
+                with contextlib.suppress(TimeoutError):  # a page stuck in a script: it goes with the page
+                    await asyncio.wait_for(quietly(cdp.detach()), _DETACH_BOUND_S)
 
     async def _goto(self, page: Page, url: str, wait_until: str, timeout_ms: float,
                     headers: dict[str, str] | None,
