@@ -41,10 +41,10 @@ _LOCATION_SCRIPT = (
 _GOTO_GRACE_S = 0.5
 _DETACH_BOUND_S = 2.0  # a DevTools session of evaluate_on_page's own, let go
 
-# Playwright's messages while a navigation replaces the document under an evaluation.
 _NAVIGATION_WAIT_S = 5.0  # how long a read waits out documents replacing each other
 # Playwright's title of a page whose next document has not committed yet (frames.ts, _title)
 _PENDING_TITLE = re.compile(r"Loading [a-z][a-z0-9+.-]*:\S*")
+# Playwright's messages while a navigation replaces the document under an evaluation.
 NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
                "navigation")
 
