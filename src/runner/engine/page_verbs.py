@@ -71,13 +71,16 @@ class PageVerbs(BrowserHolder):
         await self._arm_frame_guard()
         heads = await DocumentHeads.open(self._live_context(), page)
         pause: BeforeLoadPause | None = None
+        loaded = False  # the navigation ended without an error
         try:
             if before_load is not None:
                 pause = await BeforeLoadPause.arm(self._live_context(), page, before_load)
-            return await self._goto(page, url, wait_until, timeout_ms, headers, heads)
+            outcome = await self._goto(page, url, wait_until, timeout_ms, headers, heads)
+            loaded = outcome[2] is None
+            return outcome
         finally:
             if pause is not None:
-                await pause.settle()
+                await pause.settle(at_commit=loaded and wait_until == "commit")
             if heads is not None:
                 heads.close()
 
