@@ -229,3 +229,14 @@ def test_a_popup_opened_without_a_block_is_left_alone_and_closed_by_the_reset(ru
     runner.wrap(None).should(two_pages)
     runner._ctx.run(runner._ctx.browser.reset((1000, 660)))
     assert pages(runner) == 1
+
+
+def test_a_tabs_visit_runs_its_on_load_hook_in_the_tab(runner):
+    # Found in the last read: the page's evaluation for on_load went through the test's page's
+    # DevTools session, which a tab's view has not (an AssertionError, not the hook run)
+    runner.visit("/tabs.html")
+    with runner.popup() as tab:
+        runner.get("#receipt-link").click()
+    tab.value.visit("/tabs.html", on_load="window.loaded = document.title")
+    assert tab.value.evaluate("window.loaded") == "Shop"
+    assert runner.evaluate("typeof window.loaded") == "undefined"  # the test's page untouched

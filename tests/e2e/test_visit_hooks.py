@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 from tests.support.servers import serving
@@ -210,3 +211,19 @@ def test_a_hooked_visit_of_a_stubbed_document(runner):
                                                 "headers": {"content-type": "text/html"}})
     runner.visit("http://stubbed.test/app", on_before_load="localStorage.setItem('token', 'ivy')")
     assert runner.title() == "ivy"
+
+
+def test_a_hooked_visit_that_waits_for_commit_only_runs_its_hook(runner):
+    # Found in the last read: with wait_until="commit" the navigation ended before the new
+    # document reached its first script, and the pause was settled at once: the hook never ran
+    # and the visit failed saying the visit loaded no new document
+    for _ in range(5):
+        runner.visit("/hooks.html", wait_until="commit",
+                     on_before_load="localStorage.setItem('token', 'eve'); window.preset = 8")
+        runner.get("#who").should("have.text", "logged in as eve")
+        assert started(runner)["preset"] == 8
+    # a hash change at its commit: no document to hold, said so at once (not after the hook's bound)
+    began = time.monotonic()
+    with pytest.raises(CommandError, match="on_before_load did not run: the visit loaded no new document"):
+        runner.visit("/hooks.html#there", wait_until="commit", on_before_load="window.preset = 9")
+    assert time.monotonic() - began < 2

@@ -107,3 +107,15 @@ def test_storage_commands_refuse_a_key_they_cannot_use(runner):
         runner.set_local_storage(3, "x")
     with pytest.raises(UsageError, match=r"clear_local_storage\(key=None\) takes a key string or a compiled re pattern; found 3"):
         runner.clear_local_storage(3)
+
+
+def test_clear_all_local_storage_is_no_request_of_the_test(runner, server):
+    # runner's own tab (to each origin's placeholder) is not a popup of the test's page: a spy
+    # on every request (the page only watched) recorded runner's placeholder requests as the test's
+    runner.visit(server.page("/read", READ))
+    runner.set_local_storage("token", "abc")
+    runner.intercept("**/__runner_storage__*").as_("own")
+    runner.clear_all_local_storage()
+    assert runner.get_all_local_storage() == {}
+    runner.requests("@own").should("have.length", 0)
+    assert runner._interceptor_getter().requests_log() == []

@@ -15,6 +15,7 @@ always did.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from runner.engine.devtools import quietly
 from runner.engine.document_heads import DocumentHeads
 from runner.engine.holder import BrowserHolder
 from runner.engine.raw_http import INVALID_HTTP
@@ -37,11 +39,12 @@ _LOCATION_SCRIPT = (
 
 # How much later than its own timeout a navigation's wait is cut (see goto).
 _GOTO_GRACE_S = 0.5
+_DETACH_BOUND_S = 2.0  # a DevTools session of evaluate_on_page's own, let go
 
-# Playwright's messages while a navigation replaces the document under an evaluation.
 _NAVIGATION_WAIT_S = 5.0  # how long a read waits out documents replacing each other
 # Playwright's title of a page whose next document has not committed yet (frames.ts, _title)
 _PENDING_TITLE = re.compile(r"Loading [a-z][a-z0-9+.-]*:\S*")
+# Playwright's messages while a navigation replaces the document under an evaluation.
 NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
                "navigation")
 
@@ -68,13 +71,16 @@ class PageVerbs(BrowserHolder):
         await self._arm_frame_guard()
         heads = await DocumentHeads.open(self._live_context(), page)
         pause: BeforeLoadPause | None = None
+        loaded = False  # the navigation ended without an error
         try:
             if before_load is not None:
                 pause = await BeforeLoadPause.arm(self._live_context(), page, before_load)
-            return await self._goto(page, url, wait_until, timeout_ms, headers, heads)
+            outcome = await self._goto(page, url, wait_until, timeout_ms, headers, heads)
+            loaded = outcome[2] is None
+            return outcome
         finally:
             if pause is not None:
-                await pause.settle()
+                await pause.settle(at_commit=loaded and wait_until == "commit")
             if heads is not None:
                 heads.close()
 
@@ -85,15 +91,20 @@ class PageVerbs(BrowserHolder):
 
         Raises ``visit_hooks.PageScriptError`` when the script throws.
         """
-        self._live_page()
-        assert self.cdp is not None
-        cdp = self.cdp
+        page = self._live_page()
+        # a popup's view (popups.PageView) holds no DevTools session: one of its own, for this call
+        cdp = self.cdp if self.cdp is not None else await self._live_context().new_cdp_session(page)
 
         async def send(method: str, params: dict[str, Any]) -> dict[str, Any]:
             reply: dict[str, Any] = await cdp.send(method, params)
             return reply
 
-        return await evaluate_source(send, ("Runtime.evaluate", {}), source, args, await_promise=True)
+        try:
+            return await evaluate_source(send, ("Runtime.evaluate", {}), source, args, await_promise=True)
+        finally:
+            if cdp is not self.cdp:
+                with contextlib.suppress(TimeoutError):  # a page stuck in a script: it goes with the page
+                    await asyncio.wait_for(quietly(cdp.detach()), _DETACH_BOUND_S)
 
     async def _goto(self, page: Page, url: str, wait_until: str, timeout_ms: float,
                     headers: dict[str, str] | None,

@@ -2,9 +2,10 @@
 
 A link with ``target=_blank`` or ``window.open(...)`` opens a page in the session's one context.
 :class:`PopupPages` (one per context, made with it) hands such a page to the test that waits for
-one (``runner.popup()``), and sends the requests of every page but the test's own through the
-same routing target as the page: a context route while the page is routed (the page's own route
-comes first, so the page's requests never reach it), a context listener while it is watched. So
+one (``runner.popup()``), and sends the requests of every page but the test's own (and runner's
+own tabs: :meth:`PopupPages.open_own`) through the same routing target as the page: a context
+route while the page is routed (the page's own route comes first, so the page's requests never
+reach it), a context listener while it is watched. So
 a popup's requests meet the same routes, records and aliases, also the routes added after it
 opened, and its first request too (a page's own route would be set only once the page exists).
 
@@ -122,6 +123,8 @@ class PopupPages:
         self.views: list[PageView] = []  # the popups handed to the test, tab[1] first
         self._routed = False
         self._watching = False
+        self._own: set[Page] = set()  # runner's own tabs (opened by open_own): no popups
+        self._opening_own = False
         context.on("page", self._on_page)
 
     # -- waiting for a popup ----------------------------------------------------------------
@@ -157,8 +160,23 @@ class PopupPages:
             pass
         return view
 
+    async def open_own(self) -> Page:
+        """A new page of runner's own in the context (``clear_all_local_storage``'s tab): never
+        handed to a waiting test, and its requests are not the test's (neither routed nor watched)."""
+        self._opening_own = True  # the context's "page" event comes before new_page() returns
+        try:
+            page = await self._context.new_page()
+        finally:
+            self._opening_own = False
+        self._own.add(page)
+        page.once("close", lambda closed: self._own.discard(closed))
+        return page
+
     def _on_page(self, page: Page) -> None:
         if page is self._main:
+            return
+        if self._opening_own:
+            self._own.add(page)
             return
         # the origins it shows hold storage the reset between tests wipes, as the page's do
         learn = self._session._on_navigated  # type: ignore[attr-defined]
@@ -195,7 +213,7 @@ class PopupPages:
     async def _on_route(self, route: Route, request: Request) -> None:
         page = _page_of(request)
         routing = self._session._routing
-        if page is _NO_FRAME or page is self._main or routing is None:
+        if page is _NO_FRAME or page is self._main or page in self._own or routing is None:
             await route.fallback()  # the test's page has a route of its own
             return
         from runner.engine.exchange import handle_route
@@ -205,7 +223,7 @@ class PopupPages:
     def _on_request(self, request: Request) -> None:
         page = _page_of(request)
         routing = self._session._routing
-        if page is _NO_FRAME or page is self._main or routing is None:
+        if page is _NO_FRAME or page is self._main or page in self._own or routing is None:
             return
         # as for the test's page: while routed, the route sees all but the hops after a redirect
         if not self._routed or request.redirected_from is not None:

@@ -92,7 +92,8 @@ class StorageVerbs(BrowserHolder):
         origins = sorted(await self.all_local_storage())
         if not origins:
             return []
-        page = await self._live_context().new_page()
+        # not a popup of the test's page: its requests are no test's (popups.py)
+        page = await (self.popups.open_own() if self.popups is not None else self._live_context().new_page())
         try:
             await page.route(f"**{_PLACEHOLDER}", _placeholder)
             for origin in origins:

@@ -118,6 +118,10 @@ class BeforeLoadPause:
         self._task: asyncio.Task[None] | None = None
         self._frame_id: str | None = None
         self._over = False  # the hook's time is over: its evaluations are refused
+        # the visit's outcome is known: its document paused (the hook started), or the top frame
+        # navigated within its document (a hash change: no document to pause)
+        self._known = asyncio.Event()
+        self._top_frame: str | None = None
 
     @classmethod
     async def arm(cls, context: BrowserContext, page: Page, hook: BeforeLoad) -> BeforeLoadPause:
@@ -126,7 +130,10 @@ class BeforeLoadPause:
         session = await context.new_cdp_session(page)
         pause = cls(session, hook, "__runner_before_load_" + secrets.token_hex(6))
         session.on("Debugger.paused", pause._on_paused)
+        session.on("Page.navigatedWithinDocument", pause._on_same_document)
         await session.send("Page.enable")
+        tree = await session.send("Page.getFrameTree")
+        pause._top_frame = tree["frameTree"]["frame"]["id"]
         await session.send("Debugger.enable")
         added = await session.send("Page.addScriptToEvaluateOnNewDocument", {
             "source": f"(function {pause._token}() {{ if (window === window.top) debugger; }})();"})
@@ -139,8 +146,13 @@ class BeforeLoadPause:
         if ours and self._task is None and not self._over:
             self._frame_id = frames[0]["callFrameId"]
             self._task = asyncio.ensure_future(self._run())
+            self._known.set()
         else:  # an app's own `debugger`, or a later document: not this hook's business
             asyncio.ensure_future(quietly(self._session.send("Debugger.resume")))
+
+    def _on_same_document(self, params: dict[str, Any]) -> None:
+        if params.get("frameId") == self._top_frame:
+            self._known.set()
 
     async def _run(self) -> None:
         self._hook.ran = True
@@ -173,9 +185,16 @@ class BeforeLoadPause:
         if script is not None:
             await _bounded(self._session.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script}))
 
-    async def settle(self) -> None:
+    async def settle(self, *, at_commit: bool = False) -> None:
         """After the navigation: wait for a running hook (bounded), make sure the page is not
-        left paused, and close the session."""
+        left paused, and close the session. After a navigation that ended at its commit
+        (``at_commit``: ``wait_until="commit"``) its document has not reached the pause yet: it
+        is waited for (within the hook's bound), or a hash change seen."""
+        if at_commit:
+            try:
+                await asyncio.wait_for(self._known.wait(), self._hook.bound_s)
+            except TimeoutError:
+                pass  # no document paused (a download): the hook did not run, and the visit says so
         task = self._task
         if task is not None:
             try:
