@@ -221,7 +221,7 @@ def test_a_hooked_visit_that_waits_for_commit_only_runs_its_hook(runner):
         runner.visit("/hooks.html", wait_until="commit",
                      on_before_load="localStorage.setItem('token', 'eve'); window.preset = 8")
         runner.get("#who").should("have.text", "logged in as eve")
-        assert started(runner)["preset"] == 8
+        assert first_script_saw(runner)["preset"] == 8
     # a hash change at its commit: no document to hold, said so at once (not after the hook's bound)
     began = time.monotonic()
     with pytest.raises(CommandError, match="on_before_load did not run: the visit loaded no new document"):
