@@ -105,3 +105,20 @@ def test_storage_commands_refuse_a_key_they_cannot_use(runner):
         runner.set_local_storage(3, "x")
     with pytest.raises(UsageError, match=r"clear_local_storage\(key=None\) takes a key string or a compiled re pattern; found 3"):
         runner.clear_local_storage(3)
+
+
+def test_a_secret_of_the_run_is_hidden_in_the_log_lines_that_show_it(runner, server):
+    # the pytest section "runner command log" prints these lines as they are: a value the run
+    # knows as secret (typed with log=False, a secret env value) must not be there in clear
+    runner.visit("/forms.html")
+    runner.get("#name").type("S3cretTok", log=False)
+    runner.visit(server.page("/read", READ))
+    runner.set_local_storage("token", "S3cretTok")
+    assert runner.evaluate("localStorage.getItem('token') + ''") == "S3cretTok"  # the page got it whole
+    assert last_log(runner, 2)[0] == ("set_local_storage", "'token' = '[redacted]' on " + url_origin(runner))
+    assert not [e.line for e in runner._ctx.log if "S3cretTok" in e.line]
+
+
+def url_origin(runner) -> str:
+    url = runner.url()
+    return url[: url.index("/", len("http://"))]
