@@ -107,6 +107,16 @@ def test_storage_commands_refuse_a_key_they_cannot_use(runner):
         runner.clear_local_storage(3)
 
 
+def test_set_storage_refuses_a_value_that_is_not_json_in_one_message(runner):
+    runner.visit("/index.html")
+    with pytest.raises(UsageError) as caught:
+        runner.set_session_storage("tags", {"a", "b"})
+    assert str(caught.value).startswith(
+        "runner.set_session_storage(key, value) stores a string, or JSON data (dict, list, str, int, float, "
+        "bool, None); found {"), str(caught.value)
+    assert runner.get_session_storage("tags") is None  # nothing was stored
+
+
 def test_a_secret_of_the_run_is_hidden_in_the_log_lines_that_show_it(runner, server):
     # the pytest section "runner command log" prints these lines as they are: a value the run
     # knows as secret (typed with log=False, a secret env value) must not be there in clear
