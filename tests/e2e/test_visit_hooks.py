@@ -210,3 +210,10 @@ def test_a_hooked_visit_of_a_stubbed_document(runner):
                                                 "headers": {"content-type": "text/html"}})
     runner.visit("http://stubbed.test/app", on_before_load="localStorage.setItem('token', 'ivy')")
     assert runner.title() == "ivy"
+
+
+def test_on_load_with_an_earlier_wait_until_does_not_claim_the_load_event(runner):
+    runner.visit("/hooks.html", wait_until="domcontentloaded", on_load="window.done = true")
+    assert runner._ctx.run(runner._ctx.browser.page.evaluate("window.done")) is True
+    assert (runner._ctx.log[-1].name, runner._ctx.log[-1].message) == (
+        "on_load", "'window.done = true' ran after DOMContentLoaded (wait_until: its load event may be still to come)")
