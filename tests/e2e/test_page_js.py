@@ -122,6 +122,21 @@ def test_what_invoke_returned_is_asserted_once_and_fails_at_once(runner, server)
     runner.window().its("localStorage.token").should("eq", "abc123")
 
 
+def test_spread_of_what_invoke_returned_is_tried_once(runner, server):
+    # a copy of what the page returned cannot become a list: spread() fails at once, as should() does
+    runner.visit(server.page("/app", APP))
+    assert runner.window().invoke("app.store.later", 0, ["a", "b"]).spread() == ("a", "b")
+    started = time.monotonic()
+    with pytest.raises(CommandError) as caught:
+        runner.window().invoke("localStorage.getItem", "theme").spread()
+    assert time.monotonic() - started < 1.5  # it did not wait out the 2000 ms timeout
+    assert str(caught.value) == (
+        "Asserted once, not retried (the value was read once and cannot change): "
+        "window().invoke('localStorage.getItem', 'theme').spread(): spread() needs a list or tuple; "
+        "the value is 'dark'"
+    )
+
+
 def test_invoke_awaits_a_promise(runner, server):
     runner.visit(server.page("/app", APP))
     assert runner.window().invoke("app.store.later", 50, {"done": True}).value() == {"done": True}

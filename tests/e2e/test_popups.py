@@ -240,3 +240,17 @@ def test_a_tabs_visit_runs_its_on_load_hook_in_the_tab(runner):
     tab.value.visit("/tabs.html", on_load="window.loaded = document.title")
     assert tab.value.evaluate("window.loaded") == "Shop"
     assert runner.evaluate("typeof window.loaded") == "undefined"  # the test's page untouched
+
+
+def test_a_tabs_failing_command_ends_the_log_with_one_failed_line(runner):
+    runner.visit("/tabs.html")
+    with runner.popup(timeout=3000) as tab:
+        runner.get("#receipt-link").click()
+    logged = len(runner._ctx.log)
+    with pytest.raises(CommandError):
+        tab.value.get("#nowhere").should("exist", timeout=200)
+    lines = [e.line for e in runner._ctx.log[logged:]]
+    failed = [line for line in lines if line.startswith("tab[1] failed")]
+    # the retry's own line says it; the command adds none of its own on top (as the test's page's do)
+    assert len(failed) == 1, lines
+    assert failed[0].startswith("tab[1] failed: get('#nowhere').should('exist') (after "), lines

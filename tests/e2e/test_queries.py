@@ -155,3 +155,15 @@ def test_contains_in_the_old_order_says_which_order_it_takes(runner, server):
         assert "did you mean" not in str(caught.value)
     runner.contains("#filters a", "All").click()  # the order it takes
     assert runner._ctx.run(runner._ctx.browser.page.evaluate("location.hash")) == "#/"
+
+
+def test_contains_whose_content_is_no_selector_fails_with_its_own_timeout(runner, server):
+    # the hint asks the page whether the content is a selector: text the browser cannot read as
+    # one ("Hello world!") is no hint, not the query's failure (nor a "failed" line of the log)
+    runner.visit(server.page("/filters", FILTERS))
+    with pytest.raises(CommandError) as caught:
+        runner.contains("#filters button", "Hello world!").should("exist", timeout=300)
+    assert str(caught.value).startswith("Timed out retrying after"), str(caught.value)
+    assert "did you mean" not in str(caught.value)
+    failed = [e.message for e in runner._ctx.log if e.name == "failed"]
+    assert len(failed) == 1 and "selector" not in failed[0].replace("#filters button", ""), failed

@@ -132,3 +132,13 @@ def test_misuse(runner):
         runner.get("#single").select_file("note.txt", action="drop")
     with pytest.raises(UsageError, match="without 'contents'"):
         runner.get("#single").select_file({"fileName": "x"})
+
+
+def test_contents_that_are_not_json_data_are_refused_in_one_message(runner):
+    runner.visit("/pointer.html")
+    with pytest.raises(UsageError) as caught:
+        runner.get("#single").select_file({"contents": {1, 2}, "fileName": "n.json"})
+    assert str(caught.value) == (
+        "get('#single').select_file() takes contents as bytes, a path, or JSON data (dict, list, str, int, "
+        "float, bool, None); found {1, 2}."
+    )

@@ -227,3 +227,10 @@ def test_a_hooked_visit_that_waits_for_commit_only_runs_its_hook(runner):
     with pytest.raises(CommandError, match="on_before_load did not run: the visit loaded no new document"):
         runner.visit("/hooks.html#there", wait_until="commit", on_before_load="window.preset = 9")
     assert time.monotonic() - began < 2
+
+
+def test_on_load_with_an_earlier_wait_until_does_not_claim_the_load_event(runner):
+    runner.visit("/hooks.html", wait_until="domcontentloaded", on_load="window.done = true")
+    assert runner._ctx.run(runner._ctx.browser.page.evaluate("window.done")) is True
+    assert (runner._ctx.log[-1].name, runner._ctx.log[-1].message) == (
+        "on_load", "'window.done = true' ran after DOMContentLoaded (wait_until: its load event may be still to come)")

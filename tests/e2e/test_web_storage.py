@@ -119,3 +119,30 @@ def test_clear_all_local_storage_is_no_request_of_the_test(runner, server):
     assert runner.get_all_local_storage() == {}
     runner.requests("@own").should("have.length", 0)
     assert runner._interceptor_getter().requests_log() == []
+
+
+def test_set_storage_refuses_a_value_that_is_not_json_in_one_message(runner):
+    runner.visit("/index.html")
+    with pytest.raises(UsageError) as caught:
+        runner.set_session_storage("tags", {"a", "b"})
+    assert str(caught.value).startswith(
+        "runner.set_session_storage(key, value) stores a string, or JSON data (dict, list, str, int, float, "
+        "bool, None); found {"), str(caught.value)
+    assert runner.get_session_storage("tags") is None  # nothing was stored
+
+
+def test_a_secret_of_the_run_is_hidden_in_the_log_lines_that_show_it(runner, server):
+    # the pytest section "runner command log" prints these lines as they are: a value the run
+    # knows as secret (typed with log=False, a secret env value) must not be there in clear
+    runner.visit("/forms.html")
+    runner.get("#name").type("S3cretTok", log=False)
+    runner.visit(server.page("/read", READ))
+    runner.set_local_storage("token", "S3cretTok")
+    assert runner.evaluate("localStorage.getItem('token') + ''") == "S3cretTok"  # the page got it whole
+    assert last_log(runner, 2)[0] == ("set_local_storage", "'token' = '[redacted]' on " + url_origin(runner))
+    assert not [e.line for e in runner._ctx.log if "S3cretTok" in e.line]
+
+
+def url_origin(runner) -> str:
+    url = runner.url()
+    return url[: url.index("/", len("http://"))]

@@ -120,7 +120,10 @@ class TestContext:
 
     def add_log(self, name: str, message: str, *, at: int | None = None) -> None:
         """A line of the command log, at its end (or at index ``at``: a command's own line, put
-        where the command began, before the lines told while it ran)."""
+        where the command began, before the lines told while it ran). The run's secrets in it
+        are hidden: a failing test's report prints the log as it is."""
+        if self.redactor is not None:
+            message = self.redactor.text(message)
         entry = LogEntry(name, message, (time.monotonic() - self.started) * 1000)
         if at is None:
             self.log.append(entry)

@@ -16,6 +16,7 @@ from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.selectors import Selector, SelectorSyntaxError, compile_selector
 from runner.commands.steps import command, show_args
+from runner.engine.element_verbs import InvalidSelector
 from runner.errors import CommandError, UsageError
 
 __all__ = ["DomQuery", "checked_selector"]
@@ -137,14 +138,23 @@ class DomQuery:
         return f"did you mean contains({content!r}, {selector!r})? (the selector comes first, as in the original)"
 
     def _found_by(self, selector: Selector) -> int:
-        """How many elements ``selector`` finds where this subject's ``contains`` looked."""
+        """How many elements ``selector`` finds where this subject's ``contains`` looked (none
+        when the browser cannot read it as a selector: content such as ``'Hello world!'``)."""
         outer = self._steps[:-1]  # the steps before the contains: a subject, a within block
         step = {"op": "find" if outer else "get", "selector": selector}
-        raw = self._ctx.run(self._ctx.browser.dom({
-            "mode": "snapshot", "steps": [*outer, step], "shadow": self._shadow_on(),
-            "css": [], "props": [], "limit": 0,
-        }))
-        return int(raw["total"])
+        browser = self._ctx.browser
+
+        async def count() -> int:
+            # caught here, not by ctx.run: there it would be the query's failure, "not a valid selector"
+            try:
+                raw = await browser.dom({"mode": "snapshot", "steps": [*outer, step], "shadow": self._shadow_on(),
+                                         "css": [], "props": [], "limit": 0})
+            except InvalidSelector:
+                return 0
+            return int(raw["total"])
+
+        found: int = self._ctx.run(count())
+        return found
 
 
 def checked_selector(owner: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],

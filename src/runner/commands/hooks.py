@@ -6,8 +6,8 @@ evaluates to a function (``"win => win.localStorage.setItem('token', 'x')"``, th
 ``onBeforeLoad(win)``), that function is called with the window. A Python callable is given a
 :class:`WindowHandle`. ``on_before_load`` runs in the visit's new document before any of its
 scripts (the engine holds the document: ``engine/visit_hooks.py``), a Python one in a thread of
-its own while the test waits, bounded by ``defaultCommandTimeout``; ``on_load`` runs after the
-load event, on the test's thread.
+its own while the test waits, bounded by ``defaultCommandTimeout``; ``on_load`` runs once the
+visit's ``wait_until`` is reached (the load event, by default), on the test's thread.
 """
 
 from __future__ import annotations

@@ -23,6 +23,10 @@ __all__ = ["NavigationCommands"]
 
 _VISIT_OPTIONS = {"timeout", "fail_on_status_code", "qs", "headers", "wait_until", "on_before_load", "on_load"}
 _WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")  # Playwright's goto(wait_until=)
+# when on_load ran, by the visit's wait_until: its log line says which point the page had reached
+_ON_LOAD_AFTER = {"load": "after the load event", "networkidle": "after the network went idle",
+                  "domcontentloaded": "after DOMContentLoaded (wait_until: its load event may be still to come)",
+                  "commit": "once the document was committed (wait_until: before its load event)"}
 
 
 class NavigationCommands(CommandsBase):
@@ -65,10 +69,11 @@ class NavigationCommands(CommandsBase):
         if early is not None:
             self._ctx.add_log("on_before_load", f"{describe_hook(early)} ran before the page's scripts")
         if late is not None:
-            self._on_load(late)
+            self._on_load(late, wait_until)
 
-    def _on_load(self, hook: Any) -> None:
-        """Run ``on_load`` on the loaded page (a callable on this thread, with a window handle)."""
+    def _on_load(self, hook: Any, wait_until: str) -> None:
+        """Run ``on_load`` on the loaded page (a callable on this thread, with a window handle),
+        once the visit's ``wait_until`` is reached."""
         __tracebackhide__ = True
         browser = self._ctx.browser
         try:
@@ -80,7 +85,7 @@ class NavigationCommands(CommandsBase):
             raise hook_failure("on_load", err, 0) from None
         except Exception as err:
             raise hook_failure("on_load", err, 0) from err
-        self._ctx.add_log("on_load", f"{describe_hook(hook)} ran after the load event")
+        self._ctx.add_log("on_load", f"{describe_hook(hook)} ran {_ON_LOAD_AFTER[wait_until]}")
 
     def _load(self, full: str, timeout: float, fail_on_status: bool, *, wait_until: str = "load",
               headers: dict[str, str] | None = None, hook: BeforeLoad | None = None) -> None:

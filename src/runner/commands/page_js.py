@@ -25,7 +25,7 @@ from runner import expect
 from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, retry
 from runner.commands.steps import command, show_args
-from runner.commands.values import Value, _Missing
+from runner.commands.values import Value, _Missing, _short
 from runner.engine.holder import PageError
 from runner.errors import CommandError, UsageError
 
@@ -244,11 +244,6 @@ class PageHash(str):
         return PageHash.read(commands)
 
     and_ = should
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _thrown(thrown: Any) -> str:

@@ -236,7 +236,7 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
             except BaseException as err:
                 state, error = "failed", error_line(type(err).__name__, err)
                 ctx.command_error = err
-                if isinstance(err, Exception) and not any(e.name == "failed" for e in ctx.log[logged:]):
+                if isinstance(err, Exception) and not any(_failed(e.name) for e in ctx.log[logged:]):
                     ctx.add_log("failed", _failed_line(error, err))  # a failure at once ends the log too
                 if traced:
                     failure = step_error(err, file, line)
@@ -270,6 +270,11 @@ _NOT_OWN = frozenset({"failed", "request", "warning"})
 def _own(name: str) -> bool:
     """Whether the log line ``name`` (``click``, a popup's ``tab[1] click``) is a command's own."""
     return name.rsplit(" ", 1)[-1] not in _NOT_OWN
+
+
+def _failed(name: str) -> bool:
+    """Whether the log line ``name`` is a failure (``failed``, a popup's ``tab[1] failed``)."""
+    return name.rsplit(" ", 1)[-1] == "failed"
 
 
 def _own_line(name: str, label: str | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, str]:

@@ -117,8 +117,12 @@ class StorageCommands(CommandsBase):
         name = f"set_{kind}_storage"
         if not isinstance(key, str) or not key:
             raise UsageError(f"runner.{name}(key, value) needs a key string; found {key!r}.")
+        try:
+            text = value if isinstance(value, str) else json.dumps(value)
+        except (TypeError, ValueError):
+            raise UsageError(f"runner.{name}(key, value) stores a string, or JSON data (dict, list, str, int, "
+                             f"float, bool, None); found {value!r}.") from None
         origin = self._origin_page(name)
-        text = value if isinstance(value, str) else json.dumps(value)
         self._ctx.run(self._ctx.browser.set_web_storage(_AREAS[kind], key, text))
         self._ctx.add_log(name, f"{key!r} = {text!r} on {origin}")
 

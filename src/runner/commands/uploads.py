@@ -77,7 +77,7 @@ def _payload(item: Any, fixtures: Path | None, root: Path, command: str) -> dict
     if isinstance(contents, (str, Path)):
         payload = _from_path(contents, fixtures, root, name, command)
     else:
-        data = bytes(contents) if isinstance(contents, (bytes, bytearray)) else json.dumps(contents).encode()
+        data = bytes(contents) if isinstance(contents, (bytes, bytearray)) else _json_bytes(contents, command)
         payload = {"name": "" if name is None else str(name), "buffer": data, "lastModified": None}
     if given.get("mime_type") is not None:
         payload["mimeType"] = str(given["mime_type"])
@@ -86,6 +86,15 @@ def _payload(item: Any, fixtures: Path | None, root: Path, command: str) -> dict
     if given.get("last_modified") is not None:
         payload["lastModified"] = given["last_modified"]
     return payload
+
+
+def _json_bytes(contents: Any, command: str) -> bytes:
+    """``contents`` as its JSON text; ``UsageError`` for what is not JSON data."""
+    try:
+        return json.dumps(contents).encode()
+    except (TypeError, ValueError):
+        raise UsageError(f"{command} takes contents as bytes, a path, or JSON data (dict, list, str, int, "
+                         f"float, bool, None); found {contents!r}.") from None
 
 
 def _from_path(path: str | Path, fixtures: Path | None, root: Path, name: Any, command: str) -> dict[str, Any]:

@@ -149,18 +149,19 @@ class Value:
 
     and_ = should
 
-    def _assert(self, attempt: Callable[[], Attempt], limit: float, what: str) -> None:
-        """Retry ``attempt`` until it holds; a value read once is asserted once, failing at once."""
+    def _assert(self, attempt: Callable[[], Attempt], limit: float, what: str) -> Any:
+        """Retry ``attempt`` until it holds (its value); a value read once is asserted once,
+        failing at once."""
         __tracebackhide__ = True
         if not self._once:
-            retry(self._ctx, attempt, limit, what)
-            return
+            return retry(self._ctx, attempt, limit, what)
         self._ctx.checkpoint()
         result = attempt()
         if not result.ok:
             page = f"{self._ctx.page_label}." if self._ctx.page_label else ""
             raise CommandError(f"Asserted once, not retried (the value was read once and cannot change): "
                                f"{page}{what}: {result.message}")
+        return result.value
 
     def its(self, path: str) -> Value:
         return Value(self._commands, lambda: lookup_path(self._getter(), str(path)),
@@ -212,8 +213,8 @@ class Value:
                 return Attempt(True, value=tuple(value))
             return Attempt(False, message if not ok else f"spread() needs a list or tuple; the value is {_short(value)}")
 
-        items: tuple[Any, ...] = retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout),
-                                       f"{self._label}.spread()")
+        items: tuple[Any, ...] = self._assert(attempt, float(self._ctx.config.default_command_timeout),
+                                              f"{self._label}.spread()")
         return items
 
     def as_(self, alias: str) -> Value:
