@@ -31,7 +31,7 @@ from runner.engine.frames import (
     split_frames,
 )
 from runner.engine.holder import BrowserHolder, PageError
-from runner.engine.page_verbs import NAVIGATING
+from runner.engine.page_verbs import NAVIGATING, past_navigation
 
 __all__ = ["ElementVerbs", "DOM_SCRIPT", "InvalidSelector"]
 
@@ -82,28 +82,25 @@ class ElementVerbs(BrowserHolder):
         """Evaluate in the page, or in the frame at the end of ``path`` (found again at each
         try); a navigation under way is waited out, not reported."""
         page = self._live_page()
-        for attempt in range(20):
-            target: Page | Frame = await resolve_frame(page, path) if path else page
-            try:
-                return await call(target)
-            except PlaywrightError as err:
-                text = str(err)
-                refused = _INVALID_SELECTOR.search(text)
-                if refused:
-                    facts = json.loads(refused.group(1))
-                    raise InvalidSelector(facts["selector"], facts["part"], facts["reason"]) from None
-                if not any(s in text for s in NAVIGATING):
-                    raise
-                if attempt == 19:
-                    if path:  # a frame that keeps navigating (or being replaced): retried above
-                        raise FrameUnavailable(f"{frame_label(path)}: its document kept being replaced "
-                                               f"({text.splitlines()[0]})") from err
-                    raise
-                try:
-                    await target.wait_for_load_state("domcontentloaded", timeout=5_000)
-                except PlaywrightError:
-                    await asyncio.sleep(0.02)
-        raise AssertionError("unreachable")
+        target: Page | Frame = page
+
+        async def attempt() -> Any:
+            nonlocal target
+            target = await resolve_frame(page, path) if path else page
+            return await call(target)
+
+        try:
+            return await past_navigation(attempt, lambda: target)
+        except PlaywrightError as err:
+            text = str(err)
+            refused = _INVALID_SELECTOR.search(text)
+            if refused:
+                facts = json.loads(refused.group(1))
+                raise InvalidSelector(facts["selector"], facts["part"], facts["reason"]) from None
+            if path and any(s in text for s in NAVIGATING):  # a frame that keeps navigating (or being replaced)
+                raise FrameUnavailable(f"{frame_label(path)}: its document kept being replaced "
+                                       f"({text.splitlines()[0]})") from err
+            raise
 
     async def click_element(self, query: dict[str, Any], index: int, *, button: str,
                             click_count: int, modifiers: list[str], force: bool,

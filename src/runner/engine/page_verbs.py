@@ -18,10 +18,10 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Frame, Page
 
 from runner.engine.devtools import quietly
 from runner.engine.document_heads import DocumentHeads
@@ -29,7 +29,7 @@ from runner.engine.holder import BrowserHolder
 from runner.engine.raw_http import INVALID_HTTP
 from runner.engine.visit_hooks import BeforeLoad, BeforeLoadPause, evaluate_source
 
-__all__ = ["PageVerbs", "NAVIGATING"]
+__all__ = ["PageVerbs", "NAVIGATING", "past_navigation"]
 
 _LOCATION_SCRIPT = (
     "() => { const l = window.location; return {hash: l.hash, host: l.host, hostname: l.hostname,"
@@ -47,6 +47,31 @@ _PENDING_TITLE = re.compile(r"Loading [a-z][a-z0-9+.-]*:\S*")
 # Playwright's messages while a navigation replaces the document under an evaluation.
 NAVIGATING = ("Execution context was destroyed", "Cannot find context", "frame was detached",
                "navigation")
+
+_T = TypeVar("_T")
+
+
+async def past_navigation(read: Callable[[], Awaitable[_T]], target: Callable[[], Page | Frame]) -> _T:
+    """``read()``, with a navigation under way (a document replacing another right after a
+    click) waited out on ``target()`` (the page or frame ``read`` last evaluated in), not
+    reported as Playwright's "Execution context was destroyed". Any other error, or a
+    navigating one past ``_NAVIGATION_WAIT_S``, is raised as it came.
+    """
+    loop = asyncio.get_running_loop()
+    # bounded by time, not by a count of tries: a page that replaces its document again and
+    # again (a reload loop) destroyed twenty reads in a row in well under a second
+    deadline = loop.time() + _NAVIGATION_WAIT_S
+    while True:
+        try:
+            return await read()
+        except PlaywrightError as err:
+            left = deadline - loop.time()
+            if left <= 0 or not any(s in str(err) for s in NAVIGATING):
+                raise
+            try:
+                await target().wait_for_load_state("domcontentloaded", timeout=left * 1000)
+            except PlaywrightError:
+                await asyncio.sleep(0.02)
 
 
 class PageVerbs(BrowserHolder):
@@ -215,24 +240,9 @@ class PageVerbs(BrowserHolder):
                 page.remove_listener("framenavigated", on_navigated)
 
     async def _past_navigation(self, read: Callable[[Page], Awaitable[Any]]) -> Any:
-        """``read(page)``, with a navigation under way (a document replacing another right after
-        a click) waited out, not reported as Playwright's "Execution context was destroyed"."""
+        """``read(page)`` on the session's page, a navigation under way waited out."""
         page = self._live_page()
-        loop = asyncio.get_running_loop()
-        # bounded by time, not by a count of tries: a page that replaces its document again and
-        # again (a reload loop) destroyed twenty reads in a row in well under a second
-        deadline = loop.time() + _NAVIGATION_WAIT_S
-        while True:
-            try:
-                return await read(page)
-            except PlaywrightError as err:
-                left = deadline - loop.time()
-                if left <= 0 or not any(s in str(err) for s in NAVIGATING):
-                    raise
-                try:
-                    await page.wait_for_load_state("domcontentloaded", timeout=left * 1000)
-                except PlaywrightError:
-                    await asyncio.sleep(0.02)
+        return await past_navigation(lambda: read(page), lambda: page)
 
     async def set_viewport(self, width: int, height: int) -> None:
         await self._live_page().set_viewport_size({"width": width, "height": height})

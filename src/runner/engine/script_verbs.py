@@ -16,7 +16,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from runner.engine.holder import BrowserHolder, PageError
-from runner.engine.page_verbs import NAVIGATING
+from runner.engine.page_verbs import NAVIGATING, past_navigation
 
 __all__ = ["ScriptVerbs", "PAGE_VALUES", "page_error_text"]
 
@@ -74,17 +74,10 @@ class ScriptVerbs(BrowserHolder):
 
     async def _page_values(self, request: dict[str, Any]) -> Any:
         page = self._live_page()
-        for attempt in range(20):  # a navigation under way is waited out, not reported: a read only
-            try:
-                return await page.evaluate(PAGE_VALUES, request)
-            except PlaywrightError as err:
-                if attempt == 19 or not any(s in str(err) for s in NAVIGATING):
-                    raise PageError(page_error_text(err)) from err
-                try:
-                    await page.wait_for_load_state("domcontentloaded", timeout=5_000)
-                except PlaywrightError:
-                    await asyncio.sleep(0.02)
-        raise AssertionError("unreachable")
+        try:  # a navigation under way is waited out, not reported: a read only
+            return await past_navigation(lambda: page.evaluate(PAGE_VALUES, request), lambda: page)
+        except PlaywrightError as err:
+            raise PageError(page_error_text(err)) from err
 
     async def run_script(self, script: str, arg: Any, timeout_ms: float) -> dict[str, Any]:
         """Run ``script`` in the page as Playwright's ``evaluate`` does (an expression, or a
