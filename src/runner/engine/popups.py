@@ -67,10 +67,6 @@ class PageView(PageVerbs, ElementVerbs, CaptureVerbs, ScriptVerbs, StorageVerbs)
         self._session = session
         self.label = label  # "tab[1]": how the command log names the page
         self.page = page
-        self.options = session.options
-        self._routing = session._routing
-        self.browser = session.browser
-        self.context = session.context
         self.cdp = None
         self.frame_guard = None  # modifyObstructiveCode: the test's page only
 
