@@ -192,9 +192,10 @@
     const v = testView(t);
     if (v.attempt > 1) list.append(el("li", { className: "attempt", text: "attempt " + v.attempt }));
     for (const c of v.commands.values()) {
+      const where = c.file ? c.file.split("/").pop() + ":" + c.line : "";
       if (c.kind === "log") {
         list.append(el("li", { className: "log" }, "log " + c.message + " ",
-          c.file ? el("span", { className: "where", text: c.file.split("/").pop() + ":" + c.line }) : null));
+          where ? el("span", { className: "where", text: where }) : null));
         continue;
       }
       if (c.kind === "request") {
@@ -206,7 +207,6 @@
           el("span", { className: "duration", text: ms(r.timings && r.timings.total) })));
         continue;
       }
-      const where = c.file ? c.file.split("/").pop() + ":" + c.line : "";
       const li = el("li", { className: "command " + c.state, dataset: { id: c.id, state: c.state }, tabindex: 0,
         title: c.state === "running" ? "running" : "click to see the page before and after this command" },
         el("span", { className: "num", text: c.id }),
