@@ -10,6 +10,7 @@ import pytest
 from _pytest._code import Traceback
 from _pytest.nodes import Node
 
+from runner.config.paths import shown_path
 from runner.errors import RunnerError
 from runner.usercode.tracebacks import is_internal, is_library, is_runner
 
@@ -80,13 +81,6 @@ def mark_line(node: Node, mark: pytest.Mark, root: Path) -> str:
     candidates = [(offset, text) for offset, text in enumerate(lines) if "runner(" in text and "mark" in text]
     best = next((c for c in candidates if all(n in c[1] for n in named)), candidates[0] if candidates else None)
     if best is not None:
-        return f"{_shown_path(path, root)}:{first + best[0]}: {best[1].strip()}"
+        return f"{shown_path(path, root)}:{first + best[0]}: {best[1].strip()}"
     location = node.reportinfo()[1] if hasattr(node, "reportinfo") else None
-    return f"{_shown_path(path, root)}:{(location or 0) + 1}"
-
-
-def _shown_path(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
+    return f"{shown_path(path, root)}:{(location or 0) + 1}"

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from runner.config.paths import shown_path
 from runner.events import Event, RunStarted, SpecEnded, SpecStarted
 from runner.run.shard_plan import (
     DEFAULT_DURATIONS,
@@ -60,7 +61,7 @@ def take_shard(session: Any, text: str, durations_option: str | None, specs: lis
     plan = plan_shards(specs, root, shard.total, durations)
     if plan.stale:
         shown = ", ".join(plan.stale[:5]) + (", ..." if len(plan.stale) > 5 else "")
-        print(f"runner: notice: {_show(path, root)} names {len(plan.stale)} spec(s) that no longer exist "
+        print(f"runner: notice: {shown_path(path, root)} names {len(plan.stale)} spec(s) that no longer exist "
               f"(ignored): {shown}", file=sys.stderr)
     mine = set(plan.shards[shard.index - 1])
     chosen = [spec for spec in specs if spec_key(spec, root) in mine]
@@ -92,13 +93,6 @@ def tell_empty_shard(session: Any) -> None:
     session.bus.publish(RunEnded(duration_ms=0, tests=0, passed=0, failed=0, pending=0, skipped=0))
 
 
-def _show(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def _amount(value: float, unit: str) -> str:
     if unit == "tests":
         return f"{value:g} tests"
@@ -128,7 +122,7 @@ class DurationsRecorder:
             written = record_durations(self.path, measured, self._root)
         except OSError as err:
             return f"runner: warning: --record-durations: {str(self.path)!r} cannot be written ({err.strerror or err})."
-        return (f"runner: recorded the durations of {len(measured)} spec(s) in {_show(self.path, self._root)} "
+        return (f"runner: recorded the durations of {len(measured)} spec(s) in {shown_path(self.path, self._root)} "
                 f"({len(written)} in all); commit it, and --shard balances by it.")
 
 
@@ -161,6 +155,6 @@ def durations_command(events_files: list[str], output: str | None, project: Path
         written = record_durations(path, measured, root)
     except OSError as err:
         raise UsageError(f"the durations file {str(path)!r} cannot be written: {err.strerror or err}.") from None
-    print(f"runner: recorded the durations of {len(measured)} spec(s) in {_show(path, root)} ({len(written)} in all).",
+    print(f"runner: recorded the durations of {len(measured)} spec(s) in {shown_path(path, root)} ({len(written)} in all).",
           file=sys.stderr)
     return 0

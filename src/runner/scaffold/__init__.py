@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.config.paths import shown_path
 from runner.errors import RunnerError, UsageError
 
 __all__ = ["ScaffoldPlan", "ScaffoldResult", "plan_scaffold", "scaffold", "report_lines"]
@@ -143,22 +144,15 @@ def scaffold(root: Path) -> ScaffoldResult:
         try:
             (written if _write_new(path, _content(template)) else kept).append(path)
         except OSError as err:
-            done = f" (written before it: {', '.join(_rel(p, plan.root) for p in written)})" if written else ""
-            raise UsageError(f"runner init could not write {_rel(path, plan.root)}: {err.strerror or err}"
+            done = f" (written before it: {', '.join(shown_path(p, plan.root) for p in written)})" if written else ""
+            raise UsageError(f"runner init could not write {shown_path(path, plan.root)}: {err.strerror or err}"
                              f"{done}.\nCheck the folder's permissions, or run it where you can write.") from None
     return ScaffoldResult(plan.root, written, kept, plan.notes)
 
 
-def _rel(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def report_lines(result: ScaffoldResult) -> list[str]:
     """What ``runner init`` prints."""
-    lines = [f"  created  {_rel(p, result.root)}" for p in result.written]
-    lines += [f"  kept     {_rel(p, result.root)} (it exists; not changed)" for p in result.kept]
+    lines = [f"  created  {shown_path(p, result.root)}" for p in result.written]
+    lines += [f"  kept     {shown_path(p, result.root)} (it exists; not changed)" for p in result.kept]
     lines += [f"  note: {n}" for n in result.notes]
     return lines

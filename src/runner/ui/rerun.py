@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from runner.config.paths import shown_path
 from runner.ui.project import OpenProject
 
 __all__ = ["WatchRerun"]
@@ -53,7 +54,7 @@ class WatchRerun:
                 if not changed:
                     continue
                 kinds = {affects(p, project.config) for p in changed}
-                names = ", ".join(sorted(_short(p, project.root) for p in changed))
+                names = ", ".join(sorted(shown_path(p, project.root) for p in changed))
                 self._broadcast({"t": "notice", "level": "info", "message": f"changed: {names}"})
                 self._refresh()  # a new spec, a deleted one, another runner.json
                 if project.problem is None:
@@ -64,10 +65,3 @@ class WatchRerun:
                     return
         finally:
             watcher.stop()
-
-
-def _short(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
