@@ -129,7 +129,7 @@ class PageValue(Value):
         parts = [*self._parts, *split_path(method, f"{self._label}.invoke()")]
         label = f"{self._label}.invoke({show_args((method, *args), {})})"
         json_arguments(list(args), label)
-        limit = float(timeout if timeout is not None else self._ctx.config.default_command_timeout)
+        limit = self._limit(timeout)
         deadline = time.monotonic() + limit / 1000
 
         def attempt() -> Attempt:

@@ -247,7 +247,7 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                     # the log names every command the events tell, where it began
                     ctx.add_log(*_own_line(name, own_label, shown, shown_kwargs), at=logged)
                 if traced and step_after is None:
-                    pageless = (getattr(self, "_label", None) is None and name in PAGELESS) or getattr(self, "_pageless", False)
+                    pageless = (own_label is None and name in PAGELESS) or getattr(self, "_pageless", False)
                     _end_step(ctx, error=failure, snapshot=pageless)
                 elif traced and step_after is not None:
                     _tell_later(ctx, step_after, self, result, failure, (name, label, shown, shown_kwargs), file, line)
