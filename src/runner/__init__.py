@@ -15,8 +15,7 @@ from runner.errors import (
     TaskError,
     UsageError,
 )
-
-__version__ = "0.1.0"
+from runner.version import __version__
 
 __all__ = [
     "BrowserNotFoundError",

@@ -48,7 +48,7 @@ class _Runner:
 
     @property
     def version(self) -> str:
-        from runner import __version__
+        from runner.version import __version__
 
         return __version__
 
