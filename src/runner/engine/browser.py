@@ -213,6 +213,11 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         self.launches = 0
         self._tracing = ContextTracing()
 
+    def route_to(self, routing: RoutingTarget | None) -> None:
+        """Where the page's requests go while routed or watched: set here for a browser launched
+        before its run was known (``runner open``'s spare child), before any test uses it."""
+        self._routing = routing
+
     # -- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
         """Launch the browser (and Playwright's driver first, when there is none).

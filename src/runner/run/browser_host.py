@@ -41,7 +41,7 @@ class BrowserHost:
 
     def __init__(self, *, config: Callable[[], Config], browser_choice: str | None, headed: bool,
                  endpoint: RemoteEndpoint | None, loop: EngineLoop | None,
-                 routing: Callable[[], RoutingTarget], publish: Callable[[Event], None],
+                 routing: Callable[[], RoutingTarget | None], publish: Callable[[Event], None],
                  on_abandon: Callable[[str], None]) -> None:
         self._config = config  # the run's configuration when the browser is launched
         self.browser_choice = browser_choice
@@ -106,6 +106,22 @@ class BrowserHost:
                                      early_driver=self.loop.take_early_driver())
             session.launches = self._launches_told  # a browser that replaces another counts on
             self._launching = (session, self.loop.submit(session.start()))
+
+    def adopt(self, ahead: BrowserHost) -> bool:
+        """Take the browser that ``ahead`` (a host on this host's loop, with no run: ``runner
+        open``'s spare child) started launching before this run was known, when this run's
+        configuration asks for a browser launched with the same options; False (``ahead`` keeps
+        it, to be closed) when it does not or this host launched one already."""
+        launching = ahead._launching
+        if launching is None or ahead._loop is not self._loop or self._browser is not None or self._launching:
+            return False
+        session, _future = launching
+        if session.options != self.launch_options():
+            return False
+        ahead._launching = None
+        session.route_to(self._routing())
+        self._launching = launching
+        return True
 
     def browser(self) -> BrowserSession:
         """The running browser, launched on first use. Raises ``BrowserNotFoundError`` (again,

@@ -2,13 +2,21 @@
 
 One child per run (all specs, one spec or one test), so that a spec edited on disk is imported
 afresh, a run is stopped by a signal like ``runner run`` is, and the server's memory never holds
-what a run imported. It is ``runner run`` in the "open" mode: no reporter prints, no artifact is
+what a run imported. With ``--spare`` the child is started before its run is known: it imports
+runner, pytest and Playwright, starts Playwright's driver and (headless) launches the browser with
+its first page, then waits on its control pipe for the run (``{"t": "run", "specs": [...],
+"test": ..., "studio": ..., "keep": ...}``; the pipe closed: it ends, status 0). Only then does
+it read the configuration, load the plugins file and import the specs and the support file, as a
+fresh child does; the browser it launched is taken only when the run's configuration asks for the
+same launch options (else it is closed and another launched). It is ``runner run`` in the "open" mode: no reporter prints, no artifact is
 trashed, no HTML report is written, ``retries.openMode`` applies, the plugins file's run events
 fire only with ``experimentalInteractiveRunEvents``; every event, the page's screencast and
 studio's recorded actions go to the server over the channel (``ui/channel.py``).
 
 Exit status: the number of failed tests (at most 255); 1 with one message on stderr (and an
-``error`` message on the channel) when it cannot start; 128 + the signal when stopped.
+``error`` message on the channel) when it cannot start; 128 + the signal when stopped. A run that
+ended by itself says so first on the channel (``{"t": "ended", "code": N}``, N its exit status to
+be), then closes its browser and ends.
 """
 
 from __future__ import annotations
@@ -26,8 +34,9 @@ __all__ = ["main", "child_args"]
 def child_args(*, project: Path, config_file: str | None, cli_config: list[Any], cli_env: list[str],
                browser: str | None, headed: bool, channel_fd: int, control_fd: int,
                specs: list[str], test: str | None, studio: bool, traces: Path, keep: int,
-               testing_type: str = "e2e") -> list[str]:
-    """The command line of a child (after ``python -m runner.ui.child``)."""
+               testing_type: str = "e2e", spare: bool = False) -> list[str]:
+    """The command line of a child (after ``python -m runner.ui.child``); ``spare``: one that
+    waits for its run on the control pipe (``specs``, ``test``, ``studio``, ``keep`` come then)."""
     out = ["--project", str(project), "--channel-fd", str(channel_fd), "--control-fd", str(control_fd),
            "--traces", str(traces), "--keep", str(keep)]
     if config_file is not None:
@@ -48,6 +57,8 @@ def child_args(*, project: Path, config_file: str | None, cli_config: list[Any],
         out.append("--studio")
     if testing_type == "component":
         out.append("--component")
+    if spare:
+        out.append("--spare")
     return out
 
 
@@ -67,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--component", dest="testing_type", action="store_const", const="component", default="e2e")
     p.add_argument("--traces", required=True)
     p.add_argument("--keep", type=int, default=50)
+    p.add_argument("--spare", action="store_true")
     return p
 
 
@@ -98,8 +110,16 @@ def _run(args: argparse.Namespace, writer: Any, interrupts: Any) -> int:
     from runner.engine.browser import start_driver_early
     from runner.engine.loop import EngineLoop
 
-    loop = EngineLoop()
-    start_driver_early(loop)
+    spare: SpareStart | None = None
+    if args.spare:
+        spare = SpareStart.prepare(args)
+        if not _wait_for_run(args):
+            spare.close()
+            return 0
+        loop = spare.loop
+    else:
+        loop = EngineLoop()
+        start_driver_early(loop)
     from runner.run.session import RunSession
 
     # Every test is traced (time travel) unless no test is kept; traces go to the server's own
@@ -111,15 +131,20 @@ def _run(args: argparse.Namespace, writer: Any, interrupts: Any) -> int:
                                     browser=args.browser, headed=args.headed, mode="open", loop=loop,
                                     testing_type=args.testing_type)
     except BaseException:
+        if spare is not None:
+            spare.close()
         loop.close()
         raise
     try:
-        return _run_session(args, session, writer, interrupts)
+        code = _run_session(args, session, writer, interrupts, spare)
+        _tell_ended(writer, code, interrupts)
+        return code
     finally:
         session.close()
 
 
-def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts: Any) -> int:
+def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts: Any,
+                 spare: SpareStart | None = None) -> int:
     from runner.run.launch import run_pytest
     from runner.run.live_view import LiveView
     from runner.run.session import check_base_url
@@ -134,6 +159,8 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
                           f"{spec_folder(config)[1]}.")
     session.bus.subscribe(writer)
     session.live_view = LiveView(writer.frame, lambda: session.host.loop)
+    if spare is not None:
+        spare.hand_over(session.host)
     session.host.prelaunch()
     if config.base_url:
         problem = check_base_url(str(config.base_url))
@@ -155,6 +182,106 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
     if session.host.launch_error is not None:
         raise RunnerError(str(session.host.launch_error))
     return min(ran.failures, 255)
+
+
+def _tell_ended(writer: Any, code: int, interrupts: Any) -> None:
+    """Tell the server the run is over (its exit status to be) before the browser is closed and
+    pytest's end is done: the page shows the result, and the next run may start, at once."""
+    if interrupts.signum is None:
+        writer.send({"t": "ended", "code": code})
+
+
+class SpareStart:
+    """What a spare child prepares before its run is known: nothing read from a file a person
+    edits but the launch options of the browser it launches ahead (compared with the run's own
+    before the run takes that browser)."""
+
+    def __init__(self, loop: Any, host: Any) -> None:
+        self.loop = loop  # the engine's loop, Playwright's driver starting on it
+        self.host = host  # a browser host launching the browser ahead; None: the run launches it
+
+    @classmethod
+    def prepare(cls, args: argparse.Namespace) -> SpareStart:
+        from runner.engine.browser import start_driver_early
+        from runner.engine.loop import EngineLoop
+
+        loop = EngineLoop()
+        start_driver_early(loop)
+        _import_run_modules()
+        # headed, a browser launched ahead would show an empty window until the run: it is
+        # launched by the run
+        return cls(loop, None if args.headed else _launch_ahead(args, loop))
+
+    def hand_over(self, host: Any) -> None:
+        """Give the run's browser host the browser launched ahead, when its configuration asks
+        for the same one; else close that browser (the run launches its own)."""
+        spare, self.host = self.host, None
+        if spare is not None and not host.adopt(spare):
+            spare.finish_launch()
+            spare.close_browser()
+
+    def close(self) -> None:
+        """The run never came (or could not start): close the browser launched ahead."""
+        spare, self.host = self.host, None
+        if spare is not None:
+            spare.finish_launch()
+            spare.close_browser()
+
+
+def _import_run_modules() -> None:
+    """Import what every run imports (runner's run, pytest and its plugins), before the run."""
+    import importlib
+
+    for name in ("runner.plugin", "runner.plugin.recorder", "runner.plugin.run_events",
+                 "runner.plugin.tests_ledger", "runner.reporters.feed", "runner.run.live_view",
+                 "runner.run.session"):
+        importlib.import_module(name)  # for its cost, here rather than on the run's path
+    from runner.run.launch import import_pytest_plugins
+
+    import_pytest_plugins()
+
+
+def _launch_ahead(args: argparse.Namespace, loop: Any) -> Any:
+    """A browser host launching the browser, with the configuration as it reads now (None when it
+    does not read, or no browser is found: the run says why)."""
+    from runner.config import load_config
+    from runner.run.browser_host import BrowserHost
+
+    try:
+        config = load_config(args.project, config_file=args.config_file, cli_config=args.config,
+                             cli_env=args.env or None, testing_type=args.testing_type)
+        host = BrowserHost(config=lambda: config, browser_choice=args.browser, headed=False, endpoint=None,
+                           loop=loop, routing=lambda: None, publish=lambda _event: None,
+                           on_abandon=lambda _why: None)
+        host.prelaunch()
+    except RunnerError:
+        return None
+    return host
+
+
+def _wait_for_run(args: argparse.Namespace) -> bool:
+    """Wait on the control pipe for the run and put it in ``args``; False when the pipe closed
+    (the spare is not needed any more). Read a byte at a time: what follows the line (studio's
+    input) stays in the pipe for the studio plugin."""
+    import os
+
+    line = b""
+    while not line.endswith(b"\n"):
+        byte = os.read(args.control_fd, 1)
+        if not byte:
+            return False
+        line += byte
+    try:
+        request = json.loads(line)
+    except ValueError:
+        return False
+    if not isinstance(request, dict) or request.get("t") != "run":
+        return False
+    args.spec = [str(s) for s in request.get("specs") or []]
+    args.test = str(request["test"]) if request.get("test") else None
+    args.studio = bool(request.get("studio"))
+    args.keep = int(request.get("keep", args.keep))
+    return True
 
 
 def _end(code: int) -> None:

@@ -14,8 +14,8 @@ server -> page: ``hello`` (everything, on connect), ``specs``, ``event`` {key?, 
 {key}, ``frame``, ``run``, ``output`` {line}, ``studio`` {...}, ``notice`` {message}.
 
 :class:`OpenServer` runs one child process at a time (``ui/runs.py``) and keeps what the pages
-see of it (``ui/state.py``); the project (``ui/project.py``), studio (``ui/studio.py``) and the
-watcher (``ui/rerun.py``) are its parts.
+see of it (``ui/state.py``); the project (``ui/project.py``), studio (``ui/studio.py``), the
+watcher (``ui/rerun.py``) and the spare child (:class:`SpareChild`) are its parts.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import secrets
 import shutil
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ class OpenServer:
     def __init__(self, *, project: Path, config_file: str | None = None, cli_config: list[Any] | None = None,
                  cli_env: list[str] | None = None, browser: str | None = None, headed: bool = False,
                  port: int | None = None, token: str | None = None, orphan_grace: float = ORPHAN_GRACE_S,
-                 testing_type: str = "e2e") -> None:
+                 testing_type: str = "e2e", spare: bool = True) -> None:
         self.browser = browser
         self.headed = headed
         self.port = port or 0
@@ -72,6 +73,7 @@ class OpenServer:
         self.watch = WatchRerun(project=self.project, ours=self.studio.wrote, broadcast=self.pages.broadcast,
                                 refresh=self._refresh, rerun=self._rerun)
         self.run: ChildRun | None = None
+        self.spare = SpareChild(self._start_child) if spare else None
         self.last_target: dict[str, Any] | None = None
         self.run_info: dict[str, Any] = {"state": "idle"}
         self.frame: str | None = None
@@ -135,23 +137,32 @@ class OpenServer:
             if project.config is None:
                 raise RunnerError(project.problem or "the configuration could not be read.")
             self.last_target = {k: v for k, v in target.items() if k != "studio"} | {"studio": False}
-            run = ChildRun(target=target, on_message=self._on_child, on_output=self._on_output,
-                           on_exit=self._on_exit)
-            self.run = run
             self.runs_started += 1
             self.state.run = self.runs_started
             self.run_info = {"state": "running", "spec": spec, "test": test, "studio": studio,
                              "started": time.time(), "number": self.runs_started}
             self.pages.broadcast({"t": "run", "run": self.run_info})
+            run = await self.spare.claim(target=target, on_message=self._on_child, on_output=self._on_output,
+                                   on_exit=self._on_exit, keep=self.state.keep) if self.spare else None
+            if run is not None:
+                self.run = run
+                return
+            run = ChildRun(target=target, on_message=self._on_child, on_output=self._on_output,
+                           on_exit=self._on_exit)
+            self.run = run
             try:
-                await run.start(project=project.root, config_file=project.config_file,
-                                cli_config=project.cli_config, cli_env=project.cli_env, browser=self.browser,
-                                headed=self.headed, traces=self.traces, keep=self.state.keep,
-                                testing_type=project.testing_type)
+                await self._start_child(run)
             except OSError as err:
                 self.run = None
                 self.run_info = {"state": "idle", "error": f"the run could not start: {err}"}
                 self.pages.broadcast({"t": "run", "run": self.run_info})
+
+    async def _start_child(self, run: ChildRun, spare: bool = False) -> None:
+        """Start ``run``'s child (``spare``: one that waits for its run). Raises ``OSError``."""
+        project = self.project
+        await run.start(project=project.root, config_file=project.config_file, cli_config=project.cli_config,
+                        cli_env=project.cli_env, browser=self.browser, headed=self.headed, traces=self.traces,
+                        keep=self.state.keep, testing_type=project.testing_type, spare=spare)
 
     async def stop_run(self) -> None:
         async with self._lock:
@@ -160,6 +171,8 @@ class OpenServer:
     async def _stop_current(self) -> None:
         run = self.run
         if run is None or run.done.is_set():
+            return
+        if run.code is not None:  # its run ended: the child closes its browser and ends by itself
             return
         self.run_info = {**self.run_info, "state": "stopping"}
         self.pages.broadcast({"t": "run", "run": self.run_info})
@@ -177,6 +190,9 @@ class OpenServer:
 
     def _on_child(self, message: dict[str, Any]) -> None:
         kind = message.get("t")
+        if self.spare is not None and kind == "event" and isinstance(message.get("event"), dict) \
+                and message["event"].get("kind") == "test.started":
+            self.spare.prepare()  # the run's start-up is over: the next run's spare starts now
         if kind == "event" and isinstance(message.get("event"), dict):
             for out in self.state.apply(message["event"]):
                 self.pages.broadcast(out)
@@ -203,6 +219,8 @@ class OpenServer:
                          "summary": self.state.tally.words(code, stopped=stopped), "ended": time.time()}
         self.pages.broadcast({"t": "run", "run": self.run_info})
         self.studio.run_ended()
+        if self.spare is not None:
+            self.spare.prepare()
 
     # -- first run --------------------------------------------------------------------------
     async def scaffold(self) -> None:
@@ -235,15 +253,72 @@ class OpenServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         self.watch.restart()
+        if self.spare is not None:
+            self.spare.prepare()
         return f"http://127.0.0.1:{self.port}/?token={self.token}"
 
     async def close(self) -> None:
         """Stop the run (its browser closed), the watcher and the server; remove the traces."""
         self.watch.stop()
         self.pages.cancel_orphan_stop()
+        if self.spare is not None:
+            await self.spare.close()
         with contextlib.suppress(Exception):
             await self.stop_run()
+        if self.run is not None:
+            await self.run.stop()  # a child whose run ended, still closing its browser
         await self.pages.close_pages()
         if self._runner is not None:
             await self._runner.cleanup()
         shutil.rmtree(self.traces, ignore_errors=True)
+
+
+class SpareChild:
+    """At most one child started ahead of its run (``ui/child.py``'s ``--spare``): prepared while
+    the server is idle or a run's tests run, claimed by the next run. One that ended before it was
+    claimed (it failed, or was killed) is dropped: that run starts a child of its own."""
+
+    def __init__(self, start: Callable[[ChildRun, bool], Awaitable[None]]) -> None:
+        self._start = start
+        self.child: ChildRun | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def prepare(self) -> None:
+        """Start a spare unless one is there or starting."""
+        if self._closed or self.child is not None or (self._task is not None and not self._task.done()):
+            return
+        self._task = asyncio.create_task(self._start_one())
+
+    async def _start_one(self) -> None:
+        child = ChildRun.ahead(on_exit=self._ended)
+        self.child = child
+        try:
+            await self._start(child, True)
+        except OSError:
+            self.child = None  # the next run starts its own child, and says why it cannot
+
+    def _ended(self, child: ChildRun, _code: int) -> None:
+        if self.child is child:
+            self.child = None
+
+    async def claim(self, **run: Any) -> ChildRun | None:
+        """The spare, given the run (see ``ChildRun.claim``); None when there is no live one."""
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)  # a spare being started: its process
+        child, self.child = self.child, None
+        if child is None or child.proc is None or not child.claim(**run):
+            if child is not None:
+                asyncio.create_task(child.discard())
+            return None
+        return child
+
+    async def close(self) -> None:
+        """End the spare (its browser closed), and start no other."""
+        self._closed = True
+        task, self._task = self._task, None
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        child, self.child = self.child, None
+        if child is not None:
+            await child.discard()
