@@ -231,3 +231,29 @@ def test_no_spare_starts_each_run_after_it_is_asked_for(tmp_path: Path) -> None:
     assert len(runs) == 2
     for run, when in zip(runs, asked, strict=True):
         assert run["process"] >= when - 0.02 and run["browser"] >= when - 0.02, (run, when)  # 10 ms ticks
+
+
+@pytest.mark.slow
+def test_a_spare_that_died_is_replaced_by_a_fresh_child_and_ctrl_c_leaves_no_process(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    from tests.support.procs import children, left_after
+
+    project = _project(tmp_path)
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        _wait_for_spare(proc.pid, last_run=0)
+        spare = next(c for c in _children(proc.pid) if _is_child_of_open(c))
+        os.killpg(spare, signal.SIGKILL)  # the spare and its browser die while the server is idle
+        assert left_after({spare}) == []
+        asked, sock = asyncio.run(_run_spec(url))
+        assert [t["state"] for t in sock.events("test.ended")] == ["passed"]
+        run = json.loads((project / "runs.jsonl").read_text().splitlines()[-1])
+        assert run["pid"] != spare and run["process"] >= asked - 0.02  # a child started for the run
+        _wait_for_spare(proc.pid, run["pid"])  # and a new spare prepared after it
+        started = children(proc.pid)
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert left_after(started) == []
