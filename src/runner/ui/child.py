@@ -169,7 +169,7 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
     targets = [str(s) for s in specs]
     if args.test:
         targets = [f"{specs[0]}::{args.test}"]
-    plugins: list[Any] = []
+    plugins: list[Any] = [EndTeller(writer, session, interrupts)]
     if args.studio and args.test:
         from runner.plugin.studio import StudioPlugin
 
@@ -185,10 +185,40 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
 
 
 def _tell_ended(writer: Any, code: int, interrupts: Any) -> None:
-    """Tell the server the run is over (its exit status to be) before the browser is closed and
-    pytest's end is done: the page shows the result, and the next run may start, at once."""
+    """Tell the server the run is over (its exit status to be) before the browser is closed: the
+    page shows the result, and the next run may start, at once (the server hears only the first
+    ``ended``: :class:`EndTeller`'s, when it told one)."""
     if interrupts.signum is None:
         writer.send({"t": "ended", "code": code})
+
+
+class EndTeller:
+    """Tells the server the run's exit status to be as soon as ``run.ended`` is published, before
+    pytest's own end (its unconfigure collects garbage for a fifth of a second) and the browser's
+    close. A pytest plugin by its hook's name (this module does not import pytest); at the
+    session's start, once runner's plugin subscribed the results, it subscribes to the bus."""
+
+    def __init__(self, writer: Any, session: Any, interrupts: Any) -> None:
+        self._writer = writer
+        self._session = session
+        self._interrupts = interrupts
+        self._run: Any = None
+
+    def pytest_sessionstart(self, session: Any) -> None:
+        from runner.plugin.run import RunPlugin
+
+        self._run = next((p for p in session.config.pluginmanager.get_plugins() if isinstance(p, RunPlugin)), None)
+        if self._run is not None:
+            self._session.bus.subscribe(self)
+
+    def __call__(self, event: Any) -> None:
+        if event.kind != "run.ended" or getattr(event, "interrupted", False):
+            return
+        if self._interrupts.signum is not None or self._session.host.launch_error is not None:
+            return  # the child ends as _run_session says: interrupted, or with the launch's error
+        results = self._run.run
+        if results is not None:
+            _tell_ended(self._writer, min(results.failures, 255), self._interrupts)
 
 
 class SpareStart:
