@@ -20,7 +20,7 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["install", "uninstall", "own", "disown", "starting", "reap"]
+__all__ = ["install", "own", "disown", "starting", "reap"]
 
 _ours: set[int] = set()  # the children asyncio waits for
 _starting = 0  # children being started, their pid not known yet
@@ -87,7 +87,3 @@ def reap() -> int:
 def install(loop: asyncio.AbstractEventLoop) -> None:
     """Reap on every SIGCHLD that reaches the server (its loop runs the reaping)."""
     loop.add_signal_handler(signal.SIGCHLD, reap)
-
-
-def uninstall(loop: asyncio.AbstractEventLoop) -> None:
-    loop.remove_signal_handler(signal.SIGCHLD)
