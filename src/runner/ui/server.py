@@ -66,8 +66,8 @@ class OpenServer:
                                    cli_env=list(cli_env or []), testing_type=testing_type,
                                    on_config=self._configured)
         self.pages = PageChannel(port=lambda: self.port, hello=self._hello_anew, handle=self.handle,
-                                 has_run=lambda: self.run is not None, stop_orphan=self.stop_run,
-                                 orphan_grace=orphan_grace)
+                                 has_run=lambda: self.run is not None or self.spare is not None,
+                                 stop_orphan=self._left_alone, orphan_grace=orphan_grace)
         self.studio = Studio(project=self.project, run=lambda: self.run, start_run=self.start_run,
                              broadcast=self.pages.broadcast)
         self.watch = WatchRerun(project=self.project, ours=self.studio.wrote, broadcast=self.pages.broadcast,
@@ -91,6 +91,8 @@ class OpenServer:
 
     def _hello_anew(self) -> dict[str, Any]:
         self.project.reload()  # a page (re)loaded sees the specs as they are now
+        if self.spare is not None:
+            self.spare.prepare()  # ended when no page was left (_left_alone)
         return self.hello()
 
     def _refresh(self) -> None:
@@ -167,6 +169,13 @@ class OpenServer:
     async def stop_run(self) -> None:
         async with self._lock:
             await self._stop_current()
+
+    async def _left_alone(self) -> None:
+        """No page for ``orphan_grace``: the run is stopped and the spare ended, so a closed tab
+        leaves no browser running (the next page to connect gets a spare again)."""
+        await self.stop_run()
+        if self.spare is not None:
+            await self.spare.discard()
 
     async def _stop_current(self) -> None:
         run = self.run
@@ -313,12 +322,16 @@ class SpareChild:
             return None
         return child
 
-    async def close(self) -> None:
-        """End the spare (its browser closed), and start no other."""
-        self._closed = True
-        task, self._task = self._task, None
+    async def discard(self) -> None:
+        """End the spare (its browser closed); :meth:`prepare` starts another."""
+        task = self._task
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         child, self.child = self.child, None
         if child is not None:
             await child.discard()
+
+    async def close(self) -> None:
+        """End the spare, and start no other."""
+        self._closed = True
+        await self.discard()
