@@ -45,6 +45,7 @@ class RunFiles:
         root = os.path.abspath(project)
         self._roots = tuple({root + os.sep, os.path.realpath(root) + os.sep})
         self._told: set[str] = set()
+        self._seen: set[str] = set()  # absolute paths as given, told or not the project's
         self._imported: set[str] = set()
         self._lock = threading.Lock()
         self._on = False
@@ -86,11 +87,18 @@ class RunFiles:
         return name
 
     def _wrote(self, path: Any) -> None:
+        if isinstance(path, int):
+            return  # a file descriptor: the path was told when it was opened
+        raw = os.fspath(path)
+        if raw in self._seen:  # the common case of a repeated write: one set lookup
+            return
         if getattr(self._inside, "busy", False):
             return
         self._inside.busy = True
         try:
-            name = self._mine(path)
+            name = self._mine(raw)
+            if isinstance(raw, str) and raw.startswith(os.sep):
+                self._seen.add(raw)  # absolute: names the same file whatever the working folder
             if name is None or name in self._told:
                 return
             with self._lock:

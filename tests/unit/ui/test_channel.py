@@ -56,3 +56,26 @@ def test_noise_is_not_a_message() -> None:
     assert parse_line(b"[1, 2]\n") is None
     assert parse_line(b'{"no": "type"}\n') is None
     assert parse_line(b'{"t": "frame", "data": ""}\n') == {"t": "frame", "data": ""}
+
+
+def test_send_now_returns_once_the_line_is_on_the_pipe() -> None:
+    r, w = os.pipe()
+    writer = ChannelWriter(w)
+    try:
+        assert writer.send_now({"t": "wrote", "paths": ["/p/a"]})
+        # on the pipe already: readable without waiting for the writer's thread
+        os.set_blocking(r, False)
+        assert parse_line(os.read(r, 1 << 16)) == {"t": "wrote", "paths": ["/p/a"]}
+    finally:
+        writer.close(5)
+        os.close(r)
+    assert not writer.send_now({"t": "wrote", "paths": ["/p/b"]})  # closed: at once, False
+
+
+def test_send_now_to_a_reader_that_is_gone_does_not_wait() -> None:
+    r, w = os.pipe()
+    os.close(r)
+    writer = ChannelWriter(w)
+    assert not writer.send_now({"t": "wrote", "paths": ["/p/a"]}, timeout=5)
+    assert writer.broken and not writer.send_now({"t": "wrote", "paths": ["/p/b"]}, timeout=5)
+    writer.close(5)
