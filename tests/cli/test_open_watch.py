@@ -167,3 +167,48 @@ def test_only_a_persons_saves_rerun(tmp_path: Path) -> None:
     assert (project / "runner" / "fixtures" / "counter.json").read_text() == "# 5"
     assert (project / "runner" / "integration" / "counter.txt").read_text() == "# 5"
     assert all(not m["changed"] for m in watching.watch_messages() if not m["rerun"])
+
+
+WAITING_SPEC = '''
+import time
+
+
+def test_waits(runner):
+    runner.log("started")
+    time.sleep(60)
+'''
+
+
+@pytest.mark.slow
+def test_a_save_during_a_run_restarts_it_and_a_new_spec_only_updates_the_list(tmp_path: Path) -> None:
+    project = write_sample(tmp_path, spec=WAITING_SPEC)
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        async def scenario() -> None:
+            sock = await OpenSocket.connect(url)
+            watching = Watching(sock)
+            try:
+                def logged(number: int) -> bool:
+                    return any(m.get("t") == "event" and m["event"]["kind"] == "log" and m.get("run") == number
+                               for m in sock.seen)
+
+                await sock.send({"t": "run", "spec": "a_spec.py"})
+                await sock.until(lambda _m: logged(1), bound=BOUND)
+                _append(project / "runner" / "integration" / "a_spec.py", "\n# saved\n")
+                # the run in progress is stopped, then the spec runs again
+                await sock.until(lambda _m: 1 in watching.runs("stopped") and logged(2), bound=BOUND)
+                assert watching.runs("running") == [1, 2]
+                since = len(sock.seen)
+                (project / "runner" / "integration" / "b_spec.py").write_text("def test_b(runner):\n    pass\n")
+                told = await sock.until(lambda m: m.get("t") == "watch" and m["changed"], bound=BOUND)
+                assert told["changed"] == ["runner/integration/b_spec.py"] and told["rerun"] is False
+                hellos = [m for m in sock.seen[since:] if m.get("t") == "hello"]
+                assert hellos and "b_spec.py" in hellos[-1]["specs"]
+                assert watching.runs("running") == [1, 2] and 2 not in watching.runs("stopped")
+            finally:
+                await sock.close()
+
+        asyncio.run(scenario())
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err

@@ -4,9 +4,9 @@ told to the server, so that its watcher (``ui/rerun.py``) re-runs on a person's 
 An audit hook (``sys.addaudithook``) sees, in every thread of the child:
 
 - each file about to be written: ``open`` for writing, appending, creating or truncating
-  (``open()``, ``Path.write_text``, ``os.open``, ``shutil`` copies), the target of ``os.rename``
-  and ``os.replace``, ``os.link``, ``os.symlink``, ``os.remove``, ``os.truncate``, ``os.utime`` and
-  ``os.chmod``. The first time a run touches a path of the project, the server is told
+  (``open()``, ``Path.write_text``, ``os.open``, ``shutil`` copies), both paths of ``os.rename``
+  and ``os.replace``, the new path of ``os.link`` and ``os.symlink``, and the path of
+  ``os.remove``, ``os.truncate``, ``os.utime`` and ``os.chmod``. The first time a run touches a path of the project, the server is told
   (``{"t": "wrote", "paths": [...]}``) and the hook waits (at most a second) until that line is
   on the pipe: the server hears of a write before the write happens, so before the watcher can.
   A path already told costs a set lookup.
@@ -30,9 +30,9 @@ from typing import Any
 __all__ = ["RunFiles"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
-#: audit events naming a path written, and the index of that path in the event's arguments
-_TARGETS = {"os.rename": 1, "os.link": 1, "os.symlink": 1, "os.remove": 0, "os.truncate": 0,
-            "os.utime": 0, "os.chmod": 0}
+#: audit events naming paths changed, and the indexes of those paths in the event's arguments
+_TARGETS = {"os.rename": (0, 1), "os.link": (1,), "os.symlink": (1,), "os.remove": (0,), "os.truncate": (0,),
+            "os.utime": (0,), "os.chmod": (0,)}
 
 
 class RunFiles:
@@ -68,7 +68,8 @@ class RunFiles:
                     self._wrote(args[0])
             elif event in _TARGETS:
                 if self._on:
-                    self._wrote(args[_TARGETS[event]])
+                    for index in _TARGETS[event]:
+                        self._wrote(args[index])
             elif event == "exec" and self._on:
                 self._executed(args[0])
         except Exception:  # noqa: BLE001, S110 - the run's own operation must go on
@@ -76,8 +77,6 @@ class RunFiles:
 
     def _mine(self, path: Any) -> str | None:
         """The absolute path, when it is one of the project's that the watcher could be told."""
-        if isinstance(path, int):
-            return None  # a file descriptor: the path was told when it was opened
         try:
             name = os.path.abspath(os.fsdecode(path))
         except (TypeError, ValueError):
@@ -97,15 +96,16 @@ class RunFiles:
         self._inside.busy = True
         try:
             name = self._mine(raw)
+            if name is not None and name not in self._told:
+                with self._lock:
+                    new = name not in self._told
+                    self._told.add(name)
+                if new:
+                    self._writer.send_now({"t": "wrote", "paths": [name]})
             if isinstance(raw, str) and raw.startswith(os.sep):
-                self._seen.add(raw)  # absolute: names the same file whatever the working folder
-            if name is None or name in self._told:
-                return
-            with self._lock:
-                if name in self._told:
-                    return
-                self._told.add(name)
-            self._writer.send_now({"t": "wrote", "paths": [name]})
+                # absolute: the same file whatever the working folder; added once told, so that
+                # another thread writing it meanwhile waits for the line too
+                self._seen.add(raw)
         finally:
             self._inside.busy = False
 
