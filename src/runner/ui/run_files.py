@@ -14,9 +14,9 @@ An audit hook (``sys.addaudithook``) sees, in every thread of the child:
   specs, the modules they import, the support file and its helpers, the plugins file), told as
   it is first executed (``{"t": "imported", "files": [...]}``): the modules the watcher re-runs on.
 
-Not seen: what processes the run starts write (a shell command, a task's subprocess, the browser's
-downloads), nor writes through a file descriptor opened before the hook. Paths outside the
-project, and ``__pycache__``, are never told.
+Not seen: what processes the run starts write (a shell command, a task's subprocess, a forked
+process, the browser's downloads), nor writes through a file descriptor opened before the hook.
+Paths outside the project, and ``__pycache__``, are never told.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ class RunFiles:
         self._imported: set[str] = set()
         self._lock = threading.Lock()
         self._on = False
+        self._pid = os.getpid()  # a forked process has no writer's thread: it goes unheard
         self._inside = threading.local()  # the hook's own work raises events too
 
     def __enter__(self) -> RunFiles:
@@ -91,7 +92,7 @@ class RunFiles:
         raw = os.fspath(path)
         if raw in self._seen:  # the common case of a repeated write: one set lookup
             return
-        if getattr(self._inside, "busy", False):
+        if getattr(self._inside, "busy", False) or os.getpid() != self._pid:
             return
         self._inside.busy = True
         try:

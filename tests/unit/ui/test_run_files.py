@@ -46,7 +46,7 @@ CHILD = textwrap.dedent(r'''
                 drain()
                 told_before[name] = json.dumps(name) in heard.decode()
 
-    with RunFiles(writer, project):
+    with RunFiles(writer, project) as files:
         sys.addaudithook(after)
         (project / "a.txt").write_text("1")
         (project / "a.txt").write_text("2")  # told once
@@ -61,6 +61,11 @@ CHILD = textwrap.dedent(r'''
         Path("rel.txt").write_text("relative")
         with tempfile.NamedTemporaryFile(dir=sys.argv[2], delete=False) as outside:
             outside.write(b"not the project's")
+        forked = os.fork()
+        if forked == 0:  # a process the run starts: unheard, and it never waits for the pipe
+            (project / "forked.txt").write_text("x")
+            os._exit(0 if not files._told & {str(project / "forked.txt")} else 3)
+        assert os.waitstatus_to_exitcode(os.waitpid(forked, 0)[1]) == 0
         (project / "__pycache__").mkdir()
         (project / "__pycache__" / "x.pyc").write_bytes(b"")
         (project / "mod_a.py").write_text("A = 1\n")
@@ -84,6 +89,7 @@ def test_the_child_tells_each_write_before_it_and_the_modules_it_runs(tmp_path: 
     (tmp_path / "outside").mkdir()
     done = subprocess.run([sys.executable, "-c", CHILD, str(project), str(tmp_path / "outside")],
                           capture_output=True, text=True, timeout=60)
+    assert (project / "forked.txt").is_file()
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     wrote = [p for m in out["messages"] if m["t"] == "wrote" for p in m["paths"]]
