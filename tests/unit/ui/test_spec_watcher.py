@@ -150,3 +150,57 @@ def test_a_component_open_watches_the_component_specs(tmp_path: Path) -> None:
     assert root / "components" not in WatchRules(load_config(root)).roots()[0]
     assert WatchRules(config).kind(root / "components" / "card_spec.py") == "spec"
     assert WatchRules(config).kind(root / "runner" / "integration" / "a_spec.py") is None
+
+
+def test_a_module_in_a_new_folder_is_watched_once_a_run_executed_it_and_the_runs_writes_are_not(
+        tmp_path: Path) -> None:
+    from runner.ui.project import OpenProject
+    from runner.ui.rerun import WatchRerun
+
+    root = _project(tmp_path)
+    lib = root / "lib"
+    lib.mkdir()
+    spec = root / "runner" / "integration" / "a_spec.py"
+
+    async def scenario() -> list[dict]:
+        project = OpenProject(root=root, config_file=None, cli_config=[], cli_env=[], testing_type="e2e",
+                              on_config=lambda _config: None)
+        project.reload()
+        told: list[dict] = []
+        batches: asyncio.Queue[dict] = asyncio.Queue()
+
+        def broadcast(message: dict) -> None:
+            told.append(message)
+            if message.get("t") == "watch":
+                batches.put_nowait(message)
+
+        async def rerun() -> bool:
+            return True
+
+        watch = WatchRerun(project=project, ours=lambda _path: False, broadcast=broadcast, refresh=project.reload,
+                           rerun=rerun, last_specs=lambda: {spec})
+        watch.restart()
+        await asyncio.sleep(0)  # a yield, not a wait: the watch starts, without lib/
+        assert lib not in watch._roots[1]
+        watch.run_started()
+        watch.heard({"t": "imported", "files": [str(lib / "h.py")]})
+        watch.heard({"t": "wrote", "paths": "not a list"})  # noise: nothing
+        watch.run_ended(complete=True)  # lib/ is watched from now on (the watcher restarted)
+        watch.run_started()  # the next run writes lib/gen.py while a person saves lib/h.py
+        watch.heard({"t": "wrote", "paths": [str(lib / "gen.py")]})
+        try:
+            for _ in range(int(BOUND / 2)):  # saved again until the new watch hears it (bounded)
+                (lib / "gen.py").write_text("GENERATED = 1\n")
+                (lib / "data.json").write_text("{}")
+                (lib / "h.py").write_text("H = 1\n")
+                try:
+                    return [await asyncio.wait_for(batches.get(), 2)]
+                except TimeoutError:
+                    continue
+            return []
+        finally:
+            watch.stop()
+
+    batches = asyncio.run(scenario())
+    assert batches == [{"t": "watch", "changed": ["lib/h.py"], "rerun": True,
+                        "ignored": {"run": ["lib/gen.py"], "unwatched": ["lib/data.json"]}}]
