@@ -21,10 +21,13 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.config.paths import shown_path
 from runner.ui.project import OpenProject
+
+if TYPE_CHECKING:
+    from runner.ui.watch import WatchRules
 
 __all__ = ["RunWrites", "WatchRerun"]
 
@@ -127,7 +130,7 @@ class WatchRerun:
         else:
             self.restart()
 
-    def _rules(self) -> Any:
+    def _rules(self) -> WatchRules:
         from runner.ui.watch import WatchRules
 
         return WatchRules(self._project.config, self._imported | self._importing)
