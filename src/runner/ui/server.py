@@ -11,7 +11,10 @@ The page speaks to the server over one WebSocket (``/ws``), in JSON messages (se
 page -> server: ``run`` {spec?, test?}, ``stop``, ``studio-start`` {spec, test}, ``input`` {...},
 ``studio-save``, ``studio-cancel``, ``scaffold``;
 server -> page: ``hello`` (everything, on connect), ``specs``, ``event`` {key?, event}, ``drop``
-{key}, ``frame``, ``run``, ``output`` {line}, ``studio`` {...}, ``notice`` {message}.
+{key}, ``frame``, ``run`` {state, spec, test, number, summary}, ``output`` {line}, ``studio``
+{...}, ``notice`` {message}. A run's ``state`` is running, stopping, done, stopped or not-run
+(it never began); ``summary`` tells its end in words (``ui/state.py``'s ``RunTally``), never
+the child's exit status.
 
 :class:`OpenServer` runs one child process at a time (``ui/runs.py``) and keeps what the pages
 see of it (``ui/state.py``); the project (``ui/project.py``), studio (``ui/studio.py``) and the

@@ -110,6 +110,7 @@
     $("project").textContent = S.config.project || "runner";
     const rs = $("run-state");
     rs.dataset.state = S.run.state;
+    rs.dataset.run = S.run.number || "";  // which run it tells of: a re-run's end is told apart from the last
     rs.textContent = runWords(S.run);
     $("stop").disabled = !(S.run.state === "running");
     $("watching").textContent = S.config.watch ? "re-runs on save" : "";
