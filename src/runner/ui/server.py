@@ -11,8 +11,11 @@ The page speaks to the server over one WebSocket (``/ws``), in JSON messages (se
 page -> server: ``run`` {spec?, test?}, ``stop``, ``studio-start`` {spec, test}, ``input`` {...},
 ``studio-save``, ``studio-cancel``, ``scaffold``;
 server -> page: ``hello`` (everything, on connect), ``specs``, ``event`` {key?, event}, ``drop``
-{key}, ``frame``, ``run``, ``output`` {line}, ``studio`` {...}, ``notice`` {message}, ``watch``
-{changed, rerun, ignored} (each batch the watcher handled, ``ui/rerun.py``).
+{key}, ``frame``, ``run`` {state, spec, test, number, summary}, ``output`` {line}, ``studio``
+{...}, ``notice`` {message}, ``watch`` {changed, rerun, ignored} (each batch the watcher
+handled, ``ui/rerun.py``). A run's ``state`` is running, stopping, done, stopped or not-run
+(it never began); ``summary`` tells its end in words (``ui/state.py``'s ``RunTally``), never
+the child's exit status.
 
 :class:`OpenServer` runs one child process at a time (``ui/runs.py``) and keeps what the pages
 see of it (``ui/state.py``); the project (``ui/project.py``), studio (``ui/studio.py``) and the
@@ -135,14 +138,16 @@ class OpenServer:
             await self._stop_current()
             project = self.project
             if project.config is None:
-                raise RunnerError(project.problem or "the configuration could not be read.")
+                problem = project.problem or "the configuration could not be read."
+                self._not_run(target, problem)
+                raise RunnerError(problem)
             self.last_target = {k: v for k, v in target.items() if k != "studio"} | {"studio": False}
             run = ChildRun(target=target, on_message=self._on_child, on_output=self._on_output,
                            on_exit=self._on_exit)
             self.run = run
             self.watch.run_started()
             self.runs_started += 1
-            self.state.run = self.runs_started
+            self.state.new_run(self.runs_started, one_test=test is not None)
             self.run_info = {"state": "running", "spec": spec, "test": test, "studio": studio,
                              "started": time.time(), "number": self.runs_started}
             self.pages.broadcast({"t": "run", "run": self.run_info})
@@ -153,8 +158,14 @@ class OpenServer:
                                 testing_type=project.testing_type)
             except OSError as err:
                 self.run = None
-                self.run_info = {"state": "idle", "error": f"the run could not start: {err}"}
-                self.pages.broadcast({"t": "run", "run": self.run_info})
+                self._not_run(target, f"the run could not start: {err}")
+
+    def _not_run(self, target: dict[str, Any], why: str) -> None:
+        """The status bar says the run asked for did not start, and why (its first line)."""
+        first = next((line.strip() for line in why.splitlines() if line.strip()), why)
+        self.run_info = {"state": "not-run", "spec": target.get("spec"), "test": target.get("test"),
+                         "studio": bool(target.get("studio")), "summary": first}
+        self.pages.broadcast({"t": "run", "run": self.run_info})
 
     async def stop_run(self) -> None:
         async with self._lock:
@@ -198,6 +209,7 @@ class OpenServer:
         elif kind in ("wrote", "imported"):
             self.watch.heard(message)
         elif kind == "error":
+            self.state.tally.errors.append(str(message.get("message")))
             self.pages.broadcast({"t": "notice", "level": "error", "message": str(message.get("message"))})
 
     def _on_output(self, line: str) -> None:
@@ -212,8 +224,10 @@ class OpenServer:
             for event in self.state.tally.death_tail(code):
                 for out in self.state.apply(event):
                     self.pages.broadcast(out)
-        self.run_info = {**self.run_info, "state": "stopped" if stopped else "done", "code": code,
-                         "summary": self.state.tally.words(code, stopped=stopped), "ended": time.time()}
+        # the page is told the end in words, never the exit status
+        why = "" if stopped else self.state.tally.not_run()
+        self.run_info = {**self.run_info, "state": "stopped" if stopped else "not-run" if why else "done",
+                         "summary": why or self.state.tally.words(code, stopped=stopped), "ended": time.time()}
         self.pages.broadcast({"t": "run", "run": self.run_info})
         self.studio.run_ended()
 
