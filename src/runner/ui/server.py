@@ -12,7 +12,8 @@ page -> server: ``run`` {spec?, test?}, ``stop``, ``studio-start`` {spec, test},
 ``studio-save``, ``studio-cancel``, ``scaffold``;
 server -> page: ``hello`` (everything, on connect), ``specs``, ``event`` {key?, event}, ``drop``
 {key}, ``frame``, ``run`` {state, spec, test, number, summary}, ``output`` {line}, ``studio``
-{...}, ``notice`` {message}. A run's ``state`` is running, stopping, done, stopped or not-run
+{...}, ``notice`` {message}, ``watch`` {changed, rerun, ignored} (each batch the watcher
+handled, ``ui/rerun.py``). A run's ``state`` is running, stopping, done, stopped or not-run
 (it never began); ``summary`` tells its end in words (``ui/state.py``'s ``RunTally``), never
 the child's exit status.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import secrets
 import shutil
 import tempfile
@@ -73,7 +75,7 @@ class OpenServer:
         self.studio = Studio(project=self.project, run=lambda: self.run, start_run=self.start_run,
                              broadcast=self.pages.broadcast)
         self.watch = WatchRerun(project=self.project, ours=self.studio.wrote, broadcast=self.pages.broadcast,
-                                refresh=self._refresh, rerun=self._rerun)
+                                refresh=self._refresh, rerun=self._rerun, last_specs=self._last_specs)
         self.run: ChildRun | None = None
         self.last_target: dict[str, Any] | None = None
         self.run_info: dict[str, Any] = {"state": "idle"}
@@ -143,6 +145,7 @@ class OpenServer:
             run = ChildRun(target=target, on_message=self._on_child, on_output=self._on_output,
                            on_exit=self._on_exit)
             self.run = run
+            self.watch.run_started()
             self.runs_started += 1
             self.state.new_run(self.runs_started, one_test=test is not None)
             self.run_info = {"state": "running", "spec": spec, "test": test, "studio": studio,
@@ -176,15 +179,22 @@ class OpenServer:
         self.pages.broadcast({"t": "run", "run": self.run_info})
         await run.stop()
 
-    async def _rerun(self) -> None:
+    async def _rerun(self) -> bool:
+        """The last run again; False when there is none (or its spec is gone)."""
         target = self.last_target
         if target is None:
-            return
+            return False
         if target.get("spec") is not None and target["spec"] not in self.project.specs:
             self.pages.broadcast({"t": "notice", "level": "info",
                                   "message": f"{target['spec']} is no longer a spec of the project: not re-run."})
-            return
+            return False
         await self.start_run(spec=target.get("spec"), test=target.get("test"))
+        return True
+
+    def _last_specs(self) -> set[Path] | None:
+        """The spec files of the last run; None when it ran every spec."""
+        path = self.last_target.get("spec_path") if self.last_target else None
+        return {Path(os.path.realpath(path))} if path else None
 
     def _on_child(self, message: dict[str, Any]) -> None:
         kind = message.get("t")
@@ -196,6 +206,8 @@ class OpenServer:
             self.pages.frame(self.frame)
         elif kind == "studio":
             self.studio.heard(message)
+        elif kind in ("wrote", "imported"):
+            self.watch.heard(message)
         elif kind == "error":
             self.state.tally.errors.append(str(message.get("message")))
             self.pages.broadcast({"t": "notice", "level": "error", "message": str(message.get("message"))})
@@ -204,6 +216,7 @@ class OpenServer:
         self.pages.broadcast(self.state.add_output(line))
 
     def _on_exit(self, run: ChildRun, code: int) -> None:
+        self.watch.run_ended(complete=not run.stopping)
         if run is not self.run:
             return
         stopped = run.stopping
