@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from runner.errors import UsageError
 
-__all__ = ["select_specs", "spec_folder", "spec_folder_option", "pytest_ini_args"]
+__all__ = ["select_specs", "spec_folder", "spec_folder_option", "spec_matcher", "pytest_ini_args"]
 
 
 def spec_folder_option(config: Any) -> str:
@@ -53,29 +54,21 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
     them. An e2e run never takes a file under ``componentFolder``, nor a component run one
     under ``integrationFolder``, whatever the folders' nesting.
     """
-    from runner.match import compile_pattern, pattern_list
+    from runner.match import compile_pattern
 
     _key, folder = spec_folder(config)
-    other = config.path("integrationFolder" if config.testing_type == "component" else "componentFolder")
-    options = {"dot": True, "matchBase": True}
-    include = [compile_pattern(p, options) for p in pattern_list(config.test_files)]
-    exclude = [compile_pattern(p, options) for p in pattern_list(config.ignore_test_files)]
+    matches = spec_matcher(config, folder)
     specs: list[Path] = []
     warnings: list[str] = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        rel = path.relative_to(folder).as_posix()
-        if any(part in ("__pycache__", "node_modules") for part in path.relative_to(folder).parts):
-            continue
-        if not any(m(rel) for m in include) or any(m(rel) for m in exclude):
+        if not matches(path):
             continue
         if path.suffix != ".py":
+            rel = path.relative_to(folder).as_posix()
             warnings.append(f"{rel} matches testFiles but is not a Python file; skipped.")
             continue
         if path.name in ("conftest.py", "__init__.py"):
             continue
-        if other is not None and other != folder and path.is_relative_to(other) \
-                and not folder.is_relative_to(other):
-            continue  # a spec of the other testing type
         specs.append(path)
     if spec_filter:
         wanted = [w.strip() for w in spec_filter.split(",") if w.strip()]
@@ -98,6 +91,32 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
                     break
         specs = chosen
     return specs, warnings
+
+
+def spec_matcher(config: Any, folder: Path) -> Callable[[Path], bool]:
+    """Whether a file under ``folder`` (the spec folder) is matched by ``testFiles`` and not by
+    ``ignoreTestFiles``, nor in ``__pycache__``/``node_modules``, nor a spec of the other testing
+    type (a Python file matched is a spec unless it is a ``conftest.py`` or ``__init__.py``)."""
+    from runner.match import compile_pattern, pattern_list
+
+    other = config.path("integrationFolder" if config.testing_type == "component" else "componentFolder")
+    options = {"dot": True, "matchBase": True}
+    include = [compile_pattern(p, options) for p in pattern_list(config.test_files)]
+    exclude = [compile_pattern(p, options) for p in pattern_list(config.ignore_test_files)]
+
+    def matches(path: Path) -> bool:
+        if not path.is_relative_to(folder):
+            return False
+        parts = path.relative_to(folder).parts
+        if any(part in ("__pycache__", "node_modules") for part in parts):
+            return False
+        rel = "/".join(parts)
+        if not any(m(rel) for m in include) or any(m(rel) for m in exclude):
+            return False
+        # a spec of the other testing type
+        return other is None or other == folder or not path.is_relative_to(other) or folder.is_relative_to(other)
+
+    return matches
 
 
 def pytest_ini_args(project_root: Path) -> list[str]:

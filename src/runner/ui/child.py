@@ -86,11 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from runner.run.interrupts import RunInterrupts, kill_descendants
     from runner.ui.channel import ChannelWriter
+    from runner.ui.run_files import RunFiles
 
     writer = ChannelWriter(args.channel_fd)
     interrupts = RunInterrupts()
     try:
-        with interrupts:
+        # the files the run writes and runs, told to the server's watcher (ui/rerun.py)
+        with interrupts, RunFiles(writer, Path(args.project)):
             try:
                 code = _run(args, writer, interrupts)
             except KeyboardInterrupt:

@@ -4,8 +4,8 @@
 stdout and stderr: the channel (child to server) and the control pipe (server to child, studio's
 input). Every line it hears goes to ``on_message`` (channel) or ``on_output`` (stdout/stderr);
 ``on_exit`` gets the exit status, once: when the child says its run ended (``{"t": "ended"}``,
-before it closes its browser) or when it ends, whichever comes first; ``done`` is set when the
-process has ended. :meth:`ChildRun.stop` ends it cleanly (SIGINT: the test stops,
+before it closes its browser) or when it ends, whichever comes first; ``on_gone`` is told, and
+``done`` set, when the process has ended and its group was killed. :meth:`ChildRun.stop` ends it cleanly (SIGINT: the test stops,
 the browser closes) and, when that takes longer than ``STOP_GRACE_S``, kills its whole group (the
 driver, the browser, whatever the test started), so no stop leaves a process behind.
 
@@ -45,11 +45,13 @@ _HELD_LINES = 200
 
 class ChildRun:
     def __init__(self, *, target: dict[str, Any], on_message: Callable[[dict[str, Any]], None],
-                 on_output: Callable[[str], None], on_exit: Callable[[ChildRun, int], None]) -> None:
+                 on_output: Callable[[str], None], on_exit: Callable[[ChildRun, int], None],
+                 on_gone: Callable[[ChildRun], None] | None = None) -> None:
         self.target = target
         self.on_message = on_message
         self.on_output = on_output
         self.on_exit = on_exit
+        self.on_gone = on_gone  # told when the process (and its group) ended, before ``done``
         self.proc: asyncio.subprocess.Process | None = None
         self.started = time.time()
         self.stopping = False
@@ -154,11 +156,14 @@ class ChildRun:
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 5)
         self._kill_group()  # whatever it left behind (a test's own processes)
         self._close_control()
+        if self.on_gone is not None:
+            self.on_gone(self)
         self.done.set()
         self._tell_end(code)
 
     def claim(self, *, target: dict[str, Any], on_message: Callable[[dict[str, Any]], None],
-              on_output: Callable[[str], None], on_exit: Callable[[ChildRun, int], None], keep: int) -> bool:
+              on_output: Callable[[str], None], on_exit: Callable[[ChildRun, int], None],
+              on_gone: Callable[[ChildRun], None] | None, keep: int) -> bool:
         """Give a spare its run: what it said so far goes to the run's callbacks, the run to the
         child. False (nothing changed) when it is not a live spare any more."""
         if not self.spare or self.done.is_set() or self._control_w is None:
@@ -169,6 +174,7 @@ class ChildRun:
             return False
         self.spare = False
         self.target, self.on_message, self.on_output, self.on_exit = target, on_message, on_output, on_exit
+        self.on_gone = on_gone
         self.started = time.time()
         held, self._held = self._held, []
         for kind, what in held:

@@ -11,7 +11,11 @@ The page speaks to the server over one WebSocket (``/ws``), in JSON messages (se
 page -> server: ``run`` {spec?, test?}, ``stop``, ``studio-start`` {spec, test}, ``input`` {...},
 ``studio-save``, ``studio-cancel``, ``scaffold``;
 server -> page: ``hello`` (everything, on connect), ``specs``, ``event`` {key?, event}, ``drop``
-{key}, ``frame``, ``run``, ``output`` {line}, ``studio`` {...}, ``notice`` {message}.
+{key}, ``frame``, ``run`` {state, spec, test, number, summary}, ``output`` {line}, ``studio``
+{...}, ``notice`` {message}, ``watch`` {changed, rerun, ignored} (each batch the watcher
+handled, ``ui/rerun.py``). A run's ``state`` is running, stopping, done, stopped or not-run
+(it never began); ``summary`` tells its end in words (``ui/state.py``'s ``RunTally``), never
+the child's exit status.
 
 :class:`OpenServer` runs one child process at a time (``ui/runs.py``) and keeps what the pages
 see of it (``ui/state.py``); the project (``ui/project.py``), studio (``ui/studio.py``), the
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import secrets
 import shutil
 import tempfile
@@ -71,9 +76,9 @@ class OpenServer:
         self.studio = Studio(project=self.project, run=lambda: self.run, start_run=self.start_run,
                              broadcast=self.pages.broadcast)
         self.watch = WatchRerun(project=self.project, ours=self.studio.wrote, broadcast=self.pages.broadcast,
-                                refresh=self._refresh, rerun=self._rerun)
+                                refresh=self._refresh, rerun=self._rerun, last_specs=self._last_specs)
         self.run: ChildRun | None = None
-        self.spare = SpareChild(self._start_child) if spare else None
+        self.spare = SpareChild(lambda child, ahead: _start_child(self, child, ahead)) if spare else None
         self.last_target: dict[str, Any] | None = None
         self.run_info: dict[str, Any] = {"state": "idle"}
         self.frame: str | None = None
@@ -137,34 +142,37 @@ class OpenServer:
             await self._stop_current()
             project = self.project
             if project.config is None:
-                raise RunnerError(project.problem or "the configuration could not be read.")
+                problem = project.problem or "the configuration could not be read."
+                self._not_run(target, problem)
+                raise RunnerError(problem)
             self.last_target = {k: v for k, v in target.items() if k != "studio"} | {"studio": False}
             self.runs_started += 1
-            self.state.run = self.runs_started
+            self.state.new_run(self.runs_started, one_test=test is not None)
             self.run_info = {"state": "running", "spec": spec, "test": test, "studio": studio,
                              "started": time.time(), "number": self.runs_started}
             self.pages.broadcast({"t": "run", "run": self.run_info})
+            self.watch.run_started()
             run = await self.spare.claim(target=target, on_message=self._on_child, on_output=self._on_output,
-                                   on_exit=self._on_exit, keep=self.state.keep) if self.spare else None
+                                         on_exit=self._on_exit, on_gone=_watch_ended(self.watch),
+                                         keep=self.state.keep) if self.spare else None
             if run is not None:
                 self.run = run
                 return
             run = ChildRun(target=target, on_message=self._on_child, on_output=self._on_output,
-                           on_exit=self._on_exit)
+                           on_exit=self._on_exit, on_gone=_watch_ended(self.watch))
             self.run = run
             try:
-                await self._start_child(run)
+                await _start_child(self, run)
             except OSError as err:
                 self.run = None
-                self.run_info = {"state": "idle", "error": f"the run could not start: {err}"}
-                self.pages.broadcast({"t": "run", "run": self.run_info})
+                self._not_run(target, f"the run could not start: {err}")
 
-    async def _start_child(self, run: ChildRun, spare: bool = False) -> None:
-        """Start ``run``'s child (``spare``: one that waits for its run). Raises ``OSError``."""
-        project = self.project
-        await run.start(project=project.root, config_file=project.config_file, cli_config=project.cli_config,
-                        cli_env=project.cli_env, browser=self.browser, headed=self.headed, traces=self.traces,
-                        keep=self.state.keep, testing_type=project.testing_type, spare=spare)
+    def _not_run(self, target: dict[str, Any], why: str) -> None:
+        """The status bar says the run asked for did not start, and why (its first line)."""
+        first = next((line.strip() for line in why.splitlines() if line.strip()), why)
+        self.run_info = {"state": "not-run", "spec": target.get("spec"), "test": target.get("test"),
+                         "studio": bool(target.get("studio")), "summary": first}
+        self.pages.broadcast({"t": "run", "run": self.run_info})
 
     async def stop_run(self) -> None:
         async with self._lock:
@@ -181,21 +189,29 @@ class OpenServer:
         run = self.run
         if run is None or run.done.is_set():
             return
-        if run.code is not None:  # its run ended: the child closes its browser and ends by itself
+        if run.code is not None:  # its run ended: the child closes its browser and ends by itself;
+            await run.stop()  # the watcher hears its end (_on_gone) before another run starts
             return
         self.run_info = {**self.run_info, "state": "stopping"}
         self.pages.broadcast({"t": "run", "run": self.run_info})
         await run.stop()
 
-    async def _rerun(self) -> None:
+    async def _rerun(self) -> bool:
+        """The last run again; False when there is none (or its spec is gone)."""
         target = self.last_target
         if target is None:
-            return
+            return False
         if target.get("spec") is not None and target["spec"] not in self.project.specs:
             self.pages.broadcast({"t": "notice", "level": "info",
                                   "message": f"{target['spec']} is no longer a spec of the project: not re-run."})
-            return
+            return False
         await self.start_run(spec=target.get("spec"), test=target.get("test"))
+        return True
+
+    def _last_specs(self) -> set[Path] | None:
+        """The spec files of the last run; None when it ran every spec."""
+        path = self.last_target.get("spec_path") if self.last_target else None
+        return {Path(os.path.realpath(path))} if path else None
 
     def _on_child(self, message: dict[str, Any]) -> None:
         kind = message.get("t")
@@ -210,7 +226,10 @@ class OpenServer:
             self.pages.frame(self.frame)
         elif kind == "studio":
             self.studio.heard(message)
+        elif kind in ("wrote", "imported"):
+            self.watch.heard(message)
         elif kind == "error":
+            self.state.tally.errors.append(str(message.get("message")))
             self.pages.broadcast({"t": "notice", "level": "error", "message": str(message.get("message"))})
 
     def _on_output(self, line: str) -> None:
@@ -224,8 +243,10 @@ class OpenServer:
             for event in self.state.tally.death_tail(code):
                 for out in self.state.apply(event):
                     self.pages.broadcast(out)
-        self.run_info = {**self.run_info, "state": "stopped" if stopped else "done", "code": code,
-                         "summary": self.state.tally.words(code, stopped=stopped), "ended": time.time()}
+        # the page is told the end in words, never the exit status
+        why = "" if stopped else self.state.tally.not_run()
+        self.run_info = {**self.run_info, "state": "stopped" if stopped else "not-run" if why else "done",
+                         "summary": why or self.state.tally.words(code, stopped=stopped), "ended": time.time()}
         self.pages.broadcast({"t": "run", "run": self.run_info})
         self.studio.run_ended()
         if self.spare is not None:
@@ -280,6 +301,20 @@ class OpenServer:
         if self._runner is not None:
             await self._runner.cleanup()
         shutil.rmtree(self.traces, ignore_errors=True)
+
+
+async def _start_child(server: OpenServer, run: ChildRun, spare: bool = False) -> None:
+    """Start ``run``'s child (``spare``: one that waits for its run). Raises ``OSError``."""
+    project = server.project
+    await run.start(project=project.root, config_file=project.config_file, cli_config=project.cli_config,
+                    cli_env=project.cli_env, browser=server.browser, headed=server.headed, traces=server.traces,
+                    keep=server.state.keep, testing_type=project.testing_type, spare=spare)
+
+
+def _watch_ended(watch: WatchRerun) -> Callable[[ChildRun], None]:
+    """What a run's child tells the watcher when it and its processes ended (after the run did,
+    when it said so first): what it wrote is as it left it."""
+    return lambda run: watch.run_ended(complete=not run.stopping)
 
 
 class SpareChild:

@@ -4,7 +4,9 @@
 - the *kept* tests: each test's events (command log, routes, requests, its attempts) and its
   traces, for the last ``keep`` tests that ran, across runs. A test beyond that is dropped with
   its trace files (they are the server's own, in its temporary folder: never a project file);
-  with 0 the running test is shown live and dropped when it ends;
+  with 0 the running test is shown live and dropped when it ends. A test is kept once: a spec
+  run again (all specs, the spec) replaces every test of that spec kept from earlier runs when
+  it starts, and a test run again alone replaces its own earlier record only;
 - the run's output (the child's stderr: warnings, errors), the last ``OUTPUT_LINES`` lines.
 
 Pure bookkeeping: no server, no I/O but deleting dropped traces under ``traces_root``. The
@@ -19,6 +21,7 @@ import itertools
 import json
 import signal
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +52,7 @@ class RunTally:
     started: bool = False  # run.started was seen
     ended: bool = False  # run.ended was seen
     died: bool = False  # the child died mid-run (see death_tail)
+    errors: list[str] = field(default_factory=list)  # what the child said stopped it (its ``error`` messages)
     # the run's tests and specs starting and ending: what a death's last events are made from
     lifecycle: list[dict[str, Any]] = field(default_factory=list)
 
@@ -84,11 +88,27 @@ class RunTally:
             return counted or "no test ended"
         if self.interrupted or code in _SIGNALLED or code < 0:
             return f"interrupted: {counted}" if counted else "interrupted"
+        error = self._error_words()
         if not counted:
+            if error:
+                return f"could not run: {error}"
             return "no tests ran" if code == 0 else "the run ended before any test (see the Output tab)"
         if code != 0 and not self.counts.get("failed") and not self.spec_errors:
-            return f"{counted}; the run then failed (see the Output tab)"
+            return f"{counted}; then: {error}" if error else f"{counted}; the run then failed (see the Output tab)"
         return counted
+
+    def not_run(self) -> str:
+        """Why the run never started (the child's error before its run began: the configuration,
+        the plugins file, no spec matching), in words; "" when it started or told no error."""
+        return "" if self.started or self.counts else self._error_words()
+
+    def _error_words(self) -> str:
+        """The child's first error on one line (a longer one's first line: the Output tab has it
+        whole); "" when it told none."""
+        lines = [line.strip() for line in (self.errors or [""])[0].splitlines() if line.strip()]
+        if len(lines) > 1:
+            return f"{lines[0].rstrip(':')} (see the Output tab)"
+        return lines[0] if lines else ""
 
     def death_tail(self, code: int) -> list[dict[str, Any]]:
         """The child ended mid-run (run.started, no run.ended) with exit status ``code``, and not
@@ -152,16 +172,19 @@ class UiState:
         self.output: deque[str] = deque(maxlen=OUTPUT_LINES)
         self._keys = itertools.count(1)
         self._run = 0  # the number of the run whose events come in
+        self._one_test = False  # that run runs one test (it replaces that test's record only)
         self.tally = RunTally()  # that run's tests, counted for its words when it ends
 
     @property
     def run(self) -> int:
         return self._run
 
-    @run.setter
-    def run(self, number: int) -> None:
-        """A new run starts: its tally starts from nothing."""
+    def new_run(self, number: int, *, one_test: bool = False) -> None:
+        """Run ``number`` starts: its tally starts from nothing. ``one_test``: it runs one test of
+        a spec, which replaces that test's earlier record only (the spec's other tests kept from
+        earlier runs stay)."""
         self._run = number
+        self._one_test = one_test
         self.tally = RunTally()
 
     def apply(self, event: dict[str, Any]) -> list[dict[str, Any]]:
@@ -171,16 +194,20 @@ class UiState:
         out: list[dict[str, Any]] = []
         self.tally.take(event)
         if kind == "spec.started":
-            self.spec_status[str(event.get("spec"))] = {"state": "running"}
+            spec = str(event.get("spec"))
+            self.spec_status[spec] = {"state": "running"}
+            if not self._one_test:  # the spec runs again: its tests of earlier runs are replaced
+                out += self._drop_kept(lambda r: r.spec == spec and r.run != self._run)
         elif kind == "spec.ended":
             spec = str(event.get("spec"))
             state = "failed" if event.get("error") else self._spec_state(spec)
             self.spec_status[spec] = {"state": state, "duration_ms": event.get("duration_ms"),
                                       "error": event.get("error_message") or event.get("error")}
         if kind not in _TEST_EVENTS:
-            return [{"t": "event", "event": event}]
+            return [{"t": "event", "event": event}, *out]
         nodeid = str(event.get("nodeid", ""))
         if kind == "test.started":
+            out += self._drop_kept(lambda r: r.nodeid == nodeid)  # the test runs again: once in the tabs
             started = KeptTest(key=f"t{next(self._keys)}", nodeid=nodeid, spec=str(event.get("spec", "")),
                                title=list(event.get("title") or []), run=self.run)
             self.live[nodeid] = started
@@ -190,7 +217,7 @@ class UiState:
                 out += self._evict()
         live = self.live.get(nodeid)
         if live is None:
-            return [{"t": "event", "event": event}]
+            return [{"t": "event", "event": event}, *out]
         record = live
         record.events.append(event)
         if kind == "attempt.ended" and event.get("trace"):
@@ -224,9 +251,18 @@ class UiState:
         return True
 
     def _evict(self) -> list[dict[str, Any]]:
+        """The oldest kept tests beyond ``keep``, dropped."""
+        return self._drop_kept(lambda _r: True, max(0, len(self.kept) - self.keep))
+
+    def _drop_kept(self, which: Callable[[KeptTest], bool], most: int | None = None) -> list[dict[str, Any]]:
+        """Drop the kept tests ``which`` selects (the oldest ``most`` of them), their traces
+        deleted; the ``drop`` messages for the page."""
+        doomed = [record for record in self.kept.values() if which(record)]
         out = []
-        while len(self.kept) > self.keep:
-            _key, old = self.kept.popitem(last=False)
+        for old in doomed[:most]:
+            del self.kept[old.key]
+            if self.live.get(old.nodeid) is old:  # an earlier run's test that never ended
+                del self.live[old.nodeid]
             self._delete_traces(old)
             old.events = []
             out.append({"t": "drop", "key": old.key})

@@ -1,28 +1,34 @@
 """``watchForFileChanges``: which files ``runner open`` watches, and their changes, debounced.
 
-Watched: ``integrationFolder`` (``componentFolder`` under ``--component``: the specs and
-whatever they import from there),
-``fixturesFolder``, the support file's and the plugins file's folders, and the configuration
-file. Not told: ``__pycache__`` and compiled files, editors' swap and backup files (``.swp``,
-``~``, ``.#name``, ``4913``), and anything under the artifact folders (screenshots, videos,
-traces, downloads, the HTML report, the events file's folder), even inside a watched folder: a
-run writing its artifacts never starts another run.
+Watched (:class:`WatchRules`), the files a run runs: the configuration (``runner.json`` or the
+``--config-file``, and ``runner.env.json``), the support file, the plugins file, the spec files
+of the spec folder (``integrationFolder``, ``componentFolder`` under ``--component``) and the
+Python files of the project the last runs executed (their helpers, the support package: the
+child tells them, ``ui/run_files.py``). Data files (fixtures, JSON, CSV, text, images) are not
+watched: a test reads them when it runs.
 
-A path that does not exist when watching starts is watched from its nearest existing folder
-(a folder created later is seen). Changes within ``debounce_ms`` of each other are one batch.
-Uses ``watchfiles`` (inotify on Linux).
+The spec folder is watched with what it holds (a new spec may appear in any of its folders);
+every other watched file through its own folder, not what is below it. A folder that does not
+exist yet is watched from its nearest existing folder, with what it holds. The watcher hears
+every change in those folders; :class:`WatchRules` says which are of watched files. Never told at
+all: ``__pycache__`` and compiled files, editors' swap and backup files (``.swp``, ``~``,
+``.#name``, ``4913``), and anything under the artifact folders (screenshots, videos, traces,
+downloads, the HTML report, the events file's folder). Changes within ``debounce_ms`` of each
+other are one batch. Uses ``watchfiles`` (inotify on Linux).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
-from runner.run.specs import spec_folder_option
+from runner.config.load import ENV_FILE_NAME
+from runner.run.specs import spec_folder_option, spec_matcher
 
-__all__ = ["SpecWatcher", "watched_paths", "affects", "ignored"]
+__all__ = ["SpecWatcher", "WatchRules", "ignored"]
 
 _ARTIFACTS = ("screenshotsFolder", "videosFolder", "tracesFolder", "downloadsFolder", "reportFolder")
 _SWAP_SUFFIXES = (".swp", ".swx", ".swo", ".tmp", ".pyc", ".pyo", "~")
@@ -35,28 +41,6 @@ def _option_path(config: Any, name: str) -> Path | None:
         return None
 
 
-def watched_paths(config: Any) -> list[Path]:
-    """What is watched (each an existing folder or file; a missing one's nearest folder)."""
-    wanted: list[Path] = []
-    for name in (spec_folder_option(config), "fixturesFolder"):
-        path = _option_path(config, name)
-        if path is not None:
-            wanted.append(path)
-    for name in ("supportFile", "pluginsFile"):
-        path = _option_path(config, name)
-        if path is not None:
-            wanted.append(path.parent)
-    if config.config_file is not None:
-        wanted.append(Path(config.config_file))
-    out: list[Path] = []
-    for path in wanted:
-        while not path.exists() and path.parent != path:
-            path = path.parent
-        if path not in out and not any(path.is_relative_to(o) for o in out if o.is_dir()):
-            out = [o for o in out if not o.is_relative_to(path)] + [path]
-    return out
-
-
 def _artifact_folders(config: Any) -> list[Path]:
     folders = [p for p in (_option_path(config, n) for n in _ARTIFACTS) if p is not None]
     events = _option_path(config, "eventsFile")
@@ -66,48 +50,96 @@ def _artifact_folders(config: Any) -> list[Path]:
 
 
 def ignored(path: Path, config: Any) -> bool:
-    """Whether a change of ``path`` is not told (see the module's docstring)."""
+    """Whether a change of ``path`` is never told (see the module's docstring)."""
     name = path.name
     if "__pycache__" in path.parts or name.endswith(_SWAP_SUFFIXES) or name.startswith(".#") or name == "4913":
         return True
     return any(path.is_relative_to(folder) for folder in _artifact_folders(config))
 
 
-def affects(path: Path, config: Any) -> str:
-    """What a change of ``path`` is: "config", "plugins", "support", "fixture", "spec" or "other"."""
-    if config.config_file is not None and path == Path(config.config_file):
-        return "config"
-    for name, kind in (("pluginsFile", "plugins"), ("supportFile", "support")):
-        option = _option_path(config, name)
-        if option is not None and (path == option or path.parent == option.parent):
-            return kind
-    fixtures = _option_path(config, "fixturesFolder")
-    if fixtures is not None and path.is_relative_to(fixtures):
-        return "fixture"
-    specs = _option_path(config, spec_folder_option(config))
-    if specs is not None and path.is_relative_to(specs):
-        return "spec"
-    return "other"
+def _real(path: Path | str) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _existing(path: Path) -> tuple[Path, bool]:
+    """``path``'s nearest existing folder, and whether that is ``path`` itself."""
+    found = path
+    while not found.is_dir() and found.parent != found:
+        found = found.parent
+    return found, found == path
+
+
+class WatchRules:
+    """The watched files of one configuration, given the Python files the runs executed
+    (``imported``, absolute paths)."""
+
+    def __init__(self, config: Any, imported: Iterable[Path] = ()) -> None:
+        self.config = config
+        self.imported = frozenset(_real(p) for p in imported)
+        specs = _option_path(config, spec_folder_option(config))
+        self.specs = _real(specs) if specs is not None else None
+        self._is_spec = spec_matcher(config, self.specs) if self.specs is not None else None
+        self.config_files: set[Path] = {_real(Path(config.project_root) / ENV_FILE_NAME)}
+        if config.config_file is not None:
+            self.config_files.add(_real(config.config_file))
+        self.named = {_real(p): kind for kind, p in (("support", _option_path(config, "supportFile")),
+                                                     ("plugins", _option_path(config, "pluginsFile")))
+                      if p is not None}
+
+    def kind(self, path: Path) -> str | None:
+        """What ``path`` is: "config", "support", "plugins", "spec" (a spec file, there or not),
+        "module" (a Python file a run executed), or None: not watched."""
+        if path in self.config_files:
+            return "config"
+        if path in self.named:
+            return self.named[path]
+        if self._is_spec is not None and path.suffix == ".py" and self._is_spec(path) \
+                and path.name not in ("conftest.py", "__init__.py"):
+            return "spec"
+        if path in self.imported:
+            return "module"
+        return None
+
+    def starts_run(self, path: Path, specs: set[Path] | None) -> bool:
+        """Whether a change of ``path`` re-runs a run of ``specs`` (None: every spec): a file it
+        runs (its specs, the modules it executed, the support and plugins files, the
+        configuration). Another spec's change updates the list only."""
+        kind = self.kind(path)
+        if kind == "spec":
+            return specs is None or path in specs or path in self.imported
+        return kind is not None
+
+    def roots(self) -> tuple[list[Path], list[Path]]:
+        """The folders to watch with what they hold, and those to watch alone (existing ones)."""
+        deep: list[Path] = []
+        flat: list[Path] = []
+        wanted = [(self.specs, True)] if self.specs is not None else []
+        wanted += [(p.parent, False) for p in (*self.config_files, *self.named, *self.imported)]
+        for folder, recursive in wanted:
+            if folder is None:
+                continue
+            found, exists = _existing(folder)
+            (deep if recursive or not exists else flat).append(found)
+        deep = sorted({d for d in deep if not any(d != o and d.is_relative_to(o) for o in deep)})
+        flat = sorted({f for f in flat if not any(f.is_relative_to(d) for d in deep)})
+        return deep, flat
 
 
 class SpecWatcher:
-    """The changes of a project's watched files, in debounced batches (absolute paths)."""
+    """The changes in the folders of :meth:`WatchRules.roots`, in debounced batches (absolute
+    paths, never one :func:`ignored`)."""
 
-    def __init__(self, config: Any, debounce_ms: int = 300) -> None:
-        self.config = config
+    def __init__(self, rules: WatchRules, debounce_ms: int = 300) -> None:
+        self.rules = rules
         self.debounce_ms = debounce_ms
         self._stop = asyncio.Event()
 
     async def changes(self) -> AsyncIterator[set[Path]]:
-        paths = watched_paths(self.config)
-        files = {p for p in paths if p.is_file()}
-        folders = [p for p in paths if p.is_dir()]
+        deep, flat = self.rules.roots()
         queue: asyncio.Queue[set[Path]] = asyncio.Queue()
-        # Folders are watched with what they hold; a file through its folder alone (the project's
-        # root holds runner.json, and maybe a virtual environment not to be walked).
-        tasks = [asyncio.create_task(self._watch(folders, None, True, queue))] if folders else []
-        if files:
-            tasks.append(asyncio.create_task(self._watch(sorted({f.parent for f in files}), files, False, queue)))
+        # the project's root holds runner.json, and maybe a virtual environment not to be walked
+        tasks = [asyncio.create_task(self._watch(roots, recursive, queue))
+                 for roots, recursive in ((deep, True), (flat, False)) if roots]
         if not tasks:
             return
         try:
@@ -131,17 +163,17 @@ class SpecWatcher:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _watch(self, roots: list[Path], only: set[Path] | None, recursive: bool,
-                     queue: asyncio.Queue[set[Path]]) -> None:
+    async def _watch(self, roots: list[Path], recursive: bool, queue: asyncio.Queue[set[Path]]) -> None:
         from watchfiles import awatch
 
+        config = self.rules.config
+
         def keep(_change: Any, name: str) -> bool:
-            path = Path(name)
-            return (only is None or path in only) and not ignored(path, self.config)
+            return not ignored(Path(name), config)
 
         async for batch in awatch(*roots, watch_filter=keep, debounce=self.debounce_ms, step=50,
                                   stop_event=self._stop, rust_timeout=500, recursive=recursive):
-            changed = {Path(name) for _change, name in batch}
+            changed = {_real(name) for _change, name in batch}
             if changed:
                 queue.put_nowait(changed)
 

@@ -37,12 +37,12 @@ def test_only_the_last_kept_tests_stay_with_their_traces(tmp_path: Path) -> None
         trace = tmp_path / f"t{n}.zip"
         trace.write_bytes(b"zip")
         traces.append(trace)
-        drops += [m["key"] for m in _feed(state, _test_events(n % 3, trace=trace)) if m["t"] == "drop"]
+        drops += [m["key"] for m in _feed(state, _test_events(n % 7, trace=trace)) if m["t"] == "drop"]
     assert len(state.kept) == 5 and not state.live
-    assert [r.title for r in state.kept.values()] == [[f"test_{n % 3}"] for n in range(195, 200)]
+    assert [r.title for r in state.kept.values()] == [[f"test_{n % 7}"] for n in range(195, 200)]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"t{n}.zip" for n in range(195, 200))
     assert len(drops) == 195 and len(set(drops)) == 195
-    assert len(state.test_status) == 3  # one status per test, however often it ran
+    assert len(state.test_status) == 7  # one status per test, however often it ran
     key = next(iter(state.kept))
     assert state.trace(key, 1) == traces[195]
     assert state.trace(drops[0], 1) is None
@@ -101,7 +101,7 @@ def _ended(n: int, state: str, *, flaky: bool = False) -> dict:
 def test_a_run_ends_in_words_not_an_exit_status(tmp_path: Path) -> None:
     """The status bar showed "exit 2" and "exit 130"."""
     state = UiState(5, tmp_path)
-    state.run = 1
+    state.new_run(1)
     _feed(state, [_ended(1, "passed"), _ended(2, "passed"), _ended(3, "passed", flaky=True), _ended(4, "failed"),
                   _ended(5, "skipped")])
     assert state.tally.words(1, stopped=False) == "2 passed, 1 failed, 1 flaky, 1 skipped"
@@ -109,13 +109,90 @@ def test_a_run_ends_in_words_not_an_exit_status(tmp_path: Path) -> None:
     assert state.tally.words(143, stopped=True) == "2 passed, 1 failed, 1 flaky, 1 skipped"  # the bar says stopped
     _feed(state, [{"kind": "spec.ended", "spec": "b_spec.py", "error": "SyntaxError: ..."}])
     assert state.tally.words(2, stopped=False).endswith("1 skipped, 1 spec could not be loaded")
-    state.run = 2  # a new run counts from nothing
+    state.new_run(2)  # a new run counts from nothing
     assert state.tally.words(0, stopped=False) == "no tests ran"
     assert state.tally.words(3, stopped=False) == "the run ended before any test (see the Output tab)"
     assert state.tally.words(-15, stopped=False) == "interrupted"
     assert state.tally.words(143, stopped=True) == "no test ended"
     _feed(state, [_ended(1, "passed"), {"kind": "run.ended", "interrupted": True}])
     assert state.tally.words(0, stopped=False) == "interrupted: 1 passed"
-    state.run = 3
+    state.new_run(3)
     _feed(state, [_ended(1, "passed")])
     assert state.tally.words(1, stopped=False) == "1 passed; the run then failed (see the Output tab)"
+
+
+def _spec_run(state: UiState, number: int, spec: str, tests: list[int], *, one_test: bool = False,
+              traces: Path | None = None) -> list[dict]:
+    state.new_run(number, one_test=one_test)
+    out = _feed(state, [{"kind": "spec.started", "spec": spec, "absolute": "/x"}])
+    for n in tests:
+        trace = None
+        if traces is not None:
+            trace = traces / f"{spec}-{n}-run{number}.zip"
+            trace.write_bytes(b"zip")
+        out += _feed(state, _test_events(n, spec, trace=trace))
+    return out + _feed(state, [{"kind": "spec.ended", "spec": spec, "duration_ms": 1.0}])
+
+
+def _kept(state: UiState) -> list[tuple[str, str, int]]:
+    return [(r.spec, r.title[0], r.run) for r in state.kept.values()]
+
+
+def test_a_spec_run_again_replaces_its_tests_once_and_keeps_the_others(tmp_path: Path) -> None:
+    """Each re-run added a tab per test ("run 2", "run 3", ...) until numTestsKeptInMemory."""
+    state = UiState(50, tmp_path)
+    _spec_run(state, 1, "b_spec.py", [1], traces=tmp_path)
+    for number in (2, 3, 4):
+        out = _spec_run(state, number, "a_spec.py", [1, 2], traces=tmp_path)
+    assert _kept(state) == [("b_spec.py", "test_1", 1), ("a_spec.py", "test_1", 4), ("a_spec.py", "test_2", 4)]
+    assert len([m for m in out if m["t"] == "drop"]) == 2  # run 3's two tests, dropped as run 4 began
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_spec.py-1-run4.zip", "a_spec.py-2-run4.zip",
+                                                           "b_spec.py-1-run1.zip"]
+    # a test the spec no longer has (renamed) goes with the spec's re-run
+    _spec_run(state, 5, "a_spec.py", [2])
+    assert _kept(state) == [("b_spec.py", "test_1", 1), ("a_spec.py", "test_2", 5)]
+    # one test run alone replaces only its own record
+    _spec_run(state, 6, "a_spec.py", [3])
+    _spec_run(state, 7, "a_spec.py", [2], one_test=True)
+    assert _kept(state) == [("b_spec.py", "test_1", 1), ("a_spec.py", "test_3", 6), ("a_spec.py", "test_2", 7)]
+    assert [s["key"] for s in state.snapshot()["tests"]] == list(state.kept)
+
+
+def test_replacing_honours_the_number_kept(tmp_path: Path) -> None:
+    state = UiState(2, tmp_path)
+    _spec_run(state, 1, "b_spec.py", [1, 2, 3], traces=tmp_path)
+    assert _kept(state) == [("b_spec.py", "test_2", 1), ("b_spec.py", "test_3", 1)]
+    _spec_run(state, 2, "a_spec.py", [1], traces=tmp_path)
+    _spec_run(state, 3, "a_spec.py", [1], traces=tmp_path)
+    assert _kept(state) == [("b_spec.py", "test_3", 1), ("a_spec.py", "test_1", 3)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_spec.py-1-run3.zip", "b_spec.py-3-run1.zip"]
+    none = UiState(0, tmp_path / "none")
+    _spec_run(none, 1, "a_spec.py", [1])
+    _spec_run(none, 2, "a_spec.py", [1])
+    assert not none.kept and not none.live
+
+
+def test_a_test_that_never_ended_is_replaced_for_good(tmp_path: Path) -> None:
+    """A stopped run whose test never told its end: the spec's re-run drops it from the live
+    records too, so a page that connects later does not see it running."""
+    state = UiState(5, tmp_path)
+    state.new_run(1)
+    _feed(state, [{"kind": "spec.started", "spec": "a_spec.py"}, *_test_events(1)[:2]])
+    _spec_run(state, 2, "a_spec.py", [2])
+    assert [t["title"] for t in state.snapshot()["tests"]] == [["test_2"]]
+
+
+def test_a_run_that_never_began_says_why_on_one_line(tmp_path: Path) -> None:
+    state = UiState(5, tmp_path)
+    state.new_run(1)
+    state.tally.errors.append("no spec file matches testFiles in runner/integration.")
+    assert state.tally.not_run() == "no spec file matches testFiles in runner/integration."
+    assert state.tally.words(1, stopped=False) == "could not run: no spec file matches testFiles in runner/integration."
+    state.new_run(2)
+    assert state.tally.not_run() == ""
+    state.tally.errors.append("Your configuration file runner.json is invalid (1 problem):\n- Expected ...")
+    assert state.tally.not_run() == "Your configuration file runner.json is invalid (1 problem) (see the Output tab)"
+    _feed(state, [{"kind": "run.started"}, _ended(1, "passed")])
+    assert state.tally.not_run() == ""  # it began: its tests tell it
+    assert state.tally.words(1, stopped=False) == ("1 passed; then: Your configuration file runner.json is invalid "
+                                                   "(1 problem) (see the Output tab)")

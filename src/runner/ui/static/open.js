@@ -59,6 +59,7 @@
     S.tests.delete(key);
     S.order = S.order.filter((k) => k !== key);
     if (S.selected === key) S.selected = S.order[S.order.length - 1] || null;
+    if (S.travel && S.travel.key === key) showLive();  // its trace is deleted with it
   }
   // pytest's report of a failure, each line a span: the failing line (">") marked, its "E" lines
   // (the error and the explanation) and the file:line it points at styled as the HTML report does
@@ -109,9 +110,8 @@
     $("project").textContent = S.config.project || "runner";
     const rs = $("run-state");
     rs.dataset.state = S.run.state;
-    let what = S.run.test ? S.run.spec + " › " + S.run.test : (S.run.spec || "all specs");
-    rs.textContent = S.run.state === "idle" ? "idle" : S.run.state + ": " + what +
-      (S.run.state === "done" || S.run.state === "stopped" ? " · " + (S.run.summary || S.run.state) : "");
+    rs.dataset.run = S.run.number || "";  // which run it tells of: a re-run's end is told apart from the last
+    rs.textContent = runWords(S.run);
     $("stop").disabled = !(S.run.state === "running");
     $("watching").textContent = S.config.watch ? "re-runs on save" : "";
     $("scaffold").hidden = !S.config.scaffold;
@@ -123,6 +123,17 @@
     renderTests();
     renderSelected();
     renderStudio();
+  }
+
+  // the status bar: what the run is doing or how it ended, in words (the server sends the words
+  // of an ended run; never an exit status)
+  const RUN_LABELS = { running: "running", stopping: "stopping", done: "done", stopped: "stopped", "not-run": "not run" };
+  function runWords(run) {
+    const label = RUN_LABELS[run.state];
+    if (!label) return "idle";
+    const what = run.test ? run.spec + " › " + run.test : (run.spec || "all specs");
+    const ended = run.state === "done" || run.state === "stopped" || run.state === "not-run";
+    return label + ": " + what + (ended && run.summary ? " · " + run.summary : "");
   }
 
   function statusDot(state) { return el("span", { className: "dot " + (state || "none"), title: state || "not run", "aria-label": state || "not run" }); }
@@ -145,7 +156,7 @@
         el("div", { className: "spec-row" },
           statusDot(st.state),
           el("button", { type: "button", className: "run-spec", title: "run " + spec, text: "▶", onclick: () => send({ t: "run", spec }) }),
-          el("span", { className: "spec-name", text: slash >= 0 ? spec.slice(slash + 1) : spec }),
+          el("button", { type: "button", className: "spec-name", title: "run " + spec, text: slash >= 0 ? spec.slice(slash + 1) : spec, onclick: () => send({ t: "run", spec }) }),
           el("span", { className: "duration", text: ms(st.duration_ms) })));
       if (st.error) li.append(el("div", { className: "spec-error", text: st.error }));
       const tests = el("ul", { className: "spec-tests" });
@@ -170,7 +181,8 @@
     for (const key of S.order) {
       const t = S.tests.get(key);
       const v = testView(t);
-      box.append(el("button", { type: "button", className: "test-tab" + (key === S.selected ? " selected" : ""), dataset: { key, state: v.state },
+      box.append(el("button", { type: "button", className: "test-tab" + (key === S.selected ? " selected" : ""), dataset: { key, state: v.state, nodeid: t.nodeid },
+        title: t.spec + " › " + (t.title || []).join(" › "),
         onclick: () => { S.selected = key; S.follow = key === S.order[S.order.length - 1]; queueRender(); } },
         statusDot(v.state), el("span", { text: (t.title || []).join(" › ") }),
         t.run !== S.run.number ? el("span", { className: "run-number", title: "kept from an earlier run", text: "run " + t.run }) : null));
