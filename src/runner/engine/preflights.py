@@ -33,7 +33,7 @@ import base64
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from runner.engine.devtools import quietly
+from runner.engine.devtools import listen_now, quietly, send_now
 from runner.engine.direct_fetch import DirectClient
 from runner.engine.exchange import BLOCKED_HEADER, abandoned_message, send_and_answer
 from runner.net import (
@@ -79,6 +79,9 @@ class PreflightExchange:
     async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         return await send_and_answer(self, request or self._request, self._timeout_ms, self._warn)
 
+    async def let_go(self) -> None:
+        await self.pass_through(None)  # runner sends the preflight itself: the server answers the page
+
     async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         return await self._send(request.method, request.url, request.headers, request.body, timeout_ms,
                                 follow_redirect=follow_redirect)
@@ -120,7 +123,7 @@ class PreflightGuard:
             return
         if self._cdp is None:
             self._cdp = await self._context.new_cdp_session(self._page)
-            self._cdp.on("Fetch.requestPaused", self._paused)
+            listen_now(self._cdp, "Fetch.requestPaused", self._paused)
         await self._cdp.send("Fetch.enable", {"patterns": _PATTERNS})
         self.armed = True
 
@@ -135,7 +138,7 @@ class PreflightGuard:
         if is_preflight(str(request.get("method", "")), request.get("headers") or {}):
             asyncio.ensure_future(self._preflight(event))
         else:
-            asyncio.ensure_future(quietly(self._cdp.send("Fetch.continueRequest", {"requestId": event["requestId"]})))
+            send_now(self._cdp, "Fetch.continueRequest", {"requestId": event["requestId"]})
 
     async def _preflight(self, event: dict[str, Any]) -> None:
         request = event["request"]

@@ -38,7 +38,7 @@ class Exchange(Protocol):
     """The four moves the engine can make with one routed request (implemented by the adapter),
     and the capabilities that decide which moves the engine makes.
 
-    Exactly one of ``pass_through``, ``fulfill`` or ``fail`` answers the request; ``fetch``
+    Exactly one of ``pass_through``, ``let_go``, ``fulfill`` or ``fail`` answers the request; ``fetch``
     may come before ``fulfill`` (or ``fail``) when the response must be read or modified.
     """
 
@@ -72,6 +72,11 @@ class Exchange(Protocol):
     async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         """Let the request go to the server, modified as given (None: unchanged), without moving
         the body through the engine; return the response's head, or the error it ended with."""
+        ...
+
+    async def let_go(self) -> None:
+        """Let the request go on unchanged when nothing waits for its response (no route
+        matched it): as ``pass_through(None)``, without asking for the response's head."""
         ...
 
     async def fetch(
