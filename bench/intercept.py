@@ -18,6 +18,9 @@ stub against no intercept, and the static stub with the CORS preflight guard dis
 (engine/preflights.py) against Playwright's fulfill, which shows what the guard's pause of every
 fetch costs a routed page.
 
+A last line gives runner's process CPU per fetch of each scenario (Python's side only): on a
+machine that other work keeps busy it moves less than the times do.
+
 Usage: ``.venv/bin/python bench/intercept.py [--fetches 300] [--rounds 5] [--small]``
 (``--small``: only the small-response rows, for a quick look).
 """
@@ -92,13 +95,16 @@ def main() -> None:
 def run(session: RunSession, server: TestServer, args: Any) -> None:
     config = session.config
     samples: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}  # runner's process CPU per fetch: steadier than time on a busy machine
 
     def measure(name: str, setup: Callable[[Any], None], script: str, url: str, n: int) -> None:
         runner = session.begin_test(config, spec_relative="bench", title=name)
         try:
             runner.visit(server.url + "/app")
             setup(runner)
+            used = time.process_time()
             value = runner._ctx.run(runner._ctx.browser.page.evaluate(script, [url, n]), 600_000)
+            cpu.setdefault(name, []).append((time.process_time() - used) * 1000 / n)
         finally:
             session.end_test()
         samples.setdefault(name, []).append(float(value))
@@ -198,6 +204,7 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
     ]
     print(f"runner.intercept() cost, medians over {args.rounds} interleaved rounds ({n} fetches each)")
     print(f"  {'scenario':38}{'ms':>9}{'baseline ms':>13}{'ratio':>8}{'target':>8}  verdict")
+    cpu_med = {k: statistics.median(v) for k, v in cpu.items()}
     for label, name, base, target in rows:
         if name not in med:
             continue  # --small
@@ -207,6 +214,8 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
             continue
         verdict = "met" if ratio <= target else "NOT met"
         print(f"  {label:38}{med[name]:9.2f}{med[base]:13.2f}{ratio:8.2f}{target:8.2f}  {verdict}")
+    print("runner's process CPU per fetch (ms; Python's side only, Playwright's driver and Chromium not counted):")
+    print("  " + ", ".join(f"{name} {ms:.2f}" for name, ms in cpu_med.items() if "parallel" not in name))
 
 
 if __name__ == "__main__":

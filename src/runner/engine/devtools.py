@@ -40,7 +40,7 @@ def _retrieved(reply: Any) -> None:
 
 def send_now(session: CDPSession, method: str, params: dict[str, Any]) -> None:
     """Send a protocol command whose answer nobody needs, at once (not from a task of its own)
-    and as a call internal to the driver (no stack captured, no step in the user's trace). A
+    and as a call internal to the driver (no stack captured, nor sent to a trace that records). A
     failure (the page or its session went away) is nobody's news."""
     impl = getattr(session, "_impl_obj", None)
     send = getattr(getattr(impl, "_connection", None), "send_message_to_server", None)

@@ -41,7 +41,7 @@ BLOCKED_HEADER = "x-runner-matched-blocked-host"
 
 
 class PlaywrightExchange:
-    """One routed request, seen through the four moves the interception engine can make."""
+    """One routed request, seen through the five moves the interception engine can make."""
 
     holds_request = True  # nothing reaches the page until this exchange answers it
     sends_itself = False  # pass_through lets the browser send it

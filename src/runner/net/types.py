@@ -2,7 +2,7 @@
 
 The adapter builds an :class:`~runner.net.messages.HttpRequest` for every request the page makes while any route exists
 and calls ``await interceptor.handle(raw, exchange)``; ``exchange`` (an :class:`Exchange`) is the
-adapter's narrow seam: the only four moves the engine can make with a request, and the four
+adapter's narrow seam: the only five moves the engine can make with a request, and the four
 capabilities it declares (which moves the engine chooses). Nothing here imports Playwright.
 """
 
@@ -35,7 +35,7 @@ class UpstreamError(Exception):
 
 
 class Exchange(Protocol):
-    """The four moves the engine can make with one routed request (implemented by the adapter),
+    """The moves the engine can make with one routed request (implemented by the adapter),
     and the capabilities that decide which moves the engine makes.
 
     Exactly one of ``pass_through``, ``let_go``, ``fulfill`` or ``fail`` answers the request; ``fetch``
