@@ -248,7 +248,10 @@ class WatchingExchange:
         return observed
 
     async def let_go(self) -> None:
-        pass  # the request is already on its way
+        # The request is already on its way; its response is still read, as for one a spy
+        # matched: the revalidations learn from it (a validator arms them, and a 304 the server
+        # sent for this URL is taken here, not left for a later request of it to take).
+        await self.pass_through(None)
 
     async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         raise UpstreamError("this request was only watched, not intercepted", timed_out=False)

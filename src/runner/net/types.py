@@ -76,7 +76,8 @@ class Exchange(Protocol):
 
     async def let_go(self) -> None:
         """Let the request go on unchanged when nothing waits for its response (no route
-        matched it): as ``pass_through(None)``, without asking for the response's head."""
+        matched it): as ``pass_through(None)``, but the engine needs no response, so an adapter
+        need not ask for it."""
         ...
 
     async def fetch(
