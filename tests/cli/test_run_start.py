@@ -88,3 +88,30 @@ def test_no_browser_is_still_told_where_the_run_checks_for_one(project):
     assert result.code == 1
     assert "no-such-browser" in result.err, result.err
     assert not (root / "runner" / "results" / "events.jsonl").exists()  # refused before the run began
+
+
+def test_node_keeps_the_drivers_compiled_code_in_runners_cache_folder(project, tmp_path):
+    root = project(base_project({"runner/integration/a_spec.py": "def test_a(runner):\n    runner.visit('/')\n"}))
+    cache = tmp_path / "cache-home"
+    result = run_runner("run", cwd=root, env={"XDG_CACHE_HOME": str(cache)})
+    assert result.code == 0, result.text
+    folder = cache / "runner" / "node-compile-cache"
+    assert any(p.is_file() for p in folder.rglob("*")), "node wrote no compile cache"
+
+
+def test_a_node_compile_cache_of_the_users_own_is_kept(project, tmp_path):
+    root = project(base_project({"runner/integration/a_spec.py": "def test_a(runner):\n    runner.visit('/')\n"}))
+    own, cache = tmp_path / "own-cache", tmp_path / "cache-home"
+    result = run_runner("run", cwd=root, env={"XDG_CACHE_HOME": str(cache), "NODE_COMPILE_CACHE": str(own)})
+    assert result.code == 0, result.text
+    assert any(p.is_file() for p in own.rglob("*"))
+    assert not (cache / "runner" / "node-compile-cache").exists()
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_nothing_but_the_cache(project, tmp_path):
+    root = project(base_project({"runner/integration/a_spec.py": "def test_a(runner):\n    runner.visit('/')\n"}))
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    result = run_runner("run", cwd=root, env={"XDG_CACHE_HOME": str(blocked)})
+    assert result.code == 0, result.text
+    assert "compile" not in result.text.lower(), result.text
