@@ -116,8 +116,10 @@ def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
                              cli_config=cli_config, cli_env=args.env)
         from runner.run.browser_host import drop_early_launch, launch_early
 
-        if early:  # the browser launches while the rest of runner loads and pytest starts
-            launch_early(loop, config, browser_choice=args.browser, headed=args.headed, endpoint=endpoint)
+        # The browser launches while the rest of runner loads and pytest starts; not a window
+        # (--headed): one must not open for a run refused before its tests, as none did.
+        if early and not args.headed:
+            launch_early(loop, config, browser_choice=args.browser, headed=False, endpoint=endpoint)
         try:
             from runner.run.session import RunSession
 
