@@ -231,6 +231,26 @@ def test_a_preflight_no_route_matches_goes_to_the_server_while_the_page_is_route
     assert guard.armed and guard.preflights - before == 2
 
 
+@pytest.mark.parametrize("route", ["/api/*", "{origin}/api/*", {"pathname": "/api/users"}],
+                         ids=["relative-path", "absolute-same-origin", "pathname-matcher"])
+def test_a_page_routed_only_for_its_own_origin_still_gets_the_servers_answer_to_a_cross_origin_preflight(
+        runner, server, route):
+    # Playwright answers every preflight of a routed page, allowing everything: whatever the
+    # routes can match, only the guard keeps the server's refusal (issue 26 asked whether a
+    # same-origin route could do without it; it cannot)
+    other = _cors_server_routes(server)
+    open_page(runner, server)
+    runner.intercept(route.format(origin=server.url) if isinstance(route, str) else route, {"body": "stub"})
+    guard = runner._ctx.browser.preflights
+    before = guard.preflights if guard is not None else 0
+    refused = fetch(runner, other + "/cors/closed", _PUT)
+    assert "error" in refused, refused
+    assert len(_preflights(server, "/cors/closed")) == 1  # the server answered it, not Playwright
+    assert not [r for r in server.received if r["method"] == "PUT"]
+    assert guard is not None and guard.armed and guard.preflights - before == 1
+    assert fetch(runner, "/api/users").get("text") == "stub"  # the same-origin stub, past the guard
+
+
 def test_an_options_route_takes_over_the_preflight_and_can_refuse_the_request(runner, server):
     other = _cors_server_routes(server)
     open_page(runner, server)

@@ -94,26 +94,40 @@ def _run_watched(args: argparse.Namespace, journal: Any) -> int:
 
 
 def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
-    from runner.engine.browser import start_driver_early
+    from runner.engine.driver import start_driver_early
     from runner.engine.loop import EngineLoop
 
     loop = EngineLoop()
-    if not _asks_for_workers(args):  # workers start their own drivers and browsers
+    early = not _asks_for_workers(args)  # workers start their own drivers and browsers
+    if early:
         start_driver_early(loop)  # overlaps the driver's start-up with everything below
 
     import os
 
+    from runner.config import load_config
     from runner.engine.remote import remote_endpoint
-    from runner.run.session import RunSession
 
-    endpoint = remote_endpoint(args.browser_endpoint, args.browser_endpoint_header, os.environ)
-    cli_config: list[Any] = list(args.config or [])
-    if args.port is not None:
-        cli_config.append({"port": args.port})  # after every --config: --port wins
     try:
-        session = RunSession.create(root=args.project, config_file=args.config_file, cli_config=cli_config,
-                                    cli_env=args.env, browser=args.browser, headed=args.headed, mode="run",
-                                    testing_type=args.testing_type, loop=loop, endpoint=endpoint)
+        endpoint = remote_endpoint(args.browser_endpoint, args.browser_endpoint_header, os.environ)
+        cli_config: list[Any] = list(args.config or [])
+        if args.port is not None:
+            cli_config.append({"port": args.port})  # after every --config: --port wins
+        config = load_config(args.project, config_file=args.config_file, testing_type=args.testing_type,
+                             cli_config=cli_config, cli_env=args.env)
+        from runner.run.browser_host import drop_early_launch, launch_early
+
+        # The browser launches while the rest of runner loads and pytest starts; not a window
+        # (--headed): one must not open for a run refused before its tests, as none did.
+        if early and not args.headed:
+            launch_early(loop, config, browser_choice=args.browser, headed=False, endpoint=endpoint)
+        try:
+            from runner.run.session import RunSession
+
+            session = RunSession.create(config=config, browser=args.browser, headed=args.headed, mode="run",
+                                        loop=loop, endpoint=endpoint)
+        except BaseException:
+            drop_early_launch(loop)
+            raise
     except BaseException:
         loop.close()
         raise

@@ -7,7 +7,9 @@ phrase) and shows what was found (as JSON). All problems of a document are repor
 Beyond the schema, the values are checked against the limits of :mod:`runner.config.limits`
 (nesting, NaN and infinities, paths the system cannot use: the schema's ``x-path`` nodes) and
 the globs (the schema's ``x-glob`` nodes) against those of :mod:`runner.match.braces`, so a value that
-would crash or stall a run later is refused here, named.
+would crash or stall a run later is refused here, named. A document the schema found valid in an
+earlier run is not checked against it again (:mod:`runner.config.valid_cache`): jsonschema is
+loaded only when a document needs it.
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft4Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from runner.config.limits import path_problem, structure_problems
 from runner.config.schema import BLOCK_KEYS, _schema, flat_schema, option_names, option_schema
+from runner.config.valid_cache import digest, is_known_valid, remember_valid
 from runner.errors import ConfigError
 from runner.match.braces import expansion_problem
+
+if TYPE_CHECKING:  # jsonschema is loaded only to check a document not found valid before (valid_cache.py)
+    from jsonschema import Draft4Validator
+    from jsonschema.exceptions import ValidationError
 
 __all__ = [
     "Problem",
@@ -233,7 +237,21 @@ def _map_error(error: ValidationError, doc: Any) -> list[Problem]:
 
 @cache
 def _validator(flat: bool) -> Draft4Validator:
+    from jsonschema import Draft4Validator
+
     return Draft4Validator(flat_schema() if flat else _schema())
+
+
+def _schema_problems(plain: dict[str, Any], flat: bool) -> list[Problem]:
+    """The schema's problems of ``plain``; none, without a check, for a document the schema
+    found valid before (config/valid_cache.py)."""
+    key = digest(plain, flat)
+    if key is not None and is_known_valid(key):
+        return []
+    errors = list(_validator(flat).iter_errors(plain))
+    if key is not None and not errors:
+        remember_valid(key)
+    return [problem for error in errors for problem in _map_error(error, plain)]
 
 
 def _order(doc: Any, parts: tuple[str | int, ...]) -> tuple[int, ...]:
@@ -335,9 +353,8 @@ def problems_of(
         problem = _structure_problem(parts, phrase, value)
         found.setdefault(problem.path, problem)
     if not endless:  # the schema validator and the walks below recurse: only on values with an end
-        for error in _validator(flat).iter_errors(plain):
-            for problem in _map_error(error, plain):
-                found.setdefault(problem.path, problem)
+        for problem in _schema_problems(plain, flat):
+            found.setdefault(problem.path, problem)
         for problem in _limit_problems(plain, flat, root):
             found.setdefault(problem.path, problem)
     return sorted(found.values(), key=lambda p: (_order(plain, p.parts), p.path))

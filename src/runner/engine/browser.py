@@ -31,7 +31,6 @@ from playwright.async_api import (
     Page,
     Playwright,
     Request,
-    async_playwright,
 )
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
@@ -39,6 +38,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from runner.engine.capture_verbs import CaptureVerbs
 from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
+from runner.engine.driver import driver, start_driver_early
 from runner.engine.element_verbs import ElementVerbs
 from runner.engine.network_verbs import NetworkVerbs
 from runner.engine.page_verbs import PageVerbs
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from runner.engine.remote import RemoteEndpoint
     from runner.engine.routing import RoutingTarget
 
-__all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS"]
+__all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS", "start_driver_early"]
 
 # Keep Chromium from phoning home on a closed network (each of these was seen to matter).
 QUIET_FLAGS = (
@@ -76,32 +76,6 @@ QUIET_FLAGS = (
 # that replace a page or browser are bounded in recovery.py.
 _CLEAN_BOUND = 10.0
 _LAUNCH_TIMEOUT_MS = 60_000  # launching the browser (Playwright's own bound)
-
-# Playwright's driver (a node process) takes most of a second to start and needs no
-# configuration, so `runner run` starts it first thing, while the rest of runner loads. The
-# future is kept on the engine loop that started it, and the session hands it to its browser.
-def start_driver_early(loop: Any) -> None:
-    """Start Playwright's driver now on ``loop`` (an ``EngineLoop``); its browser session takes
-    it with ``loop.take_early_driver()``."""
-    if loop.early_driver is None:
-        loop.early_driver = loop.submit(async_playwright().start())
-
-
-async def _driver(early: Any = None) -> Playwright:
-    """Playwright's driver: ``early`` (a future from :func:`start_driver_early`) when it came up,
-    else a new one."""
-    if early is not None:
-        try:
-            return await asyncio.wrap_future(early)
-        except Exception:  # noqa: BLE001 - start one the usual way below
-            pass
-    try:
-        return await async_playwright().start()
-    except Exception as err:  # noqa: BLE001 - node missing, out of memory, ...
-        raise BrowserNotFoundError(
-            f"The browser could not be started: Playwright's driver (node) did not start: "
-            f"{first_line(err)}\nReinstall Playwright (pip install --force-reinstall playwright)."
-        ) from err
 
 
 def _watch_driver(pw: Playwright, on_exit: Callable[[], None]) -> int | None:
@@ -213,9 +187,9 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         self.launches = 0
         self._tracing = ContextTracing()
 
-    def route_to(self, routing: RoutingTarget | None) -> None:
-        """Where the page's requests go while routed or watched: set here for a browser launched
-        before its run was known (``runner open``'s spare child), before any test uses it."""
+    def route_to(self, routing: RoutingTarget) -> None:
+        """Where the page's requests go from now on (a browser launched before its run's routing
+        was made gets it here)."""
         self._routing = routing
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -226,7 +200,7 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         """
         if self._pw is None:
             early, self._early_driver = self._early_driver, None
-            pw = self._pw = await _driver(early)
+            pw = self._pw = await driver(early)
             self._driver_gone = False
             self._driver_pid = _watch_driver(pw, lambda: self._driver_exited(pw))
         args = list(QUIET_FLAGS) + list(self.options.extra_args)

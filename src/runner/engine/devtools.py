@@ -4,16 +4,54 @@ The video recorder (``artifacts/video.py``) sends protocol commands and listens 
 gets this adapter instead of Playwright's ``CDPSession``, so nothing outside ``engine/`` holds a
 Playwright object. Each new page gets a new adapter: a recorder compares them by identity to see
 that the browser was relaunched.
+
+:func:`listen_now` and :func:`send_now` are for a protocol event and answer that come with every
+request of a page (the CORS preflight guard, ``preflights.py``): they reach Playwright's own
+session object under its public wrapper, which on each call inspects the handler's signature,
+copies the event's parameters, captures the caller's stack and, while a trace records, sends that
+stack as a message of its own. Where that object is not there (another Playwright), they use the
+public API.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import CDPSession
 
-__all__ = ["DevTools", "quietly"]
+__all__ = ["DevTools", "quietly", "listen_now", "send_now"]
+
+
+def listen_now(session: CDPSession, event: str, callback: Callable[[dict[str, Any]], Any]) -> None:
+    """Call ``callback`` with the parameters of every ``event`` of ``session``, unwrapped."""
+    impl = getattr(session, "_impl_obj", None)
+    if impl is not None and callable(getattr(impl, "on", None)):
+        impl.on(event, callback)
+    else:
+        session.on(event, callback)
+
+
+def _retrieved(reply: Any) -> None:
+    if not reply.cancelled():
+        reply.exception()  # retrieved, so never logged as an error nobody saw
+
+
+def send_now(session: CDPSession, method: str, params: dict[str, Any]) -> None:
+    """Send a protocol command whose answer nobody needs, at once (not from a task of its own)
+    and as a call internal to the driver (no stack captured, nor sent to a trace that records). A
+    failure (the page or its session went away) is nobody's news."""
+    impl = getattr(session, "_impl_obj", None)
+    send = getattr(getattr(impl, "_connection", None), "send_message_to_server", None)
+    if send is None:
+        asyncio.ensure_future(quietly(session.send(method, params)))
+        return
+    try:
+        reply = send(impl, "send", {"method": method, "params": params}, {"internal": True, "timeout": 0})
+    except Exception:  # noqa: BLE001 - the session is gone
+        return
+    reply.add_done_callback(_retrieved)
 
 
 async def quietly(call: Awaitable[Any]) -> None:

@@ -41,7 +41,7 @@ BLOCKED_HEADER = "x-runner-matched-blocked-host"
 
 
 class PlaywrightExchange:
-    """One routed request, seen through the four moves the interception engine can make."""
+    """One routed request, seen through the five moves the interception engine can make."""
 
     holds_request = True  # nothing reaches the page until this exchange answers it
     sends_itself = False  # pass_through lets the browser send it
@@ -68,6 +68,12 @@ class PlaywrightExchange:
         except PlaywrightError as err:
             return UpstreamError(first_line(err), timed_out=False)
         return await _observed(self._request)
+
+    async def let_go(self) -> None:
+        try:
+            await self._route.continue_()
+        except PlaywrightError:
+            pass  # the page went away (navigation, test end): nobody waits for this request
 
     async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         if self._client is not None:
@@ -186,6 +192,9 @@ class CertificateExchange(PlaywrightExchange):
                                           headers=dict(self._request.headers), body=self._request.post_data_buffer)
         return await send_and_answer(self, sent, self._timeout_ms, self._warn)
 
+    async def let_go(self) -> None:
+        await self.pass_through(None)  # runner sends it with the certificate: there is no cheaper way
+
 
 async def send_and_answer(exchange: Exchange, sent: HttpRequest, timeout_ms: float,
                           warn: Callable[[str], None]) -> HttpResponse | UpstreamError:
@@ -237,6 +246,12 @@ class WatchingExchange:
                 # the cache answered the page with its 200; the server said 304 (the spy's record)
                 observed.status, observed.status_text = 304, "Not Modified"
         return observed
+
+    async def let_go(self) -> None:
+        # The request is already on its way; its response is still read, as for one a spy
+        # matched: the revalidations learn from it (a validator arms them, and a 304 the server
+        # sent for this URL is taken here, not left for a later request of it to take).
+        await self.pass_through(None)
 
     async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         raise UpstreamError("this request was only watched, not intercepted", timed_out=False)

@@ -60,8 +60,10 @@ class EngineLoop:
         self._ready = threading.Event()
         # Once a caller found the loop blocked: when, and the probe it sets when it runs again.
         self._stalled: tuple[float, threading.Event] | None = None
-        # Playwright's driver when it was started ahead (engine/browser.py start_driver_early)
+        # Playwright's driver when it was started ahead (engine/driver.py start_driver_early)
         self.early_driver: concurrent.futures.Future[Any] | None = None
+        # runner run: the browser launched ahead, with what it was launched for (run/browser_host.py)
+        self.early_launch: Any = None
         self._thread = threading.Thread(target=self._main, name=name, daemon=True)
         self._thread.start()
         self._ready.wait(5)
@@ -174,6 +176,11 @@ class EngineLoop:
     def take_early_driver(self) -> concurrent.futures.Future[Any] | None:
         """The driver started ahead on this loop, once (None when none was)."""
         early, self.early_driver = self.early_driver, None
+        return early
+
+    def take_early_launch(self) -> Any:
+        """The browser launch started ahead on this loop, once (None when none was)."""
+        early, self.early_launch = self.early_launch, None
         return early
 
     def submit(self, coro: Awaitable[T]) -> concurrent.futures.Future[T]:

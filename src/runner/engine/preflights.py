@@ -17,13 +17,23 @@ stage, ahead of Playwright's session. A preflight (``OPTIONS`` with
   ``clientCertificates`` entry its URL matches) and the server's answer goes to the page, so the
   page is refused exactly when it would be without runner.
 
-Every other request is let through at once, on to Playwright's route. Chromium's Fetch domain
-files fetch() and XHR requests alike as ``XHR`` and cannot pick out preflights, so each fetch or
-XHR of a routed page pauses once more (bench/intercept.py measures it; Chromium 156 refuses a
-``Preflight`` resource type in a Fetch pattern). The guard is armed only while the page is routed
-(or a route mentions ``OPTIONS``): an unrouted page's preflights are the browser's own business
-already, and a preflight that only spies match goes to the server on a routed page too
-(``net/chain.py``), so the answer never depends on an unrelated route.
+Every other request is let through at once, on to Playwright's route: from the event's own
+callback, as a call internal to Playwright's driver (``devtools.send_now``). Chromium's Fetch
+domain files fetch() and XHR requests alike as ``XHR`` and cannot pick out preflights, so each
+fetch or XHR of a routed page pauses once more: one more round trip through the driver to runner
+(bench/intercept.py prints the stub with and without the guard; Chromium 156 refuses a
+``Preflight`` resource type in a Fetch pattern).
+
+The guard is armed while the page is routed, or a route mentions ``OPTIONS``, and only then: an
+unrouted page's preflights are the browser's own business already, and a preflight that only
+spies match goes to the server on a routed page too (``net/chain.py``), so the answer never
+depends on an unrelated route. What the routes can match does not matter: Playwright answers
+every preflight of a routed page, whatever URLs its routes name, so a page routed only for its
+own origin (``"/api/*"``, an absolute URL of the page's origin) needs the guard as much, or a
+cross-origin request that the server's preflight would refuse is allowed and reaches the server.
+A URL pattern cannot pause only other origins' requests (Fetch patterns know ``*`` and ``?``,
+not "not this origin"), nor can a request that passed unpaused be stopped once it turns out to
+have had a preflight.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ import base64
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from runner.engine.devtools import quietly
+from runner.engine.devtools import listen_now, quietly, send_now
 from runner.engine.direct_fetch import DirectClient
 from runner.engine.exchange import BLOCKED_HEADER, abandoned_message, send_and_answer
 from runner.net import (
@@ -79,6 +89,9 @@ class PreflightExchange:
     async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         return await send_and_answer(self, request or self._request, self._timeout_ms, self._warn)
 
+    async def let_go(self) -> None:
+        await self.pass_through(None)  # runner sends the preflight itself: the server answers the page
+
     async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         return await self._send(request.method, request.url, request.headers, request.body, timeout_ms,
                                 follow_redirect=follow_redirect)
@@ -120,7 +133,7 @@ class PreflightGuard:
             return
         if self._cdp is None:
             self._cdp = await self._context.new_cdp_session(self._page)
-            self._cdp.on("Fetch.requestPaused", self._paused)
+            listen_now(self._cdp, "Fetch.requestPaused", self._paused)
         await self._cdp.send("Fetch.enable", {"patterns": _PATTERNS})
         self.armed = True
 
@@ -135,7 +148,7 @@ class PreflightGuard:
         if is_preflight(str(request.get("method", "")), request.get("headers") or {}):
             asyncio.ensure_future(self._preflight(event))
         else:
-            asyncio.ensure_future(quietly(self._cdp.send("Fetch.continueRequest", {"requestId": event["requestId"]})))
+            send_now(self._cdp, "Fetch.continueRequest", {"requestId": event["requestId"]})
 
     async def _preflight(self, event: dict[str, Any]) -> None:
         request = event["request"]

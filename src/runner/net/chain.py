@@ -98,13 +98,13 @@ class Chain:
         if self._registry.probes and not is_preflight:  # the browser's, not the app's
             self._registry.saw(view, bool(chain), gen)
         if not chain:
-            await exchange.pass_through(None)
+            await exchange.let_go()  # nothing records it: its response is nobody's business
             return
         data = RequestData(raw, float(self._config("responseTimeout")))
         ic, recorded = self._registry.open_record(raw, data.snapshot(), arrival, gen)
         walked = await self._walk(chain, data, ic, recorded, exchange, gen)
         if walked is None or not self._registry.is_current(gen):
-            await exchange.pass_through(None)  # cleared: the old routes no longer exist
+            await exchange.let_go()  # cleared: the old routes no longer exist
             return
         self._registry.set_request(ic, data.snapshot(ic.request.alias))
         self._registry.set_state(ic, _S.INTERCEPTED)

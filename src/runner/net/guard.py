@@ -51,6 +51,10 @@ class Guard:
         self.answered = True
         return result
 
+    async def let_go(self) -> None:
+        await self.exchange.let_go()  # if it raises, handle() fails the request
+        self.answered = True
+
     async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         return await self.exchange.fetch(request, follow_redirect=follow_redirect, timeout_ms=timeout_ms)
 

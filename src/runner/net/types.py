@@ -2,7 +2,7 @@
 
 The adapter builds an :class:`~runner.net.messages.HttpRequest` for every request the page makes while any route exists
 and calls ``await interceptor.handle(raw, exchange)``; ``exchange`` (an :class:`Exchange`) is the
-adapter's narrow seam: the only four moves the engine can make with a request, and the four
+adapter's narrow seam: the only five moves the engine can make with a request, and the four
 capabilities it declares (which moves the engine chooses). Nothing here imports Playwright.
 """
 
@@ -35,10 +35,10 @@ class UpstreamError(Exception):
 
 
 class Exchange(Protocol):
-    """The four moves the engine can make with one routed request (implemented by the adapter),
+    """The moves the engine can make with one routed request (implemented by the adapter),
     and the capabilities that decide which moves the engine makes.
 
-    Exactly one of ``pass_through``, ``fulfill`` or ``fail`` answers the request; ``fetch``
+    Exactly one of ``pass_through``, ``let_go``, ``fulfill`` or ``fail`` answers the request; ``fetch``
     may come before ``fulfill`` (or ``fail``) when the response must be read or modified.
     """
 
@@ -72,6 +72,12 @@ class Exchange(Protocol):
     async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         """Let the request go to the server, modified as given (None: unchanged), without moving
         the body through the engine; return the response's head, or the error it ended with."""
+        ...
+
+    async def let_go(self) -> None:
+        """Let the request go on unchanged when nothing waits for its response (no route
+        matched it): as ``pass_through(None)``, but the engine needs no response, so an adapter
+        need not ask for it."""
         ...
 
     async def fetch(

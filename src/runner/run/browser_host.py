@@ -1,13 +1,17 @@
 """The browser host: the engine's event loop and the one browser a run launches and reuses.
 
 The browser is launched in the background (:meth:`BrowserHost.prelaunch`, while pytest starts up)
-and waited for on first use; every test after it reuses it with a reset page. A launch that failed
+and waited for on first use; every test after it reuses it with a reset page. ``runner run``
+starts that launch earlier still, as soon as the configuration is read (:func:`launch_early`, while
+the rest of runner loads): the host takes it over when it would launch the same browser the same
+way, else closes it and launches anew. A launch that failed
 is not tried again: every later test fails the same way. A loop found blocked (an ``async def``
 handler that never returns) is given up with its browser, and the next use starts both anew.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from collections.abc import Callable
@@ -22,7 +26,7 @@ from runner.engine.routing import RoutingTarget
 from runner.errors import BrowserNotFoundError
 from runner.events import BrowserStarted, Event
 
-__all__ = ["STALL_S", "BrowserHost"]
+__all__ = ["STALL_S", "BrowserHost", "drop_early_launch", "launch_early"]
 
 # The longest the run waits for the browser to launch (Playwright's own bound comes first).
 _LAUNCH_WAIT_S = 120
@@ -33,6 +37,71 @@ _RESET_WAIT_S = 120
 # (see BrowserHost.abandon_blocked).
 STALL_S = 10.0
 _BLOCKED_WAIT_S = 1.0
+# How long closing a browser launched ahead that the run does not use may take.
+_DROP_WAIT_S = 30
+
+
+def _browser_spec(browser_choice: str | None, headed: bool, endpoint: RemoteEndpoint | None) -> BrowserSpec:
+    """The browser to launch; raises ``BrowserNotFoundError`` when there is none."""
+    if endpoint is not None:  # the server has the browser: nothing to find here
+        choice = browser_choice if browser_choice in ("chrome", "msedge") else "chromium"
+        return BrowserSpec(choice, endpoint.label)
+    return find_browser(browser_choice, headless=not headed)
+
+
+def _launch_options(c: Config, spec: BrowserSpec, *, headed: bool, endpoint: RemoteEndpoint | None,
+                    browser_choice: str | None) -> LaunchOptions:
+    return LaunchOptions(
+        browser=spec,
+        headless=not headed,
+        chrome_web_security=bool(c.chrome_web_security),
+        user_agent=c.user_agent,
+        viewport=(int(c.viewport_width), int(c.viewport_height)),
+        downloads_folder=c.path("downloadsFolder"),
+        frame_guard=("parser" if c.experimental_source_rewriting else
+                     "patterns" if c.modify_obstructive_code else None),
+        endpoint=endpoint, browser_choice=browser_choice or os.environ.get("RUNNER_BROWSER") or None,
+    )
+
+
+def launch_early(loop: EngineLoop, config: Config, *, browser_choice: str | None, headed: bool,
+                 endpoint: RemoteEndpoint | None) -> None:
+    """``runner run`` (and ``runner open``'s spare child): start launching the browser on ``loop``
+    for ``config`` now (the configuration before the plugins file), while the rest of runner loads
+    and pytest starts; the run's host takes it over (:meth:`BrowserHost.prelaunch`). Nothing is told here: without a
+    browser nothing is launched, and the run says so where it checks for one, as it did."""
+    try:
+        options = _launch_options(config, _browser_spec(browser_choice, headed, endpoint), headed=headed,
+                                  endpoint=endpoint, browser_choice=browser_choice)
+    except Exception:  # noqa: BLE001 - told in its place by the host's own launch
+        return
+    session = BrowserSession(options, early_driver=loop.take_early_driver())
+    loop.early_launch = (session, loop.submit(session.start()))
+
+
+def drop_early_launch(loop: EngineLoop) -> None:
+    """Close the browser launched ahead on ``loop`` that no host took (the run stopped before it
+    needed one), so that none is left behind."""
+    _close_launch(loop, loop.take_early_launch())
+
+
+def _close_launch(loop: EngineLoop, launch: tuple[BrowserSession, Any] | None) -> None:
+    """Wait for ``launch`` (a browser session and the future of its start) and close it."""
+    if launch is None:
+        return
+    session, future = launch
+
+    async def _drop() -> None:
+        try:
+            await asyncio.wrap_future(future)
+        except Exception:  # noqa: BLE001 - a launch that failed has nothing to close but its driver
+            pass
+        await session.close()
+
+    try:
+        loop.run(_drop(), _DROP_WAIT_S)
+    except Exception:  # noqa: BLE001 - closing must not raise; a frozen one is killed below
+        session.kill()
 
 
 class BrowserHost:
@@ -41,7 +110,7 @@ class BrowserHost:
 
     def __init__(self, *, config: Callable[[], Config], browser_choice: str | None, headed: bool,
                  endpoint: RemoteEndpoint | None, loop: EngineLoop | None,
-                 routing: Callable[[], RoutingTarget | None], publish: Callable[[Event], None],
+                 routing: Callable[[], RoutingTarget], publish: Callable[[Event], None],
                  on_abandon: Callable[[str], None]) -> None:
         self._config = config  # the run's configuration when the browser is launched
         self.browser_choice = browser_choice
@@ -77,51 +146,28 @@ class BrowserHost:
     @property
     def browser_spec(self) -> BrowserSpec:
         if self._browser_spec is None:
-            if self.endpoint is not None:  # the server has the browser: nothing to find here
-                choice = self.browser_choice if self.browser_choice in ("chrome", "msedge") else "chromium"
-                self._browser_spec = BrowserSpec(choice, self.endpoint.label)
-            else:
-                self._browser_spec = find_browser(self.browser_choice, headless=not self.headed)
+            self._browser_spec = _browser_spec(self.browser_choice, self.headed, self.endpoint)
         return self._browser_spec
 
     def launch_options(self) -> LaunchOptions:
-        c = self._config()
-        downloads = c.path("downloadsFolder")
-        return LaunchOptions(
-            browser=self.browser_spec,
-            headless=not self.headed,
-            chrome_web_security=bool(c.chrome_web_security),
-            user_agent=c.user_agent,
-            viewport=(int(c.viewport_width), int(c.viewport_height)),
-            downloads_folder=downloads,
-            frame_guard=("parser" if c.experimental_source_rewriting else
-                         "patterns" if c.modify_obstructive_code else None),
-            endpoint=self.endpoint, browser_choice=self.browser_choice or os.environ.get("RUNNER_BROWSER") or None,
-        )
+        return _launch_options(self._config(), self.browser_spec, headed=self.headed, endpoint=self.endpoint,
+                               browser_choice=self.browser_choice)
 
     def prelaunch(self) -> None:
-        """Start launching the browser in the background (while pytest starts up)."""
+        """Start launching the browser in the background (while pytest starts up), or take over
+        the one :func:`launch_early` started when it was launched with the same options (the
+        plugins file can change them: then it is closed and another launched)."""
         if self._browser is None and self._launching is None:
-            session = BrowserSession(self.launch_options(), self._routing(),
-                                     early_driver=self.loop.take_early_driver())
+            options = self.launch_options()
+            early = self.loop.take_early_launch()
+            if early is not None and early[0].options == options:
+                early[0].route_to(self._routing())
+                self._launching = early  # the first launch: nothing was told before it
+                return
+            _close_launch(self.loop, early)
+            session = BrowserSession(options, self._routing(), early_driver=self.loop.take_early_driver())
             session.launches = self._launches_told  # a browser that replaces another counts on
             self._launching = (session, self.loop.submit(session.start()))
-
-    def adopt(self, ahead: BrowserHost) -> bool:
-        """Take the browser that ``ahead`` (a host on this host's loop, with no run: ``runner
-        open``'s spare child) started launching before this run was known, when this run's
-        configuration asks for a browser launched with the same options; False (``ahead`` keeps
-        it, to be closed) when it does not or this host launched one already."""
-        launching = ahead._launching
-        if launching is None or ahead._loop is not self._loop or self._browser is not None or self._launching:
-            return False
-        session, _future = launching
-        if session.options != self.launch_options():
-            return False
-        ahead._launching = None
-        session.route_to(self._routing())
-        self._launching = launching
-        return True
 
     def browser(self) -> BrowserSession:
         """The running browser, launched on first use. Raises ``BrowserNotFoundError`` (again,
@@ -217,7 +263,8 @@ class BrowserHost:
             return False
         why = f"runner's event loop was blocked by {blocker}"
         print(f"runner: warning: {why}; it was given up, with its browser.", file=sys.stderr)
-        for browser in (self._browser, self._launching[0] if self._launching else None):
+        early = loop.take_early_launch()
+        for browser in (self._browser, self._launching[0] if self._launching else None, early[0] if early else None):
             if browser is not None:
                 browser.kill()
         self._browser = self._launching = None
@@ -227,7 +274,9 @@ class BrowserHost:
 
     def finish_launch(self) -> None:
         """Wait for a launch under way, so that closing finds its browser (a failed one is
-        simply not there)."""
+        simply not there). A browser launched ahead that was not taken over is closed."""
+        if self._loop is not None:
+            drop_early_launch(self._loop)
         if self._launching is not None:
             try:
                 self.browser()

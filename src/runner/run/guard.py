@@ -32,21 +32,16 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from runner.events import (
-    AttemptEnded,
-    Event,
-    RunEnded,
-    RunStarted,
-    SpecEnded,
-    SpecStarted,
-    TestEnded,
-    TestStarted,
-    from_json,
-)
-from runner.events.jsonl import dumps_event
 from runner.run.interrupts import SIGNALS, become_subreaper, kill_descendants
+
+if TYPE_CHECKING:
+    from runner.events import Event, TestStarted
+
+# The events are imported where they are needed (the child's journal, the parent's report of a
+# death), not here: the parent forks before it loads them, and the child starts Playwright's
+# driver before it does (every millisecond before that is one more before the first test).
 
 __all__ = ["Journal", "death_events", "guarded"]
 
@@ -83,6 +78,8 @@ class Journal:
         session.bus.subscribe(self)
 
     def __call__(self, event: Event) -> None:
+        from runner.events.jsonl import dumps_event
+
         self._write(dumps_event(event))
 
     def done(self, code: int) -> None:
@@ -318,6 +315,8 @@ def _done_code(file: IO[bytes]) -> int | None:
 
 
 def _read_journal(file: IO[bytes]) -> _Record:
+    from runner.events import from_json
+
     record = _Record()
     for raw in file.read().splitlines():
         try:
@@ -340,6 +339,8 @@ def _read_journal(file: IO[bytes]) -> _Record:
 
 def _tell_death(record: _Record, how: tuple[str, int | None], got: list[int]) -> int:
     """The child died: one message, the reports finished from the journal; the exit status."""
+    from runner.events import RunStarted
+
     words, signum = how
     events = record.events
     started = next((e for e in events if isinstance(e, RunStarted)), None)
@@ -372,6 +373,8 @@ def death_events(events: list[Event], words: str) -> list[Event]:
 
 
 def _running_tests(events: list[Event]) -> list[TestStarted]:
+    from runner.events import TestEnded, TestStarted
+
     running: dict[str, TestStarted] = {}
     for event in events:
         if isinstance(event, TestStarted):
@@ -386,6 +389,7 @@ def _death_tail(events: list[Event], running: list[TestStarted], words: str) -> 
     how it died), their specs and the run ended."""
     import time
 
+    from runner.events import AttemptEnded, RunEnded, SpecEnded, SpecStarted, TestEnded
     from runner.plugin.outcomes import DIED_TYPE
 
     now = time.time()

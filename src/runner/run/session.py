@@ -94,13 +94,15 @@ class RunSession:
                cli_config: Any = None, cli_env: Any = None, browser: str | None = None,
                headed: bool = False, mode: str = "run", testing_type: str = "e2e",
                load_plugins: bool = True, loop: EngineLoop | None = None,
-               endpoint: RemoteEndpoint | None = None) -> RunSession:
-        """Load and validate the configuration, then run the plugins file's ``setup``.
+               endpoint: RemoteEndpoint | None = None, config: Config | None = None) -> RunSession:
+        """Load and validate the configuration (unless ``config`` is given, loaded already),
+        then run the plugins file's ``setup``.
 
         Raises ``ConfigError`` (bad configuration or plugins file).
         """
-        config = load_config(root, config_file=config_file, testing_type=testing_type,
-                             cli_config=cli_config, cli_env=cli_env)
+        if config is None:
+            config = load_config(root, config_file=config_file, testing_type=testing_type,
+                                 cli_config=cli_config, cli_env=cli_env)
         session = cls(config, browser=browser, headed=headed, mode=mode, loop=loop, endpoint=endpoint)
         try:
             if load_plugins:

@@ -138,15 +138,16 @@ def _run(args: argparse.Namespace, writer: Any, interrupts: Any) -> int:
         loop.close()
         raise
     try:
-        code = _run_session(args, session, writer, interrupts, spare)
+        code = _run_session(args, session, writer, interrupts)
         _tell_ended(writer, code, interrupts)
         return code
     finally:
+        if spare is not None:
+            spare.close()  # its browser, when the run ended before its host took it
         session.close()
 
 
-def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts: Any,
-                 spare: SpareStart | None = None) -> int:
+def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts: Any) -> int:
     from runner.run.launch import run_pytest
     from runner.run.live_view import LiveView
     from runner.run.session import check_base_url
@@ -161,9 +162,7 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
                           f"{spec_folder(config)[1]}.")
     session.bus.subscribe(writer)
     session.live_view = LiveView(writer.frame, lambda: session.host.loop)
-    if spare is not None:
-        spare.hand_over(session.host)
-    session.host.prelaunch()
+    session.host.prelaunch()  # a spare's browser launched ahead is taken over here
     if config.base_url:
         problem = check_base_url(str(config.base_url))
         if problem:
@@ -225,12 +224,12 @@ class EndTeller:
 
 class SpareStart:
     """What a spare child prepares before its run is known: nothing read from a file a person
-    edits but the launch options of the browser it launches ahead (compared with the run's own
-    before the run takes that browser)."""
+    edits but the launch options of the browser it launches ahead (``run/browser_host.py``'s
+    ``launch_early``: the run's host takes that browser only when its own configuration asks for
+    the same options, else closes it and launches another)."""
 
-    def __init__(self, loop: Any, host: Any) -> None:
-        self.loop = loop  # the engine's loop, Playwright's driver starting on it
-        self.host = host  # a browser host launching the browser ahead; None: the run launches it
+    def __init__(self, loop: Any) -> None:
+        self.loop = loop  # the engine's loop: Playwright's driver, and the browser launched ahead
 
     @classmethod
     def prepare(cls, args: argparse.Namespace) -> SpareStart:
@@ -240,24 +239,15 @@ class SpareStart:
         loop = EngineLoop()
         start_driver_early(loop)
         _import_run_modules()
-        # headed, a browser launched ahead would show an empty window until the run: it is
-        # launched by the run
-        return cls(loop, None if args.headed else _launch_ahead(args, loop))
-
-    def hand_over(self, host: Any) -> None:
-        """Give the run's browser host the browser launched ahead, when its configuration asks
-        for the same one; else close that browser (the run launches its own)."""
-        spare, self.host = self.host, None
-        if spare is not None and not host.adopt(spare):
-            spare.finish_launch()
-            spare.close_browser()
+        if not args.headed:  # headed, it would show an empty window until the run: the run launches it
+            _launch_ahead(args, loop)
+        return cls(loop)
 
     def close(self) -> None:
         """The run never came (or could not start): close the browser launched ahead."""
-        spare, self.host = self.host, None
-        if spare is not None:
-            spare.finish_launch()
-            spare.close_browser()
+        from runner.run.browser_host import drop_early_launch
+
+        drop_early_launch(self.loop)
 
 
 def _import_run_modules() -> None:
@@ -273,22 +263,18 @@ def _import_run_modules() -> None:
     import_pytest_plugins()
 
 
-def _launch_ahead(args: argparse.Namespace, loop: Any) -> Any:
-    """A browser host launching the browser, with the configuration as it reads now (None when it
-    does not read, or no browser is found: the run says why)."""
+def _launch_ahead(args: argparse.Namespace, loop: Any) -> None:
+    """Start launching the browser with the configuration as it reads now (nothing when it does
+    not read, or no browser is found: the run says why)."""
     from runner.config import load_config
-    from runner.run.browser_host import BrowserHost
+    from runner.run.browser_host import launch_early
 
     try:
         config = load_config(args.project, config_file=args.config_file, cli_config=args.config,
                              cli_env=args.env or None, testing_type=args.testing_type)
-        host = BrowserHost(config=lambda: config, browser_choice=args.browser, headed=False, endpoint=None,
-                           loop=loop, routing=lambda: None, publish=lambda _event: None,
-                           on_abandon=lambda _why: None)
-        host.prelaunch()
     except RunnerError:
-        return None
-    return host
+        return
+    launch_early(loop, config, browser_choice=args.browser, headed=False, endpoint=None)
 
 
 def _wait_for_run(args: argparse.Namespace) -> bool:

@@ -111,6 +111,11 @@ class FakeExchange:
         return HttpResponse(status=result.status, status_text=result.status_text,
                                 headers=result.headers, url=result.url, load_body=load_body)
 
+    async def let_go(self) -> None:
+        self.calls.append("let_go")
+        await self.pass_through(None)
+        self.calls.remove("pass_through")
+
     async def fetch(self, request: HttpRequest, *, follow_redirect: bool, timeout_ms: float) -> HttpResponse:
         self.calls.append("fetch")
         self.fetched.append((request, follow_redirect, timeout_ms))

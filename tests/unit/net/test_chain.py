@@ -18,10 +18,10 @@ URL = "http://localhost:3000/api/users"
 
 # -- cost rule -----------------------------------------------------------------------------------
 
-def test_unmatched_request_passes_through_unchanged_and_is_not_recorded(env: Any) -> None:
+def test_unmatched_request_is_let_go_unchanged_and_is_not_recorded(env: Any) -> None:
     env.intercept("/other")
     ex = env.send(URL)
-    assert ex.calls == ["pass_through"] and ex.passed == [None]
+    assert ex.calls == ["let_go"] and ex.passed == [None]  # nobody asks for its response
     assert env.interceptor.requests_log() == []
 
 
@@ -142,7 +142,7 @@ def test_force_network_error(env: Any) -> None:
 def test_times_with_force_network_error(env: Any) -> None:
     env.intercept({"url": "/api/users", "times": 2}, {"forceNetworkError": True})
     calls = [env.send(URL).calls for _ in range(3)]
-    assert calls == [["fail"], ["fail"], ["pass_through"]]
+    assert calls == [["fail"], ["fail"], ["let_go"]]
 
 
 def test_default_cors_headers(env: Any) -> None:
@@ -196,7 +196,7 @@ def test_preflight_skips_disabled_routes(env: Any) -> None:
     env.intercept({"method": "POST", "url": "/api/users", "times": 1}, {"body": "x"})
     env.send(URL, method="POST")
     ex = env.send(URL, method="OPTIONS", headers={"access-control-request-method": "POST"})
-    assert ex.calls == ["pass_through"]
+    assert ex.calls == ["let_go"]  # down the chain: no route takes it, it goes to the server
 
 
 def test_delay_and_throttle(env: Any) -> None:

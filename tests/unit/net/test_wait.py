@@ -277,7 +277,7 @@ def test_clear_drops_everything(env: Any) -> None:
     assert env.interceptor.routes_table() == [] and env.interceptor.requests_log() == []
     with pytest.raises(UsageError, match="You have not aliased anything yet"):
         env.get("@a")
-    assert env.send(URL).calls == ["pass_through"]
+    assert env.send(URL).calls == ["let_go"]
 
 
 def test_clear_with_a_request_in_flight(env: Any) -> None:
