@@ -20,6 +20,9 @@ def add_parser(sub: Any) -> None:
                    help="chromium, chrome, or the path of a browser executable")
     p.add_argument("--headed", action="store_true", help="show the browser's own window too")
     serve_options(p)
+    p.add_argument("--no-spare", dest="spare", action="store_false",
+                   help="start each run in a new process from scratch, with no spare child prepared ahead "
+                        "(less memory, a slower start)")
     open_kind = p.add_mutually_exclusive_group()
     open_kind.add_argument("--e2e", dest="testing_type", action="store_const", const="e2e", default="e2e",
                            help="the end-to-end specs of integrationFolder (the default)")
@@ -32,4 +35,4 @@ def command(args: argparse.Namespace) -> int:
 
     return open_command(project=args.project, config_file=args.config_file, cli_config=args.config,
                         cli_env=args.env, browser=args.browser, headed=args.headed, port=args.port,
-                        open_browser=args.open_browser, testing_type=args.testing_type)
+                        open_browser=args.open_browser, testing_type=args.testing_type, spare=args.spare)

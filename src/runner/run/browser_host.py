@@ -66,9 +66,9 @@ def _launch_options(c: Config, spec: BrowserSpec, *, headed: bool, endpoint: Rem
 
 def launch_early(loop: EngineLoop, config: Config, *, browser_choice: str | None, headed: bool,
                  endpoint: RemoteEndpoint | None) -> None:
-    """``runner run``: start launching the browser on ``loop`` for ``config`` now (the
-    configuration before the plugins file), while the rest of runner loads and pytest starts; the
-    run's host takes it over (:meth:`BrowserHost.prelaunch`). Nothing is told here: without a
+    """``runner run`` (and ``runner open``'s spare child): start launching the browser on ``loop``
+    for ``config`` now (the configuration before the plugins file), while the rest of runner loads
+    and pytest starts; the run's host takes it over (:meth:`BrowserHost.prelaunch`). Nothing is told here: without a
     browser nothing is launched, and the run says so where it checks for one, as it did."""
     try:
         options = _launch_options(config, _browser_spec(browser_choice, headed, endpoint), headed=headed,

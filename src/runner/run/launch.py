@@ -21,7 +21,7 @@ import pytest
 from runner.plugin import RunPlugin
 from runner.run.specs import pytest_ini_args
 
-__all__ = ["PytestRun", "run_pytest"]
+__all__ = ["PytestRun", "run_pytest", "import_pytest_plugins"]
 
 # Every run's options, after its targets and the project's ini options.
 _FIXED_OPTIONS = (
@@ -70,3 +70,20 @@ def run_pytest(session: Any, targets: Sequence[str], specs: list[Path], *, repor
     run = RunPlugin(session, reporters, specs, interrupted_by=interrupted_by)
     code = pytest.main(args, plugins=[run, *plugins])
     return PytestRun(int(code), run)
+
+
+def import_pytest_plugins() -> None:
+    """Import the plugins pytest imports as it starts (its own and the installed ones), ahead of
+    the run (``runner open``'s spare child): a plugin that fails to import is left to pytest to
+    report when it starts."""
+    import importlib
+    from importlib.metadata import entry_points
+
+    from _pytest.config import default_plugins
+
+    names = [f"_pytest.{name}" for name in default_plugins] + [e.module for e in entry_points(group="pytest11")]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001, S112 - pytest reports it at the run's start
+            continue

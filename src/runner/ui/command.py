@@ -21,27 +21,29 @@ __all__ = ["open_command"]
 
 def open_command(*, project: str | None, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
-                 open_browser: bool, testing_type: str = "e2e") -> int:
+                 open_browser: bool, testing_type: str = "e2e", spare: bool = True) -> int:
     from runner.run.interrupts import become_subreaper, kill_descendants
 
-    become_subreaper()  # a browser whose child died is still ours to end
+    become_subreaper()  # a browser whose child died is still ours to end (and to reap: ui/reaper.py)
     try:
         return asyncio.run(_serve(Path(project) if project else Path.cwd(), config_file, cli_config,
-                                  cli_env, browser, headed, port, open_browser, testing_type))
+                                  cli_env, browser, headed, port, open_browser, testing_type, spare))
     finally:
         kill_descendants()
 
 
 async def _serve(project: Path, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
-                 open_browser: bool, testing_type: str) -> int:
+                 open_browser: bool, testing_type: str, spare: bool) -> int:
     from runner.serve.trace import display_likely
+    from runner.ui import reaper
     from runner.ui.server import OpenServer
 
     if not project.is_dir():
         raise UsageError(f"--project {str(project)!r} is not a folder.")
     server = OpenServer(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
-                        browser=browser, headed=headed, port=port, testing_type=testing_type)
+                        browser=browser, headed=headed, port=port, testing_type=testing_type, spare=spare)
+    reaper.install(asyncio.get_running_loop())  # the orphans of every run's child reach this subreaper
     try:
         url = await server.start()
     except OSError as err:

@@ -3,9 +3,18 @@
 :class:`ChildRun` starts the child in a process group of its own, with two pipes besides its
 stdout and stderr: the channel (child to server) and the control pipe (server to child, studio's
 input). Every line it hears goes to ``on_message`` (channel) or ``on_output`` (stdout/stderr);
-``on_exit`` gets the exit status. :meth:`ChildRun.stop` ends it cleanly (SIGINT: the test stops,
+``on_exit`` gets the exit status, once: when the child says its run ended (``{"t": "ended"}``,
+before it closes its browser) or when it ends, whichever comes first; ``on_gone`` is told, and
+``done`` set, when the process has ended and its group was killed. :meth:`ChildRun.stop` ends it cleanly (SIGINT: the test stops,
 the browser closes) and, when that takes longer than ``STOP_GRACE_S``, kills its whole group (the
 driver, the browser, whatever the test started), so no stop leaves a process behind.
+
+A child started as a spare (``start(..., spare=True)``) has no run yet: what it says is held until
+:meth:`ChildRun.claim` gives it its run (then told, in order, to the run's callbacks) and the run
+is sent on the control pipe. :meth:`ChildRun.discard` ends a spare that is not needed (its pipe
+closed: it closes its browser), its process group killed when it takes longer than
+``DISCARD_GRACE_S``. Every child's pid is the server's own (``ui/reaper.py``) until it is waited
+for, so that reaping orphans never takes a child asyncio waits for.
 """
 
 from __future__ import annotations
@@ -20,22 +29,29 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from runner.ui import reaper
 from runner.ui.channel import MAX_LINE, parse_line
 from runner.ui.child import child_args
 
-__all__ = ["ChildRun", "STOP_GRACE_S"]
+__all__ = ["ChildRun", "STOP_GRACE_S", "DISCARD_GRACE_S"]
 
 #: Seconds a stopped child gets to close its browser before its process group is killed.
 STOP_GRACE_S = 10.0
+#: Seconds a discarded spare gets to close its browser before its process group is killed.
+DISCARD_GRACE_S = 5.0
+#: Lines a spare may say before its run (kept for the run's Output tab); more are dropped.
+_HELD_LINES = 200
 
 
 class ChildRun:
     def __init__(self, *, target: dict[str, Any], on_message: Callable[[dict[str, Any]], None],
-                 on_output: Callable[[str], None], on_exit: Callable[[ChildRun, int], None]) -> None:
+                 on_output: Callable[[str], None], on_exit: Callable[[ChildRun, int], None],
+                 on_gone: Callable[[ChildRun], None] | None = None) -> None:
         self.target = target
         self.on_message = on_message
         self.on_output = on_output
         self.on_exit = on_exit
+        self.on_gone = on_gone  # told when the process (and its group) ended, before ``done``
         self.proc: asyncio.subprocess.Process | None = None
         self.started = time.time()
         self.stopping = False
@@ -43,26 +59,47 @@ class ChildRun:
         self._control_w: int | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.done = asyncio.Event()
+        self.spare = False  # started ahead of its run, and not claimed yet
+        self._held: list[tuple[str, Any]] = []  # what a spare said before its run
+
+    @classmethod
+    def ahead(cls, on_exit: Callable[[ChildRun, int], None]) -> ChildRun:
+        """A spare: a child for a run not known yet (start it with ``spare=True``)."""
+        run = cls(target={}, on_message=lambda m: run._held.append(("message", m)),
+                  on_output=lambda line: run._hold_output(line), on_exit=on_exit)
+        run.spare = True
+        return run
+
+    def _hold_output(self, line: str) -> None:
+        if len(self._held) < _HELD_LINES:
+            self._held.append(("output", line))
 
     async def start(self, *, project: Path, config_file: str | None, cli_config: list[Any],
                     cli_env: list[str], browser: str | None, headed: bool, traces: Path, keep: int,
-                    testing_type: str = "e2e") -> None:
-        """Start the child. Raises ``OSError`` when it cannot be started."""
+                    testing_type: str = "e2e", spare: bool = False) -> None:
+        """Start the child (``spare``: one that waits for :meth:`claim`). Raises ``OSError`` when
+        it cannot be started."""
         channel_r, channel_w = os.pipe()
         control_r, control_w = os.pipe()
         specs = [self.target["spec_path"]] if self.target.get("spec_path") else []
         args = child_args(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
                           browser=browser, headed=headed, channel_fd=channel_w, control_fd=control_r,
                           specs=specs, test=self.target.get("test"), studio=bool(self.target.get("studio")),
-                          traces=traces, keep=keep, testing_type=testing_type)
+                          traces=traces, keep=keep, testing_type=testing_type, spare=spare)
         env = dict(os.environ)
         env.setdefault("PYTHONUNBUFFERED", "1")
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "runner.ui.child", *args,
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, pass_fds=(channel_w, control_r),
-                start_new_session=True, cwd=str(project), env=env)
+            with reaper.starting():
+                self.proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "runner.ui.child", *args,
+                    stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE, pass_fds=(channel_w, control_r),
+                    start_new_session=True, cwd=str(project), env=env)
+                reaper.own(self.proc.pid)
+        except BaseException:
+            os.close(control_w)
+            os.close(channel_r)
+            raise
         finally:
             os.close(channel_w)
             os.close(control_r)
@@ -87,8 +124,18 @@ class ChildRun:
             if not line:
                 return
             message = parse_line(line)
-            if message is not None:
+            if message is None:
+                continue
+            if message.get("t") == "ended" and isinstance(message.get("code"), int) and not self.spare:
+                self._tell_end(message["code"])
+            else:
                 self.on_message(message)
+
+    def _tell_end(self, code: int) -> None:
+        """``on_exit`` once per child: when it says its run ended, or when it ends."""
+        if self.code is None:
+            self.code = code
+            self.on_exit(self, code)
 
     async def _read_output(self, stream: asyncio.StreamReader) -> None:
         while True:
@@ -103,14 +150,56 @@ class ChildRun:
     async def _wait(self) -> None:
         assert self.proc is not None
         code = await self.proc.wait()
+        reaper.disown(self.proc.pid)
         # what the child said before it ended is heard before its end is told
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 5)
         self._kill_group()  # whatever it left behind (a test's own processes)
         self._close_control()
-        self.code = code
+        if self.on_gone is not None:
+            self.on_gone(self)
         self.done.set()
-        self.on_exit(self, code)
+        self._tell_end(code)
+
+    def claim(self, *, target: dict[str, Any], on_message: Callable[[dict[str, Any]], None],
+              on_output: Callable[[str], None], on_exit: Callable[[ChildRun, int], None],
+              on_gone: Callable[[ChildRun], None] | None, keep: int) -> bool:
+        """Give a spare its run: what it said so far goes to the run's callbacks, the run to the
+        child. False (nothing changed) when it is not a live spare any more."""
+        if not self.spare or self.done.is_set() or self._control_w is None:
+            return False
+        specs = [target["spec_path"]] if target.get("spec_path") else []
+        if not self.send({"t": "run", "specs": specs, "test": target.get("test"),
+                          "studio": bool(target.get("studio")), "keep": keep}):
+            return False
+        self.spare = False
+        self.target, self.on_message, self.on_output, self.on_exit = target, on_message, on_output, on_exit
+        self.on_gone = on_gone
+        self.started = time.time()
+        held, self._held = self._held, []
+        for kind, what in held:
+            if kind == "message":
+                on_message(what)
+            else:
+                on_output(what)
+        return True
+
+    async def discard(self, grace: float = DISCARD_GRACE_S) -> None:
+        """End a spare that is not needed: its pipe closed (it closes its browser and ends),
+        its process group killed when that takes longer than ``grace`` seconds."""
+        if self.proc is None or self.done.is_set():
+            return
+        self.stopping = True
+        self._close_control()
+        await self._wait_done_or_kill(grace)
+
+    async def _wait_done_or_kill(self, grace: float) -> None:
+        try:
+            await asyncio.wait_for(self.done.wait(), grace)
+        except TimeoutError:
+            self._kill_group()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.done.wait(), 5)
 
     def send(self, message: dict[str, Any]) -> bool:
         """A message to the child on the control pipe; False when it cannot be heard any more."""
@@ -135,6 +224,9 @@ class ChildRun:
         """End the run: cleanly within ``grace`` seconds, else by killing its process group."""
         proc = self.proc
         if proc is None or self.done.is_set():
+            return
+        if self.code is not None:  # its run ended: it is closing its browser, and ends by itself
+            await self._wait_done_or_kill(grace)
             return
         self.stopping = True
         self._close_control()  # a studio waiting for input ends its recording

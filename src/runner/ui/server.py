@@ -18,8 +18,8 @@ handled, ``ui/rerun.py``). A run's ``state`` is running, stopping, done, stopped
 the child's exit status.
 
 :class:`OpenServer` runs one child process at a time (``ui/runs.py``) and keeps what the pages
-see of it (``ui/state.py``); the project (``ui/project.py``), studio (``ui/studio.py``) and the
-watcher (``ui/rerun.py``) are its parts.
+see of it (``ui/state.py``); the project (``ui/project.py``), studio (``ui/studio.py``), the
+watcher (``ui/rerun.py``) and the spare child (:class:`SpareChild`) are its parts.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import secrets
 import shutil
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ class OpenServer:
     def __init__(self, *, project: Path, config_file: str | None = None, cli_config: list[Any] | None = None,
                  cli_env: list[str] | None = None, browser: str | None = None, headed: bool = False,
                  port: int | None = None, token: str | None = None, orphan_grace: float = ORPHAN_GRACE_S,
-                 testing_type: str = "e2e") -> None:
+                 testing_type: str = "e2e", spare: bool = True) -> None:
         self.browser = browser
         self.headed = headed
         self.port = port or 0
@@ -70,13 +71,14 @@ class OpenServer:
                                    cli_env=list(cli_env or []), testing_type=testing_type,
                                    on_config=self._configured)
         self.pages = PageChannel(port=lambda: self.port, hello=self._hello_anew, handle=self.handle,
-                                 has_run=lambda: self.run is not None, stop_orphan=self.stop_run,
-                                 orphan_grace=orphan_grace)
+                                 has_run=lambda: self.run is not None or self.spare is not None,
+                                 stop_orphan=self._left_alone, orphan_grace=orphan_grace)
         self.studio = Studio(project=self.project, run=lambda: self.run, start_run=self.start_run,
                              broadcast=self.pages.broadcast)
         self.watch = WatchRerun(project=self.project, ours=self.studio.wrote, broadcast=self.pages.broadcast,
                                 refresh=self._refresh, rerun=self._rerun, last_specs=self._last_specs)
         self.run: ChildRun | None = None
+        self.spare = SpareChild(lambda child, ahead: _start_child(self, child, ahead)) if spare else None
         self.last_target: dict[str, Any] | None = None
         self.run_info: dict[str, Any] = {"state": "idle"}
         self.frame: str | None = None
@@ -94,6 +96,8 @@ class OpenServer:
 
     def _hello_anew(self) -> dict[str, Any]:
         self.project.reload()  # a page (re)loaded sees the specs as they are now
+        if self.spare is not None:
+            self.spare.prepare()  # ended when no page was left (_left_alone)
         return self.hello()
 
     def _refresh(self) -> None:
@@ -142,20 +146,23 @@ class OpenServer:
                 self._not_run(target, problem)
                 raise RunnerError(problem)
             self.last_target = {k: v for k, v in target.items() if k != "studio"} | {"studio": False}
-            run = ChildRun(target=target, on_message=self._on_child, on_output=self._on_output,
-                           on_exit=self._on_exit)
-            self.run = run
-            self.watch.run_started()
             self.runs_started += 1
             self.state.new_run(self.runs_started, one_test=test is not None)
             self.run_info = {"state": "running", "spec": spec, "test": test, "studio": studio,
                              "started": time.time(), "number": self.runs_started}
             self.pages.broadcast({"t": "run", "run": self.run_info})
+            self.watch.run_started()
+            run = await self.spare.claim(target=target, on_message=self._on_child, on_output=self._on_output,
+                                         on_exit=self._on_exit, on_gone=_watch_ended(self.watch),
+                                         keep=self.state.keep) if self.spare else None
+            if run is not None:
+                self.run = run
+                return
+            run = ChildRun(target=target, on_message=self._on_child, on_output=self._on_output,
+                           on_exit=self._on_exit, on_gone=_watch_ended(self.watch))
+            self.run = run
             try:
-                await run.start(project=project.root, config_file=project.config_file,
-                                cli_config=project.cli_config, cli_env=project.cli_env, browser=self.browser,
-                                headed=self.headed, traces=self.traces, keep=self.state.keep,
-                                testing_type=project.testing_type)
+                await _start_child(self, run)
             except OSError as err:
                 self.run = None
                 self._not_run(target, f"the run could not start: {err}")
@@ -171,9 +178,19 @@ class OpenServer:
         async with self._lock:
             await self._stop_current()
 
+    async def _left_alone(self) -> None:
+        """No page for ``orphan_grace``: the run is stopped and the spare ended, so a closed tab
+        leaves no browser running (the next page to connect gets a spare again)."""
+        await self.stop_run()
+        if self.spare is not None:
+            await self.spare.discard()
+
     async def _stop_current(self) -> None:
         run = self.run
         if run is None or run.done.is_set():
+            return
+        if run.code is not None:  # its run ended: the child closes its browser and ends by itself;
+            await run.stop()  # the watcher hears its end (_on_gone) before another run starts
             return
         self.run_info = {**self.run_info, "state": "stopping"}
         self.pages.broadcast({"t": "run", "run": self.run_info})
@@ -198,6 +215,9 @@ class OpenServer:
 
     def _on_child(self, message: dict[str, Any]) -> None:
         kind = message.get("t")
+        if self.spare is not None and kind == "event" and isinstance(message.get("event"), dict) \
+                and message["event"].get("kind") == "test.started":
+            self.spare.prepare()  # the run's start-up is over: the next run's spare starts now
         if kind == "event" and isinstance(message.get("event"), dict):
             for out in self.state.apply(message["event"]):
                 self.pages.broadcast(out)
@@ -216,7 +236,6 @@ class OpenServer:
         self.pages.broadcast(self.state.add_output(line))
 
     def _on_exit(self, run: ChildRun, code: int) -> None:
-        self.watch.run_ended(complete=not run.stopping)
         if run is not self.run:
             return
         stopped = run.stopping
@@ -230,6 +249,8 @@ class OpenServer:
                          "summary": why or self.state.tally.words(code, stopped=stopped), "ended": time.time()}
         self.pages.broadcast({"t": "run", "run": self.run_info})
         self.studio.run_ended()
+        if self.spare is not None:
+            self.spare.prepare()
 
     # -- first run --------------------------------------------------------------------------
     async def scaffold(self) -> None:
@@ -262,15 +283,90 @@ class OpenServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         self.watch.restart()
+        if self.spare is not None:
+            self.spare.prepare()
         return f"http://127.0.0.1:{self.port}/?token={self.token}"
 
     async def close(self) -> None:
         """Stop the run (its browser closed), the watcher and the server; remove the traces."""
         self.watch.stop()
         self.pages.cancel_orphan_stop()
+        if self.spare is not None:
+            await self.spare.close()
         with contextlib.suppress(Exception):
             await self.stop_run()
+        if self.run is not None:
+            await self.run.stop()  # a child whose run ended, still closing its browser
         await self.pages.close_pages()
         if self._runner is not None:
             await self._runner.cleanup()
         shutil.rmtree(self.traces, ignore_errors=True)
+
+
+async def _start_child(server: OpenServer, run: ChildRun, spare: bool = False) -> None:
+    """Start ``run``'s child (``spare``: one that waits for its run). Raises ``OSError``."""
+    project = server.project
+    await run.start(project=project.root, config_file=project.config_file, cli_config=project.cli_config,
+                    cli_env=project.cli_env, browser=server.browser, headed=server.headed, traces=server.traces,
+                    keep=server.state.keep, testing_type=project.testing_type, spare=spare)
+
+
+def _watch_ended(watch: WatchRerun) -> Callable[[ChildRun], None]:
+    """What a run's child tells the watcher when it and its processes ended (after the run did,
+    when it said so first): what it wrote is as it left it."""
+    return lambda run: watch.run_ended(complete=not run.stopping)
+
+
+class SpareChild:
+    """At most one child started ahead of its run (``ui/child.py``'s ``--spare``): prepared while
+    the server is idle or a run's tests run, claimed by the next run. One that ended before it was
+    claimed (it failed, or was killed) is dropped: that run starts a child of its own."""
+
+    def __init__(self, start: Callable[[ChildRun, bool], Awaitable[None]]) -> None:
+        self._start = start
+        self.child: ChildRun | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def prepare(self) -> None:
+        """Start a spare unless one is there or starting."""
+        if self._closed or self.child is not None or (self._task is not None and not self._task.done()):
+            return
+        self._task = asyncio.create_task(self._start_one())
+
+    async def _start_one(self) -> None:
+        child = ChildRun.ahead(on_exit=self._ended)
+        self.child = child
+        try:
+            await self._start(child, True)
+        except OSError:
+            self.child = None  # the next run starts its own child, and says why it cannot
+
+    def _ended(self, child: ChildRun, _code: int) -> None:
+        if self.child is child:
+            self.child = None
+
+    async def claim(self, **run: Any) -> ChildRun | None:
+        """The spare, given the run (see ``ChildRun.claim``); None when there is no live one."""
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)  # a spare being started: its process
+        child, self.child = self.child, None
+        if child is None or child.proc is None or not child.claim(**run):
+            if child is not None:
+                asyncio.create_task(child.discard())
+            return None
+        return child
+
+    async def discard(self) -> None:
+        """End the spare (its browser closed); :meth:`prepare` starts another."""
+        task = self._task
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        child, self.child = self.child, None
+        if child is not None:
+            await child.discard()
+
+    async def close(self) -> None:
+        """End the spare, and start no other."""
+        self._closed = True
+        await self.discard()
