@@ -125,6 +125,11 @@ class WatchRules:
         return deep, flat
 
 
+#: A batch is handed on once no change came for this long (watchfiles' ``step``): an editor's
+#: save (a temporary file renamed over the old one) is over within it.
+_STEP_MS = 50
+
+
 class SpecWatcher:
     """The changes in the folders of :meth:`WatchRules.roots`, in debounced batches (absolute
     paths, never one :func:`ignored`)."""
@@ -152,8 +157,10 @@ class SpecWatcher:
                     getter.cancel()
                     return
                 batch = getter.result()
-                # the other watcher's part of the same save arrives within the debounce
-                await asyncio.sleep(self.debounce_ms / 1000)
+                if len(tasks) > 1:
+                    # The other watcher's part of the same save (runner.json beside a spec saved
+                    # with it) comes one quiet step after its last change, as this part did.
+                    await asyncio.sleep(2 * _STEP_MS / 1000)
                 while not queue.empty():
                     batch |= queue.get_nowait()
                 yield batch
@@ -171,7 +178,7 @@ class SpecWatcher:
         def keep(_change: Any, name: str) -> bool:
             return not ignored(Path(name), config)
 
-        async for batch in awatch(*roots, watch_filter=keep, debounce=self.debounce_ms, step=50,
+        async for batch in awatch(*roots, watch_filter=keep, debounce=self.debounce_ms, step=_STEP_MS,
                                   stop_event=self._stop, rust_timeout=500, recursive=recursive):
             changed = {_real(name) for _change, name in batch}
             if changed:
