@@ -76,6 +76,12 @@ class Recordings:
         if self._videos is not None:
             self._videos.catch_up()
 
+    def before_reset(self) -> None:
+        """The page is about to be reset for the next test: the last test's catch-up is done
+        first (see ``SpecVideos.caught_up``)."""
+        if self._videos is not None:
+            self._videos.caught_up()
+
     def abandon(self, why: str) -> None:
         """The engine's loop was given up: the video being recorded through it is lost."""
         if self._videos is not None:

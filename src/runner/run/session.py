@@ -192,6 +192,7 @@ class RunSession:
         # Component tests always start clean, as in the original (its schema refuses
         # `component.testIsolation: false`; a top-level false is for e2e tests only).
         isolate = config.test_isolation or config.testing_type == "component"
+        self.recordings.before_reset()
         browser = self.host.reset(viewport, self.network.clear, isolate=isolate)
         self.host.tell_launches()
         loop = self.host.loop
