@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Frame, Route
 
+from runner.engine.devtools import all_of
 from runner.engine.holder import BrowserHolder
 
 __all__ = ["StorageVerbs"]
@@ -144,8 +145,8 @@ class StorageVerbs(BrowserHolder):
     async def _forget_origins(self) -> None:
         """Clear the storage of every origin the page visited (and forget them)."""
         origins, self._touched_origins = self._touched_origins, set()
-        for origin in origins:
-            await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        await all_of(*(self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+                       for origin in origins))
 
     async def clear_storage(self) -> None:
         """Cookies and the storage of every visited origin cleared; the page at about:blank."""
