@@ -12,18 +12,24 @@ interleaved rounds: pytest-playwright; ``runner run`` with every default on (``v
 of those off in turn, and with all of them off; each one's ratio to pytest-playwright (target:
 every default on at most 0.5) and each default's own cost (all on minus that one off).
 
-Usage: ``.venv/bin/python bench/defaults_cost.py [--tests 20] [--rounds 3] [--only all,video-off]``
-(needs pytest-playwright: ``.venv/bin/pip install -e '.[bench]'``)
+Usage: ``.venv/bin/python bench/defaults_cost.py [--tests 20] [--rounds 3] [--only all,video-off]
+[--before SRC]`` (needs pytest-playwright: ``.venv/bin/pip install -e '.[bench]'``). ``--before``
+runs each runner variant a second time, interleaved, with the runner package of another source
+tree (``git archive main src | tar -x -C /tmp/base``, then ``--before /tmp/base/src``): a change's
+before and after, side by side in one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import struct
+import subprocess
 import sys
 import tempfile
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -31,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run_cost import _spec, measure, playwright_project  # noqa: E402
+from run_cost import _spec, command, playwright_project  # noqa: E402
 from tests.support.servers import Handler, TestServer, serving  # noqa: E402
 
 SECTIONS = 10  # fetch calls made when the page loads
@@ -151,11 +157,25 @@ def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, 
     return root
 
 
+def timed(cmd: list[str], cwd: Path, stamp: Path, pythonpath: str | None) -> float:
+    """Seconds the whole run took (``pythonpath``: the runner source tree to run, else the installed one)."""
+    stamp.unlink(missing_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNNER_") and k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    started = time.time()
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark run failed: {' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return time.time() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tests", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", default=",".join(VARIANTS), help="runner variants, comma-separated")
+    parser.add_argument("--before", default=None, help="a runner source tree (its src folder) to compare with")
     args = parser.parse_args()
     from runner.engine.discovery import find_browser
 
@@ -166,23 +186,32 @@ def main() -> None:
         serve_app(server)
         base = Path(tmp)
         stamp = base / "stamp"
-        projects: dict[tuple[str, int], Path] = {}
+        projects: dict[tuple[str, int], tuple[Path, str | None]] = {}
+        runs = [(name, None) for name in variants]
+        if args.before:
+            runs += [(name + "@before", str(Path(args.before).resolve())) for name in variants]
         for count in (1, n):
-            projects[("pytest-playwright", count)] = playwright_project(
-                base / f"pw{count}", server.url, count, stamp, executable, body=PLAYWRIGHT_BODY)
-            for name in variants:
-                projects[(name, count)] = runner_project(base / f"{name}{count}", server.url, count, stamp, VARIANTS[name])
-        results = measure(projects, args.rounds, stamp, playwright=lambda key: key[0] == "pytest-playwright")
+            projects[("pytest-playwright", count)] = (playwright_project(
+                base / f"pw{count}", server.url, count, stamp, executable, body=PLAYWRIGHT_BODY), None)
+            for name, source in runs:
+                values = VARIANTS[name.removesuffix("@before")]
+                projects[(name, count)] = (runner_project(base / f"{name}{count}", server.url, count, stamp, values),
+                                           source)
+        results: dict[tuple[str, int], list[float]] = {key: [] for key in projects}
+        for _ in range(args.rounds):  # interleaved: every variant sees the same machine state
+            for key, (root, source) in projects.items():
+                cmd = command(root, playwright=key[0] == "pytest-playwright")
+                results[key].append(timed(cmd, root, stamp, source))
 
     def per_test(name: str) -> float:
-        whole = {count: statistics.median(r[0] for r in results[(name, count)]) for count in (1, n)}
+        whole = {count: statistics.median(results[(name, count)]) for count in (1, n)}
         return (whole[n] - whole[1]) / (n - 1) * 1000
 
     pw = per_test("pytest-playwright")
-    cost = {name: per_test(name) for name in variants}
+    cost = {name: per_test(name) for name, _ in runs}
     print(f"per-test cost on the app page (ms; median of {args.rounds} interleaved rounds, {n} tests):")
     print(f"  {'pytest-playwright':28} {pw:8.1f}  1.00")
-    for name in variants:
+    for name, _ in runs:
         print(f"  {'runner ' + name:28} {cost[name]:8.1f}  {cost[name] / pw:.2f}")
     if "all" in cost:
         ratio = cost["all"] / pw
@@ -194,6 +223,13 @@ def main() -> None:
                 print(f"  {name.removesuffix('-off'):10} {cost['all'] - cost[name]:8.1f}")
         if "all-off" in cost:
             print(f"  {'all':10} {cost['all'] - cost['all-off']:8.1f}")
+    if "all@before" in cost:
+        print(f"before: runner with every default on / pytest-playwright: {cost['all@before'] / pw:.2f}")
+        for name in variants:
+            if name not in ("all", "all-off") and name + "@before" in cost:
+                print(f"  {name.removesuffix('-off'):10} {cost['all@before'] - cost[name + '@before']:8.1f}")
+        if "all-off@before" in cost:
+            print(f"  {'all':10} {cost['all@before'] - cost['all-off@before']:8.1f}")
 
 
 if __name__ == "__main__":
