@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import struct
 import subprocess
@@ -158,25 +157,17 @@ def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, 
     return root
 
 
-def timed(cmd: list[str], cwd: Path, stamp: Path, pythonpath: str | None) -> tuple[float, float]:
-    """Seconds the whole run took, and the CPU seconds its processes used (the browser's, the
-    driver's and ffmpeg's included: each is waited for by its parent); ``pythonpath``: the
-    runner source tree to run, else the installed one."""
+def timed(cmd: list[str], cwd: Path, stamp: Path, pythonpath: str | None) -> float:
+    """Seconds the whole run took (``pythonpath``: the runner source tree to run, else the installed one)."""
     stamp.unlink(missing_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RUNNER_") and k != "PYTHONPATH"}
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
-    used = _children_cpu()
     started = time.time()
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
     if done.returncode != 0:
         raise SystemExit(f"benchmark run failed: {' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-    return time.time() - started, _children_cpu() - used
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    return time.time() - started
 
 
 def main() -> None:
@@ -206,43 +197,39 @@ def main() -> None:
                 values = VARIANTS[name.removesuffix("@before")]
                 projects[(name, count)] = (runner_project(base / f"{name}{count}", server.url, count, stamp, values),
                                            source)
-        results: dict[tuple[str, int], list[tuple[float, float]]] = {key: [] for key in projects}
+        results: dict[tuple[str, int], list[float]] = {key: [] for key in projects}
         for _ in range(args.rounds):  # interleaved: every variant sees the same machine state
             for key, (root, source) in projects.items():
                 cmd = command(root, playwright=key[0] == "pytest-playwright")
                 results[key].append(timed(cmd, root, stamp, source))
 
-    def per_test(name: str, index: int = 0) -> float:
-        whole = {count: statistics.median(r[index] for r in results[(name, count)]) for count in (1, n)}
+    def per_test(name: str) -> float:
+        whole = {count: statistics.median(results[(name, count)]) for count in (1, n)}
         return (whole[n] - whole[1]) / (n - 1) * 1000
 
-    pw, pw_cpu = per_test("pytest-playwright"), per_test("pytest-playwright", 1)
+    pw = per_test("pytest-playwright")
     cost = {name: per_test(name) for name, _ in runs}
-    cpu = {name: per_test(name, 1) for name, _ in runs}
-    print(f"per-test cost on the app page (ms; median of {args.rounds} interleaved rounds, {n} tests),")
-    print("wall time and ratio, then CPU time of all the run's processes and ratio:")
-    print(f"  {'pytest-playwright':28} {pw:8.1f}  1.00  {pw_cpu:8.1f}  1.00")
+    print(f"per-test cost on the app page (ms; median of {args.rounds} interleaved rounds, {n} tests):")
+    print(f"  {'pytest-playwright':28} {pw:8.1f}  1.00")
     for name, _ in runs:
-        print(f"  {'runner ' + name:28} {cost[name]:8.1f}  {cost[name] / pw:.2f}  {cpu[name]:8.1f}  {cpu[name] / pw_cpu:.2f}")
+        print(f"  {'runner ' + name:28} {cost[name]:8.1f}  {cost[name] / pw:.2f}")
     if "all" in cost:
         ratio = cost["all"] / pw
         print(f"runner with every default on / pytest-playwright: {ratio:.2f}  "
               f"(target <= 0.50: {'met' if ratio <= 0.5 else 'NOT met'})")
-        print("each default's own cost (all on - that one off, ms a test: wall, CPU):")
+        print("each default's own cost (all on - that one off, ms a test):")
         for name in variants:
             if name not in ("all", "all-off"):
-                print(f"  {name.removesuffix('-off'):10} {cost['all'] - cost[name]:8.1f}  cpu {cpu['all'] - cpu[name]:8.1f}")
+                print(f"  {name.removesuffix('-off'):10} {cost['all'] - cost[name]:8.1f}")
         if "all-off" in cost:
-            print(f"  {'all':10} {cost['all'] - cost['all-off']:8.1f}  cpu {cpu['all'] - cpu['all-off']:8.1f}")
+            print(f"  {'all':10} {cost['all'] - cost['all-off']:8.1f}")
     if "all@before" in cost:
         print(f"before: runner with every default on / pytest-playwright: {cost['all@before'] / pw:.2f}")
         for name in variants:
             if name not in ("all", "all-off") and name + "@before" in cost:
-                print(f"  {name.removesuffix('-off'):10} {cost['all@before'] - cost[name + '@before']:8.1f}"
-                      f"  cpu {cpu['all@before'] - cpu[name + '@before']:8.1f}")
+                print(f"  {name.removesuffix('-off'):10} {cost['all@before'] - cost[name + '@before']:8.1f}")
         if "all-off@before" in cost:
-            print(f"  {'all':10} {cost['all@before'] - cost['all-off@before']:8.1f}"
-                  f"  cpu {cpu['all@before'] - cpu['all-off@before']:8.1f}")
+            print(f"  {'all':10} {cost['all@before'] - cost['all-off@before']:8.1f}")
 
 
 if __name__ == "__main__":
