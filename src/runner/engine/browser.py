@@ -37,7 +37,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from runner.engine.capture_verbs import CaptureVerbs
-from runner.engine.devtools import DevTools, all_of, quietly
+from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
 from runner.engine.element_verbs import ElementVerbs
 from runner.engine.network_verbs import NetworkVerbs
@@ -45,7 +45,7 @@ from runner.engine.page_verbs import PageVerbs
 from runner.engine.popups import PopupPages
 from runner.engine.recovery import CLOSE_BOUND, OPEN_BOUND, Recovery
 from runner.engine.script_verbs import ScriptVerbs
-from runner.engine.storage_verbs import StorageVerbs
+from runner.engine.storage_verbs import StorageVerbs, all_of
 from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing
 from runner.errors import BrowserNotFoundError

@@ -8,13 +8,12 @@ that the browser was relaunched.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import CDPSession
 
-__all__ = ["DevTools", "all_of", "quietly"]
+__all__ = ["DevTools", "quietly"]
 
 
 async def quietly(call: Awaitable[Any]) -> None:
@@ -24,16 +23,6 @@ async def quietly(call: Awaitable[Any]) -> None:
         await call
     except Exception:  # noqa: BLE001 - the page or its session is gone
         pass
-
-
-async def all_of(*calls: Awaitable[Any]) -> None:
-    """Await ``calls`` together; raise the first one's error once all of them ended (none is
-    left running behind the caller's back): protocol calls that do not depend on one another,
-    sent at once."""
-    results = await asyncio.gather(*calls, return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
 
 
 class DevTools:
