@@ -247,6 +247,31 @@ def test_a_trace_holds_its_own_test_and_not_the_tests_before_it(project):
     assert error["stack"].startswith(f'  File "{spec}", line {line}\nCommandError: Timed out retrying')
 
 
+@pytest.mark.slow
+def test_a_kept_trace_after_discarded_ones_holds_its_own_test_alone(project):
+    # retain-on-failure (the default): the passing tests' traces are discarded while the run goes
+    # on to the next test (the reset waits for it); the failed one's holds none of theirs
+    count = 6
+    files = {f"site/data{n}.json": json.dumps({"n": f"body-of-{n}"}) for n in range(1, count + 1)}
+    files["runner/integration/a_spec.py"] = fetching_spec(count)
+    root = project(base_project(files, {"video": False}, page=FETCHING))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    folder = root / "runner" / "traces" / "a_spec.py"
+    assert sorted(p.name for p in folder.iterdir()) == ["test_last.zip"]
+    last = folder / "test_last.zip"
+    origin = network_urls(last)[0].split("/?")[0]
+    assert network_urls(last) == [f"{origin}/?n={count}", f"{origin}/data{count}.json"]
+    with zipfile.ZipFile(last) as archive:
+        everything = b"".join(archive.read(name) for name in archive.namelist() if not name.startswith("src/"))
+    for n in range(1, count):
+        assert f"data{n}.json".encode() not in everything and f"body-of-{n}\"".encode() not in everything
+    # the trace begins with this test's own visit: no call of the reset before it (about:blank)
+    calls = [e for e in trace_events(last) if e["type"] == "before" and e.get("method") != "tracingGroup"]
+    gotos = [e["params"].get("url") for e in calls if e.get("method") == "goto"]
+    assert gotos == [f"{origin}/?n={count}"], gotos
+
+
 USERS_PAGE = """<html><body><h1>Users</h1><button id='load'>load</button><ul id='users'></ul><script>
 document.querySelector('#load').onclick = () => fetch('/users').then(r => r.json()).then(names => {
   for (const name of names) document.querySelector('#users').append(Object.assign(document.createElement('li'), {textContent: name}));

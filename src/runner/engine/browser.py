@@ -45,7 +45,7 @@ from runner.engine.page_verbs import PageVerbs
 from runner.engine.popups import PopupPages
 from runner.engine.recovery import CLOSE_BOUND, OPEN_BOUND, Recovery
 from runner.engine.script_verbs import ScriptVerbs
-from runner.engine.storage_verbs import StorageVerbs
+from runner.engine.storage_verbs import StorageVerbs, all_of
 from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing
 from runner.errors import BrowserNotFoundError
@@ -314,10 +314,11 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         if not isolate:
             return
         await self._blank()
-        await self.context.clear_cookies()
-        await self.context.clear_permissions()
-        await self._forget_origins()
-        await self.cdp.send("Network.clearBrowserCache")
+        # Independent of one another once the page has left the test's origins: sent together,
+        # they cost about one round trip instead of four (each waits its turn behind the
+        # screencast's frames and the trace's traffic when those run).
+        await all_of(self.context.clear_cookies(), self.context.clear_permissions(),
+                     self._forget_origins(), self.cdp.send("Network.clearBrowserCache"))
 
     async def _set_viewport(self, viewport: tuple[int, int]) -> None:
         assert self.page is not None

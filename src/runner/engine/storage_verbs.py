@@ -18,6 +18,8 @@ hold storage: the reset between tests (``browser.py``) wipes those through CDP.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,7 +27,7 @@ from playwright.async_api import Frame, Route
 
 from runner.engine.holder import BrowserHolder
 
-__all__ = ["StorageVerbs"]
+__all__ = ["StorageVerbs", "all_of"]
 
 _READ = "area => Object.fromEntries(Object.keys(window[area]).map(k => [k, window[area].getItem(k)]))"
 _SET = "([area, key, value]) => window[area].setItem(key, value)"
@@ -44,6 +46,16 @@ def _origin(url: str) -> str | None:
 async def _placeholder(route: Route) -> None:
     await route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>runner</title>")
 
+
+
+async def all_of(*calls: Awaitable[Any]) -> None:
+    """Await ``calls`` together; raise the first one's error once all of them ended (none is
+    left running behind the caller's back): protocol calls that do not depend on one another,
+    sent at once."""
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
 
 class StorageVerbs(BrowserHolder):
     """Cookies and the storage of the origins the page visited."""
@@ -144,8 +156,8 @@ class StorageVerbs(BrowserHolder):
     async def _forget_origins(self) -> None:
         """Clear the storage of every origin the page visited (and forget them)."""
         origins, self._touched_origins = self._touched_origins, set()
-        for origin in origins:
-            await self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        await all_of(*(self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+                       for origin in origins))
 
     async def clear_storage(self) -> None:
         """Cookies and the storage of every visited origin cleared; the page at about:blank."""

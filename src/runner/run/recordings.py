@@ -8,6 +8,8 @@ finish is lost with a warning, never the test's result.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +47,7 @@ class Recordings:
         self._publish = publish
         self._warn = warn
         self._videos: SpecVideos | None = None
+        self._discarding: concurrent.futures.Future[bool] | None = None  # the last test's trace, being discarded
 
     @property
     def videos(self) -> SpecVideos:
@@ -76,8 +79,23 @@ class Recordings:
         if self._videos is not None:
             self._videos.catch_up()
 
+    def settle_last_test(self) -> None:
+        """The page is about to be reset for the next test (or closed): what the last test's
+        end left running is waited for first, its video's catch-up (``SpecVideos.caught_up``)
+        and the discarding of its trace (a trace still recording would record the reset)."""
+        discarding, self._discarding = self._discarding, None
+        if discarding is not None:
+            try:  # watched as the loop's other calls are: a loop found blocked is given up by the reset
+                self._host.loop.run(_settled(discarding), _TRACE_WAIT_S, stall=STALL_S)
+            except Exception:  # noqa: BLE001 - a discarded trace is nobody's news; the next start says why it cannot
+                discarding.cancel()
+        if self._videos is not None:
+            self._videos.caught_up()
+
     def abandon(self, why: str) -> None:
-        """The engine's loop was given up: the video being recorded through it is lost."""
+        """The engine's loop was given up: the video being recorded through it is lost (and the
+        trace being discarded on it is not waited for)."""
+        self._discarding = None
         if self._videos is not None:
             self._videos.abandon(why)
 
@@ -106,6 +124,11 @@ class Recordings:
         flush_step(ctx)
         browser = self._host.launched
         if browser is None:
+            return None
+        if path is None:
+            # Nothing to write, nothing to say (a discarded trace that cannot be stopped is no
+            # news): the test does not wait for it, the next reset does (settle_last_test).
+            self._discarding = self._host.loop.submit(browser.stop_trace(None))
             return None
         where = "" if path is None else f" to {str(path)!r}"
         try:
@@ -141,3 +164,8 @@ class Recordings:
             path.unlink(missing_ok=True)
             return f"its secrets could not be hidden ({err})"
         return None
+
+
+async def _settled(future: concurrent.futures.Future[bool]) -> None:
+    """Wait, on the engine loop, for what was submitted to it (its result is not wanted)."""
+    await asyncio.wrap_future(future)

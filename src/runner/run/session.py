@@ -194,6 +194,7 @@ class RunSession:
         # Component tests always start clean, as in the original (its schema refuses
         # `component.testIsolation: false`; a top-level false is for e2e tests only).
         isolate = config.test_isolation or config.testing_type == "component"
+        self.recordings.settle_last_test()
         browser = self.host.reset(viewport, self.network.clear, isolate=isolate)
         self.host.tell_launches()
         loop = self.host.loop
@@ -258,6 +259,7 @@ class RunSession:
         """Close the browser, the loop, the file server and the dev server. Safe to call twice."""
         # nothing can be closed through a blocked loop (wrongly suspected, it is killed instead)
         self.host.abandon_blocked(unless_answers=True)
+        self.recordings.settle_last_test()
         self.host.finish_launch()
         self.recordings.close_videos()
         self.host.close_browser()

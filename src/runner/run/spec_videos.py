@@ -33,6 +33,9 @@ __all__ = ["SpecVideos"]
 
 #: Seconds ffmpeg may take to finish one video after its spec ended.
 FINISH_TIMEOUT = 120.0
+#: Seconds the next test's reset waits for the last test's catch-up (it takes well under one; a
+#: page or loop that does not answer is not waited for longer).
+CATCH_UP_BOUND = 10.0
 
 
 @dataclass
@@ -74,6 +77,7 @@ class SpecVideos:
         self._spec: str | None = None
         self._parts: list[_Part] = []
         self._finished: list[_Finished] = []
+        self._catching: concurrent.futures.Future[None] | None = None  # the last test's catch_up
 
     @property
     def loop(self) -> EngineLoop:
@@ -114,13 +118,26 @@ class SpecVideos:
         self._recorder, self._devtools, self._spec = recorder, devtools, spec_relative
 
     def catch_up(self) -> None:
-        """A test ended: its last state goes into the video even when the screencast was paused."""
+        """A test ended: its last state goes into the video even when the screencast was paused.
+
+        Started, not waited for: the frame of a restarted screencast takes a moment (~20 ms a
+        test), which the end of the test and its reports overlap. :meth:`caught_up` waits for
+        it before anything moves the page on (the next test's reset, the end of the video)."""
         if self._recorder is None:
             return
+        self.caught_up()
+        self._catching = self.loop.submit(self._recorder.catch_up())
+
+    def caught_up(self) -> None:
+        """Wait (at most ``CATCH_UP_BOUND`` s) for the last :meth:`catch_up`: the page is about to
+        move on, and the video must have its state first."""
+        catching, self._catching = self._catching, None
+        if catching is None:
+            return
         try:
-            self.loop.run(self._recorder.catch_up(), 10)
+            catching.result(CATCH_UP_BOUND)
         except Exception:  # noqa: BLE001 - the video goes on (or is reported lost at its end)
-            pass
+            catching.cancel()
 
     def _stop(self) -> None:
         """End the current recording; ffmpeg finishes its file in the background."""
@@ -128,6 +145,7 @@ class SpecVideos:
         if recorder is None:
             return
         spec = self._spec or "?"
+        self.caught_up()  # ending the screencast while a catch-up restarts it would lose the end
         try:
             self.loop.run(recorder.end(), 30)
         except Exception as err:  # noqa: BLE001 - a lost video must not fail the run
@@ -143,6 +161,9 @@ class SpecVideos:
     def abandon(self, why: str) -> None:
         """The engine's loop was blocked and given up: what was being recorded or finished on
         it is lost (it may never run again)."""
+        catching, self._catching = self._catching, None
+        if catching is not None:
+            catching.cancel()
         if self._recorder is not None:
             self._lost(self._spec or "?", RuntimeError(why))
             self._recorder = self._devtools = None

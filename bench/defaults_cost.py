@@ -1,0 +1,236 @@
+"""Per-test cost of ``runner run`` with its defaults on, on a realistic page, against pytest-playwright.
+
+The page the bench serves on 127.0.0.1 is a small single-page app: 2 stylesheets and 3 scripts,
+4 images, and 10 ``fetch`` calls whose JSON its script renders as lists; a button fetches once
+more and renders 5 items more. The test visits it, waits for the lists, clicks the button and
+checks the rendered text, written once for runner and once for pytest-playwright (a new context
+and page per test, no video, no trace: its defaults), run side by side on the same Chromium.
+
+Printed, per test, as (time for N tests - time for 1 test) / (N - 1) with the medians of
+interleaved rounds: pytest-playwright; ``runner run`` with every default on (``video``, ``trace:
+"retain-on-failure"``, the HTML report, the events file, failure screenshots); runner with each
+of those off in turn, and with all of them off; each one's ratio to pytest-playwright (target:
+every default on at most 0.5) and each default's own cost (all on minus that one off).
+
+Usage: ``.venv/bin/python bench/defaults_cost.py [--tests 20] [--rounds 3] [--only all,video-off]
+[--before SRC]`` (needs pytest-playwright: ``.venv/bin/pip install -e '.[bench]'``). ``--before``
+runs each runner variant a second time, interleaved, with the runner package of another source
+tree (``git archive main src | tar -x -C /tmp/base``, then ``--before /tmp/base/src``): a change's
+before and after, side by side in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run_cost import _spec, command, playwright_project  # noqa: E402
+from tests.support.servers import Handler, TestServer, serving  # noqa: E402
+
+SECTIONS = 10  # fetch calls made when the page loads
+
+APP = """<!doctype html>
+<html><head><title>Shop</title>
+<link rel="stylesheet" href="/static/base.css"><link rel="stylesheet" href="/static/theme.css">
+<script src="/static/vendor.js"></script><script src="/static/util.js"></script>
+</head><body>
+<header><img src="/img/logo.png" alt="logo"><h1>Shop</h1><p id="status">Loading</p></header>
+<nav><img src="/img/a.png" alt="a"><img src="/img/b.png" alt="b"><img src="/img/c.png" alt="c"></nav>
+<main id="sections"></main>
+<button id="more">More</button><ul id="extra"></ul>
+<script src="/static/app.js"></script>
+</body></html>"""
+
+APP_JS = """
+(async () => {
+  const main = document.getElementById('sections');
+  const parts = await Promise.all(Array.from({length: SECTIONS}, (_, i) =>
+    fetch('/api/section/' + i).then(r => r.json())));
+  for (const part of parts) {
+    const section = document.createElement('section');
+    section.innerHTML = '<h2>' + util.escape(part.title) + '</h2><ul>' +
+      part.items.map(item => '<li class="item"><b>' + util.escape(item.name) + '</b> ' +
+                     util.escape(item.price) + '</li>').join('') + '</ul>';
+    main.appendChild(section);
+  }
+  document.getElementById('status').textContent = 'Loaded ' + parts.length + ' sections';
+  document.getElementById('more').addEventListener('click', async () => {
+    const more = await (await fetch('/api/more')).json();
+    document.getElementById('extra').innerHTML =
+      more.map(name => '<li>' + util.escape(name) + '</li>').join('');
+  });
+})();
+""".replace("SECTIONS", str(SECTIONS))
+
+UTIL_JS = """
+window.util = {escape: s => String(s).replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'})[c])};
+"""
+
+#: A script of some weight, as a framework bundle would be (parsed and run on every visit).
+VENDOR_JS = "window.vendor = {};\n" + "".join(
+    f"window.vendor.f{i} = function (a, b) {{ var x = a * {i} + b; return x.toString(16) + '{'v' * 40}'; }};\n"
+    for i in range(1500))
+
+BASE_CSS = "body{font-family:sans-serif;margin:0}header{display:flex;gap:8px;padding:8px;background:#eef}" + "".join(
+    f".c{i}{{color:#{i % 256:02x}{(i * 7) % 256:02x}{(i * 13) % 256:02x};padding:{i % 9}px}}" for i in range(600))
+THEME_CSS = "section{border:1px solid #ccc;margin:6px;padding:6px}li.item b{color:#336}img{width:32px;height:32px}"
+
+
+def _png(rgb: tuple[int, int, int], size: int = 64) -> bytes:
+    """A plain-colour PNG of ``size`` x ``size``."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    row = b"\x00" + bytes(rgb) * size
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * size)) + chunk(b"IEND", b""))
+
+
+def _section(h: Handler) -> None:
+    number = int(h.path.rsplit("/", 1)[1])
+    h.send(200, {"title": f"Section {number}",
+                 "items": [{"name": f"item {number}.{i}", "price": f"{(number * 20 + i) / 4:.2f}"} for i in range(20)]})
+
+
+def serve_app(server: TestServer) -> None:
+    """The app's page, assets and API on ``server``."""
+    server.page("/app", APP)
+    for path, body, kind in (("/static/app.js", APP_JS, "text/javascript"), ("/static/util.js", UTIL_JS, "text/javascript"),
+                             ("/static/vendor.js", VENDOR_JS, "text/javascript"), ("/static/base.css", BASE_CSS, "text/css"),
+                             ("/static/theme.css", THEME_CSS, "text/css")):
+        server.route(path, lambda h, body=body, kind=kind: h.send(200, body, content_type=kind))
+    for name, rgb in (("logo", (30, 60, 200)), ("a", (200, 30, 30)), ("b", (30, 160, 60)), ("c", (220, 180, 20))):
+        image = _png(rgb)
+        server.route(f"/img/{name}.png", lambda h, image=image: h.send(200, image, content_type="image/png"))
+    for number in range(SECTIONS):
+        server.route(f"/api/section/{number}", _section)
+    server.route("/api/more", lambda h: h.send(200, [f"extra item {i}" for i in range(5)]))
+
+
+#: The test, in runner's and pytest-playwright's spelling: visit, wait for the render, click, check.
+RUNNER_BODY = """
+    runner.visit("/app")
+    runner.get("#status").should("have.text", "Loaded 10 sections")
+    runner.get("li.item").should("have.length", 200)
+    runner.get("#more").click()
+    runner.get("#extra li").should("have.length", 5)
+    runner.get("#extra").should("contain", "extra item 4")
+"""
+PLAYWRIGHT_BODY = """
+    page.goto(URL + "/app")
+    expect(page.locator("#status")).to_have_text("Loaded 10 sections")
+    expect(page.locator("li.item")).to_have_count(200)
+    page.locator("#more").click()
+    expect(page.locator("#extra li")).to_have_count(5)
+    expect(page.locator("#extra")).to_contain_text("extra item 4")
+"""
+
+#: name -> runner.json values over the defaults (only baseUrl is set otherwise)
+VARIANTS: dict[str, dict[str, Any]] = {
+    "all": {},
+    "video-off": {"video": False},
+    "trace-off": {"trace": "off"},
+    "report-off": {"reportFolder": False},
+    "events-off": {"eventsFile": False},
+    "all-off": {"video": False, "trace": "off", "reportFolder": False, "eventsFile": False,
+                "screenshotOnRunFailure": False},
+}
+
+
+def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, Any]) -> Path:
+    """A runner project of ``n`` tests on the defaults, but ``values``."""
+    (root / "runner" / "integration").mkdir(parents=True)
+    (root / "runner.json").write_text(json.dumps({"baseUrl": url, **values}))
+    (root / "runner" / "integration" / "app_spec.py").write_text(_spec(n, stamp, "runner", RUNNER_BODY, ""))
+    return root
+
+
+def timed(cmd: list[str], cwd: Path, stamp: Path, pythonpath: str | None) -> float:
+    """Seconds the whole run took (``pythonpath``: the runner source tree to run, else the installed one)."""
+    stamp.unlink(missing_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNNER_") and k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    started = time.time()
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark run failed: {' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return time.time() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tests", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", default=",".join(VARIANTS), help="runner variants, comma-separated")
+    parser.add_argument("--before", default=None, help="a runner source tree (its src folder) to compare with")
+    args = parser.parse_args()
+    from runner.engine.discovery import find_browser
+
+    variants = [v for v in args.only.split(",") if v]
+    executable = find_browser().path
+    n = args.tests
+    with serving() as server, tempfile.TemporaryDirectory() as tmp:
+        serve_app(server)
+        base = Path(tmp)
+        stamp = base / "stamp"
+        projects: dict[tuple[str, int], tuple[Path, str | None]] = {}
+        runs = [(name, None) for name in variants]
+        if args.before:
+            runs += [(name + "@before", str(Path(args.before).resolve())) for name in variants]
+        for count in (1, n):
+            projects[("pytest-playwright", count)] = (playwright_project(
+                base / f"pw{count}", server.url, count, stamp, executable, body=PLAYWRIGHT_BODY), None)
+            for name, source in runs:
+                values = VARIANTS[name.removesuffix("@before")]
+                projects[(name, count)] = (runner_project(base / f"{name}{count}", server.url, count, stamp, values),
+                                           source)
+        results: dict[tuple[str, int], list[float]] = {key: [] for key in projects}
+        for _ in range(args.rounds):  # interleaved: every variant sees the same machine state
+            for key, (root, source) in projects.items():
+                cmd = command(root, playwright=key[0] == "pytest-playwright")
+                results[key].append(timed(cmd, root, stamp, source))
+
+    def per_test(name: str) -> float:
+        whole = {count: statistics.median(results[(name, count)]) for count in (1, n)}
+        return (whole[n] - whole[1]) / (n - 1) * 1000
+
+    pw = per_test("pytest-playwright")
+    cost = {name: per_test(name) for name, _ in runs}
+    print(f"per-test cost on the app page (ms; median of {args.rounds} interleaved rounds, {n} tests):")
+    print(f"  {'pytest-playwright':28} {pw:8.1f}  1.00")
+    for name, _ in runs:
+        print(f"  {'runner ' + name:28} {cost[name]:8.1f}  {cost[name] / pw:.2f}")
+    if "all" in cost:
+        ratio = cost["all"] / pw
+        print(f"runner with every default on / pytest-playwright: {ratio:.2f}  "
+              f"(target <= 0.50: {'met' if ratio <= 0.5 else 'NOT met'})")
+        print("each default's own cost (all on - that one off, ms a test):")
+        for name in variants:
+            if name not in ("all", "all-off"):
+                print(f"  {name.removesuffix('-off'):10} {cost['all'] - cost[name]:8.1f}")
+        if "all-off" in cost:
+            print(f"  {'all':10} {cost['all'] - cost['all-off']:8.1f}")
+    if "all@before" in cost:
+        print(f"before: runner with every default on / pytest-playwright: {cost['all@before'] / pw:.2f}")
+        for name in variants:
+            if name not in ("all", "all-off") and name + "@before" in cost:
+                print(f"  {name.removesuffix('-off'):10} {cost['all@before'] - cost[name + '@before']:8.1f}")
+        if "all-off@before" in cost:
+            print(f"  {'all':10} {cost['all@before'] - cost['all-off@before']:8.1f}")
+
+
+if __name__ == "__main__":
+    main()
