@@ -212,3 +212,41 @@ def test_a_save_during_a_run_restarts_it_and_a_new_spec_only_updates_the_list(tm
     finally:
         err = stop_serving(proc)
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+MAKER_SPEC = '''
+import pathlib
+
+HERE = pathlib.Path(__file__).parent
+
+
+def test_makes_a_spec(runner):
+    (HERE / "made_spec.py").write_text("def test_made(runner):\\n    pass\\n")
+'''
+
+
+@pytest.mark.slow
+def test_a_spec_the_run_writes_is_listed_and_runs_nothing(tmp_path: Path) -> None:
+    """A spec a test wrote was never listed (the watcher dropped the run's write whole): the list
+    showed it only once a page reloaded or a person saved another watched file."""
+    project = write_sample(tmp_path, spec=MAKER_SPEC)
+    proc, url = start_serving(["open", "--no-open"], project)
+    try:
+        async def scenario() -> None:
+            sock = await OpenSocket.connect(url)
+            watching = Watching(sock)
+            try:
+                await sock.send({"t": "run", "spec": "a_spec.py"})
+                told = await sock.until(lambda m: m.get("t") == "watch"
+                                        and "runner/integration/made_spec.py" in m["ignored"]["run"], bound=BOUND)
+                assert told["rerun"] is False and told["changed"] == []
+                hellos = [m for m in sock.seen if m.get("t") == "hello"]  # told before the batch
+                assert "made_spec.py" in hellos[-1]["specs"], hellos[-1]["specs"]
+                assert watching.runs("running") == [1]
+            finally:
+                await sock.close()
+
+        asyncio.run(scenario())
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err

@@ -256,6 +256,8 @@ def test_a_run_that_could_not_begin_says_why(runner, open_url: str, sample: Path
         config.write_text("{", encoding="utf-8")
         visit(runner, open_url)
         runner.get("#problem").should("contain", "not valid JSON")
+        # the specs are there, the configuration is not: no "no specs found" under the problem
+        runner.get("#spec-tree").should("not.contain", "no specs found")
         run_and_wait(runner, lambda: runner.get("#run-all").click(), "not-run")
         runner.get("#run-state").should("contain", "not run: all specs · Your configuration file ").and_(
             "contain", "is not valid JSON")

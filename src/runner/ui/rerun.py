@@ -3,7 +3,8 @@
 The watcher (``ui/watch.py``) reports batches of changed files. Each change is one of:
 
 - the run's own: a file as studio saved it, or one a run wrote (:class:`RunWrites`: the child
-  tells each path before writing it, ``ui/run_files.py``): never a save, whatever the file;
+  tells each path before writing it, ``ui/run_files.py``): never a save, whatever the file (a
+  spec file it wrote or removed only updates the list);
 - not watched (a data file, a file the runs never executed): nothing happens;
 - a watched file: the pages are told ("changed: ..."), the project is read again (a new spec, a
   deleted one, another ``runner.json``), and when the last run runs that file (its specs, the
@@ -172,6 +173,8 @@ class WatchRerun:
             self._refresh()  # a new spec, a deleted one, another runner.json
             if runs and project.problem is None:
                 rerun = await self._rerun()
+        elif any(rules.kind(p) == "spec" for p in by_run):
+            self._refresh()  # a spec the run wrote or removed: the list shows it, nothing runs
         self._broadcast({"t": "watch", "changed": self._names(watched, joined=False), "rerun": rerun,
                          "ignored": {"run": self._names(by_run, joined=False),
                                      "unwatched": self._names(set(kinds) - watched, joined=False)}})

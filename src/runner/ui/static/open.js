@@ -172,7 +172,8 @@
       li.append(tests);
       tree.append(li);
     }
-    if (!S.specs.length && !S.config.scaffold) tree.append(el("li", { className: "empty", text: "no specs found" }));
+    // a configuration that cannot be read lists no spec: #problem says why, not "no specs found"
+    if (!S.specs.length && !S.config.scaffold && !S.config.problem) tree.append(el("li", { className: "empty", text: "no specs found" }));
   }
 
   function renderTests() {
