@@ -232,12 +232,7 @@ class ChildRun:
         self._close_control()  # a studio waiting for input ends its recording
         with contextlib.suppress(ProcessLookupError):
             proc.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(self.done.wait(), grace)
-        except TimeoutError:
-            self._kill_group()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.done.wait(), 5)
+        await self._wait_done_or_kill(grace)
 
     def _kill_group(self) -> None:
         if self.proc is None:
