@@ -223,6 +223,9 @@ def test_a_run_stopped_on_the_page_or_by_a_signal_says_so(runner, open_url: str,
 
     run_and_wait(runner, stop_from_the_page, "stopped")
     runner.get("#run-state").should("have.text", "stopped: slow_spec.py · 1 failed")
+    # the stopped test's error names who stopped it in words, not the signal runner open sent
+    runner.get(".test-error .message").should(
+        "contain", "the run was stopped by runner open (Stop, a save, another run, or its own end)")
     pid_file.unlink()
 
     def a_signal() -> None:
@@ -232,6 +235,7 @@ def test_a_run_stopped_on_the_page_or_by_a_signal_says_so(runner, open_url: str,
 
     run_and_wait(runner, a_signal)
     runner.get("#run-state").should("have.text", "done: slow_spec.py · interrupted: 1 failed")
+    runner.get(".test-error .message").should("contain", "the run was stopped by SIGTERM")
 
 
 def test_a_run_that_could_not_begin_says_why(runner, open_url: str, sample: Path) -> None:

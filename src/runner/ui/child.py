@@ -176,13 +176,23 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
 
         plugins.append(StudioPlugin(session, writer, args.control_fd, args.test))
     # one browser, the one this child shows: no pytest-xdist workers
-    ran = run_pytest(session, targets, specs, reporters=[], interrupted_by=lambda: interrupts.name,
+    ran = run_pytest(session, targets, specs, reporters=[], interrupted_by=lambda: _stopped_by(interrupts.name),
                      options=["-p", "no:xdist"], plugins=plugins)
     if interrupts.signum is not None or ran.interrupted:
         return interrupts.exit_code
     if session.host.launch_error is not None:
         raise RunnerError(str(session.host.launch_error))
     return min(ran.failures, 255)
+
+
+def _stopped_by(signal_name: str | None) -> str | None:
+    """What a stopped test's error names as the stopper. The child runs in a process group of its
+    own, so a SIGINT is the server's: the page's Stop, a save or another run started meanwhile,
+    or the end of ``runner open`` (ui/runs.py ``ChildRun.stop``); any other signal came from
+    elsewhere and is named as it is."""
+    if signal_name == "SIGINT":
+        return "runner open (Stop, a save, another run, or its own end)"
+    return signal_name
 
 
 def _tell_ended(writer: Any, code: int, interrupts: Any) -> None:
