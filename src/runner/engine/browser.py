@@ -38,7 +38,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from runner.engine.capture_verbs import CaptureVerbs
 from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
-from runner.engine.driver import driver, start_driver_early
+from runner.engine.driver import driver
 from runner.engine.element_verbs import ElementVerbs
 from runner.engine.network_verbs import NetworkVerbs
 from runner.engine.page_verbs import PageVerbs
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from runner.engine.remote import RemoteEndpoint
     from runner.engine.routing import RoutingTarget
 
-__all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS", "start_driver_early"]
+__all__ = ["LaunchOptions", "BrowserSession", "QUIET_FLAGS"]
 
 # Keep Chromium from phoning home on a closed network (each of these was seen to matter).
 QUIET_FLAGS = (

@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, writer: Any, interrupts: Any) -> int:
-    from runner.engine.browser import start_driver_early
+    from runner.engine.driver import start_driver_early
     from runner.engine.loop import EngineLoop
 
     spare: SpareStart | None = None
@@ -243,7 +243,7 @@ class SpareStart:
 
     @classmethod
     def prepare(cls, args: argparse.Namespace) -> SpareStart:
-        from runner.engine.browser import start_driver_early
+        from runner.engine.driver import start_driver_early
         from runner.engine.loop import EngineLoop
 
         loop = EngineLoop()
