@@ -226,7 +226,7 @@ class OpenServer:
             self.pages.frame(self.frame)
         elif kind == "studio":
             self.studio.heard(message)
-        elif kind in ("wrote", "imported"):
+        elif kind in ("wrote", "imported", "read"):
             self.watch.heard(message)
         elif kind == "error":
             self.state.tally.errors.append(str(message.get("message")))
