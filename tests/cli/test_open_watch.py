@@ -169,6 +169,16 @@ def test_only_a_persons_saves_rerun(tmp_path: Path) -> None:
                 assert not any(m["rerun"] for m in watching.watch_messages(since))
                 await watching.save_runs_once(fixtures / "users.json", " ", "runner/fixtures/users.json", 6)
                 assert watching.runs("running") == [1, 2, 3, 4, 5, 6]
+                # a save that breaks the configuration runs nothing, and the status bar says why
+                since = len(watching.sock.seen)
+                (project / "runner.json").write_text("{")
+                ended = await watching.sock.until(lambda m: m.get("t") == "run" and m["run"]["state"] == "not-run",
+                                                  bound=BOUND)
+                assert ended["run"]["spec"] == "a_spec.py"
+                assert "runner.json" in ended["run"]["summary"] and "not valid JSON" in ended["run"]["summary"]
+                told = await watching.sock.until(lambda m: m.get("t") == "watch", bound=BOUND)
+                assert told["changed"] == ["runner.json"] and told["rerun"] is False
+                assert watching.runs("running") == [1, 2, 3, 4, 5, 6]
                 return watching
             finally:
                 await watching.sock.close()
@@ -180,7 +190,7 @@ def test_only_a_persons_saves_rerun(tmp_path: Path) -> None:
     # the counters the spec bumped: each of the six runs wrote them once
     assert (project / "runner" / "fixtures" / "counter.json").read_text() == "# 6"
     assert (project / "runner" / "integration" / "counter.txt").read_text() == "# 6"
-    assert all(not m["changed"] for m in watching.watch_messages() if not m["rerun"])
+    assert all(not m["changed"] for m in watching.watch_messages()[:-1] if not m["rerun"])
 
 
 WAITING_SPEC = '''

@@ -8,8 +8,9 @@ The watcher (``ui/watch.py``) reports batches of changed files. Each change is o
 - not watched (a data file, a file the runs never executed): nothing happens;
 - a watched file: the pages are told ("changed: ..."), the project is read again (a new spec, a
   deleted one, another ``runner.json``), and when the last run runs that file (its specs, the
-  modules it executed, the support and plugins files, the configuration) and the configuration
-  reads, the last run is run again; a run in progress is stopped first. The last run's files
+  modules it executed, the support and plugins files, the configuration), the last run is run
+  again; a run in progress is stopped first. When the configuration no longer reads, nothing
+  runs and the status bar says why. The last run's files
   include the files of ``fixturesFolder`` it read (the child tells them too).
 
 Each batch is also told to the pages as ``{"t": "watch", "changed": [...], "rerun": bool,
@@ -168,7 +169,6 @@ class WatchRerun:
 
     async def _batch(self, batch: set[Path]) -> bool:
         """Handle one batch; returns whether the configuration changed."""
-        project = self._project
         rules = self._rules()
         changes = {p for p in batch if not self._ours(p)}
         by_run = {p for p in changes if self.writes.by_run(p)}
@@ -180,7 +180,7 @@ class WatchRerun:
         if watched:
             self._broadcast({"t": "notice", "level": "info", "message": f"changed: {self._names(watched)}"})
             self._refresh()  # a new spec, a deleted one, another runner.json
-            if runs and project.problem is None:
+            if runs:
                 rerun = await self._rerun()
         elif any(rules.kind(p) == "spec" for p in by_run):
             self._refresh()  # a spec the run wrote or removed: the list shows it, nothing runs
