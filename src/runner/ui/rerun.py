@@ -52,21 +52,26 @@ class RunWrites:
 
     def __init__(self) -> None:
         self._live: set[Path] = set()
+        # what the last two runs left: the watcher's news of a run's last writes comes within a
+        # moment of its end, so older runs' stamps are not kept (a run writing new names each time
+        # would grow them without bound)
         self._left: dict[Path, _Stamp] = {}
+        self._before: dict[Path, _Stamp] = {}
 
     def wrote(self, paths: Iterable[Any]) -> None:
         self._live.update(Path(os.path.realpath(p)) for p in paths if isinstance(p, str))
 
     def ended(self) -> None:
         """The run ended (its processes too): what it left is stamped."""
-        for path in self._live:
-            self._left[path] = _stamp(path)
+        self._before = {p: s for p, s in self._left.items() if p not in self._live}
+        self._left = {path: _stamp(path) for path in self._live}
         self._live = set()
 
     def by_run(self, path: Path) -> bool:
         if path in self._live:
             return True
-        return path in self._left and self._left[path] == _stamp(path)
+        left = self._left if path in self._left else self._before
+        return path in left and left[path] == _stamp(path)
 
 
 class WatchRerun:

@@ -132,3 +132,16 @@ def test_a_runs_writes_are_its_own_while_it_runs_and_as_it_left_them(tmp_path: P
     assert not writes.by_run(counter) and not writes.by_run(gone)
     writes.wrote([str(counter)])  # the next run writes it again: its own
     assert writes.by_run(counter)
+
+
+def test_the_stamps_kept_are_the_last_two_runs_writes(tmp_path: Path) -> None:
+    """Every file any run wrote was kept for the server's lifetime."""
+    writes = RunWrites()
+    files = [tmp_path / f"{n}.txt" for n in range(4)]
+    for number, path in enumerate(files):
+        path.write_text(str(number))
+        writes.wrote([str(path)])
+        writes.ended()
+    # the last two runs' files are theirs as they left them; older runs' are forgotten
+    assert [writes.by_run(p) for p in files] == [False, False, True, True]
+    assert len(writes._left) + len(writes._before) == 2
