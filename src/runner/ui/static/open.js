@@ -398,6 +398,7 @@
           break;
         }
         case "drop": dropTest(msg.key); break;
+        case "forget": for (const nodeid of msg.nodeids || []) delete S.testStatus[nodeid]; break;
         case "frame": showFrame(msg); return;
         case "run": S.run = msg.run; if (msg.run.state === "running") { S.follow = true; } break;
         case "output": {
