@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.cli.parser import DEFAULT_DURATIONS_HELP, common_options, fail
+from runner.cli.parser import DEFAULT_DURATIONS_HELP, common_options, config_port, fail
 from runner.errors import RunnerError, UsageError
 from runner.run.specs import select_specs, spec_folder
 
@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--reporter", "-r", default=None, help="the reporter (default: spec)")
     run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
                      help="reporter options: name=value,... or a JSON object; may be repeated")
-    run.add_argument("--port", "-p", type=int, default=None, help="port of runner's file server")
+    run.add_argument("--port", "-p", type=config_port, default=None, help="port of runner's file server")
     run.add_argument("--workers", "-w", default=None, metavar="N|auto",
                      help="run the specs in N worker processes, each with its own browser (also RUNNER_WORKERS)")
     run.add_argument("--shard", default=None, metavar="I/N",
