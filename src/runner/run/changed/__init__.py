@@ -1,0 +1,202 @@
+"""``runner run --only-changed [REF]``: the specs the changes since a git ref can affect.
+
+A spec is selected when git says it changed since ``REF`` (``HEAD`` by default: the uncommitted
+changes; with a ref, what was committed since it too; untracked files count, as new), when a
+module it imports changed (followed through the project's imports, :mod:`.graph`), when a file
+that applies to it changed (a ``conftest.py`` or ``__init__.py`` in its folder or one above, up to
+the project; the support file and the plugins file, for every spec; and what those import), or
+when it reads a changed fixture: one it names in a string literal, or any, when it reads fixtures
+by names computed at run time. A module that cannot be parsed counts as changed: its imports are
+unknown. A changed configuration file (the one the run reads, ``runner.env.json`` beside it, the
+pytest configuration runner hands pytest) selects every spec. Other files (the site, the app)
+select nothing, and what runner wrote (the artifact folders, the events file) is not a change.
+
+The changes come from :mod:`.git`; :func:`select_changed` is the one call ``runner run`` makes.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.run.changed.git import ChangedError, changed_files
+from runner.run.changed.graph import ImportGraph, ModuleFacts
+from runner.run.specs import pytest_ini_args, spec_folder
+
+__all__ = ["ChangedError", "ChangedSelection", "select_changed"]
+
+# (singular, plural) of what a reason says, by kind; "{}" is the file it names
+_SAYS = {
+    "changed": ("changed", "changed"),
+    "imports": ("imports {}", "import {}"),
+    "uses": ("uses {}", "use {}"),
+    "unparsed": ("depends on {}", "depend on {}"),
+    "fixture": ("reads the fixture {}", "read the fixture {}"),
+    "computed": ("reads fixtures by computed names, and {} changed", "read fixtures by computed names, and {} changed"),
+}
+_SHOWN_REASONS = 4
+_ARTIFACT_FOLDERS = ("screenshotsFolder", "videosFolder", "downloadsFolder", "tracesFolder", "reportFolder")
+
+
+@dataclass
+class ChangedSelection:
+    """The specs ``--only-changed`` keeps, and why."""
+
+    ref: str
+    specs: list[Path]  # in the run's order
+    total: int  # the specs there were to choose from
+    changed: int  # how many files git says changed
+    reasons: dict[Path, tuple[str, str]] = field(default_factory=dict)  # spec -> (kind, file shown)
+    everything: str | None = None  # the file whose change selects every spec
+
+    def notice(self) -> str:
+        """The one line that tells the user what runs and why."""
+        if self.everything is not None:
+            return (f"runner: only changed since {self.ref}: all {self.total} specs, as {self.everything} "
+                    "changed (it applies to every spec)")
+        if not self.specs:
+            if not self.changed:
+                return f"runner: only changed since {self.ref}: nothing changed, no spec to run."
+            files = f"{self.changed} file{'s' if self.changed != 1 else ''}"
+            return (f"runner: only changed since {self.ref}: no spec changed, nor a module, conftest or "
+                    f"fixture one uses ({files} changed): nothing to run.")
+        counts = Counter(self.reasons[spec] for spec in self.specs)
+        kinds = list(_SAYS)
+        # the most common reasons first; then in the order of _SAYS, then by file
+        order = sorted(counts, key=lambda reason: (-counts[reason], kinds.index(reason[0]), reason[1]))
+        parts = [f"{counts[reason]} {_SAYS[reason[0]][0 if counts[reason] == 1 else 1].format(reason[1])}"
+                 for reason in order[:_SHOWN_REASONS]]
+        if len(order) > _SHOWN_REASONS:
+            parts.append(f"{sum(counts[reason] for reason in order[_SHOWN_REASONS:])} for other changes")
+        return f"runner: only changed since {self.ref}: {len(self.specs)} of {self.total} specs ({', '.join(parts)})"
+
+
+def select_changed(config: Any, specs: list[Path], ref: str) -> ChangedSelection:
+    """The specs among ``specs`` that the changes since ``ref`` can affect (see the module).
+    Raises :class:`ChangedError` when git cannot tell what changed."""
+    root = Path(config.project_root).resolve()
+    outputs = _outputs(config)
+    changed = frozenset(p for p in changed_files(root, ref).paths if not outputs(p))
+    selection = ChangedSelection(ref=ref, specs=[], total=len(specs), changed=len(changed))
+    if not changed:
+        return selection
+    for trigger in _run_wide_files(config, root):
+        if trigger in changed:
+            selection.specs, selection.everything = list(specs), _shown(trigger, root)
+            return selection
+    _key, folder = spec_folder(config)
+    support = config.path("supportFile")
+    graph = ImportGraph([root, folder], support.parent if support is not None else None,
+                        gone=(p for p in changed if not p.exists()))
+    shared = graph.closure(_present([support, support.parent / "__init__.py" if support else None,
+                                     config.path("pluginsFile")], changed))
+    fixtures = _changed_fixtures(config.path("fixturesFolder"), root, changed)
+    for spec in specs:
+        reason = _reason(spec.resolve(), graph, shared, changed, fixtures, root)
+        if reason is not None:
+            selection.specs.append(spec)
+            selection.reasons[spec] = reason
+    return selection
+
+
+def _reason(spec: Path, graph: ImportGraph, shared: dict[Path, Path | None], changed: frozenset[Path],
+            fixtures: dict[Path, set[str]], root: Path) -> tuple[str, str] | None:
+    """Why ``spec`` runs (kind, file), or None: the first of its own change, a module it imports,
+    a file that applies to it, a module that cannot be parsed, a fixture it reads."""
+    if spec in changed:
+        return ("changed", "")
+    own = graph.closure([spec])
+    applied = {**graph.closure(_present(_applying(spec, root), changed)), **shared}
+    for kind, modules in (("imports", own), ("uses", applied)):
+        hit = sorted(m for m in modules if m in changed)
+        if hit:
+            return (kind, _shown(hit[0], root))
+    every = {**own, **applied}
+    facts = {module: graph.facts(module) for module in every}
+    broken = sorted(m for m, f in facts.items() if f.problem is not None)
+    if broken:
+        return ("unparsed", f"{_shown(broken[0], root)}, which cannot be parsed ({facts[broken[0]].problem})")
+    for fixture, names in sorted(fixtures.items()):
+        if any(_names(f, names) for f in facts.values()):
+            return ("fixture", _shown(fixture, root))
+    if fixtures and any(f.dynamic_fixtures for f in facts.values()):
+        return ("computed", _shown(min(fixtures), root))
+    return None
+
+
+def _applying(spec: Path, root: Path) -> list[Path]:
+    """The ``conftest.py`` and ``__init__.py`` files of the spec's folder and those above it, up to
+    the project folder (pytest's conftest boundary in a run)."""
+    found = []
+    folder = spec.parent
+    while folder == root or folder.is_relative_to(root):
+        found += [folder / "conftest.py", folder / "__init__.py"]
+        if folder == root:
+            break
+        folder = folder.parent
+    return found
+
+
+def _present(paths: Iterable[Path | None], changed: frozenset[Path]) -> list[Path]:
+    """Those of ``paths`` that exist, or existed at the ref (a deleted one counts)."""
+    return [p.resolve() for p in paths if p is not None and (p.is_file() or p.resolve() in changed)]
+
+
+def _outputs(config: Any) -> Callable[[Path], bool]:
+    """Whether a file is one runner wrote (an artifact folder's, the events file or an older one
+    kept beside it): a project that does not ignore them in git sees them as untracked."""
+    folders = [p.resolve() for p in (config.path(key) for key in _ARTIFACT_FOLDERS) if p is not None]
+    events = config.path("eventsFile")
+    events = events.resolve() if events is not None else None
+
+    def written_by_runner(path: Path) -> bool:
+        if any(path.is_relative_to(folder) for folder in folders):
+            return True
+        return events is not None and path.parent == events.parent and path.suffix == events.suffix \
+            and (path.name == events.name or path.name.startswith(events.stem + "."))
+
+    return written_by_runner
+
+
+def _run_wide_files(config: Any, root: Path) -> list[Path]:
+    files = []
+    if config.config_file is not None:
+        config_file = Path(config.config_file).resolve()
+        files += [config_file, config_file.parent / "runner.env.json"]
+    ini = pytest_ini_args(root)[1]
+    if ini != os.devnull:
+        files.append(Path(ini).resolve())
+    return files
+
+
+def _changed_fixtures(folder: Path | None, root: Path, changed: frozenset[Path]) -> dict[Path, set[str]]:
+    """Each changed file of ``fixturesFolder``, with the names a spec may call it by: its path from
+    the folder (with and without its extension) and from the project."""
+    if folder is None:
+        return {}
+    folder = folder.resolve()
+    out: dict[Path, set[str]] = {}
+    for path in changed:
+        if path.is_relative_to(folder) and path.suffix != ".py":
+            inside = path.relative_to(folder).as_posix()
+            out[path] = {inside, posixpath.splitext(inside)[0], _shown(path, root)}
+    return out
+
+
+def _names(facts: ModuleFacts, names: set[str]) -> bool:
+    """Whether a module's literals name the fixture (``"users"``, ``"./users.json"``, ``"users.json,utf8"``)."""
+    for literal in facts.literals:
+        for written in (literal, literal.rpartition(",")[0]):
+            written = written.strip()
+            if written and posixpath.normpath(written.removeprefix("./")) in names:
+                return True
+    return False
+
+
+def _shown(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
