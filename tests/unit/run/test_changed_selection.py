@@ -3,6 +3,7 @@ changes select and the line that says why; git's failures as one message (no bro
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import textwrap
 from pathlib import Path
@@ -159,4 +160,47 @@ def test_what_git_cannot_tell_is_one_message(repo: Path, tmp_path_factory: pytes
 def test_no_git_on_path_is_one_message(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(repo / "nowhere"))
     with pytest.raises(ChangedError, match="git was not found on PATH"):
+        _select(repo)
+
+
+def test_modules_of_src_and_of_pytests_pythonpath_are_followed(repo: Path) -> None:
+    _write(repo, {"pytest.ini": "[pytest]\npythonpath = lib\n",
+                  "src/shop/__init__.py": "", "src/shop/pages.py": "",
+                  "lib/tools.py": "",
+                  "runner/integration/plain_spec.py": "import shop.pages\nimport tools\n\ndef test_plain():\n    pass\n"})
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "src and lib")
+    _write(repo, {"src/shop/pages.py": "X = 1\n"})
+    assert _select(repo) == (["plain_spec.py"], "runner: only changed since HEAD: 1 of 5 specs "
+                                                "(1 imports src/shop/pages.py)")
+    _git(repo, "commit", "-qam", "pages")
+    _write(repo, {"lib/tools.py": "Y = 1\n"})
+    assert _select(repo)[0] == ["plain_spec.py"]
+    _write(repo, {"pytest.ini": "[pytest]\npythonpath = lib other\n"})  # the pytest configuration: every spec
+    assert "all 5 specs, as pytest.ini changed" in _select(repo)[1]
+
+
+def test_a_project_in_a_folder_of_the_repository_counts_only_its_own_changes(tmp_path: Path) -> None:
+    _write(tmp_path / "app", PROJECT)
+    _write(tmp_path, {"other/plain_spec.py": "", "other/helpers/cart.py": ""})
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-q", "-m", "two projects")
+    _write(tmp_path, {"other/plain_spec.py": "x = 1\n", "other/helpers/cart.py": "x = 1\n", "other/new.py": ""})
+    assert _select(tmp_path / "app")[0] == []
+    _write(tmp_path, {"app/helpers/cart.py": "from helpers.prices import price\n\ndef total():\n    return 2\n"})
+    assert _select(tmp_path / "app") == (["cart_spec.py"], "runner: only changed since HEAD: 1 of 5 specs "
+                                                           "(1 imports helpers/cart.py)")
+
+
+def test_a_git_that_does_not_answer_is_given_up_on(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from runner.run.changed import git
+
+    slow = repo / "slow-bin"
+    slow.mkdir()
+    (slow / "git").write_text(f"#!/bin/sh\nexec {shutil.which('sleep')} 30\n")  # a git that hangs
+    (slow / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", str(slow))
+    monkeypatch.setattr(git, "GIT_TIMEOUT", 0.5)
+    with pytest.raises(ChangedError, match=r"`git rev-parse --show-toplevel` did not answer within 0.5s"):
         _select(repo)

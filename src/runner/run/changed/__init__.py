@@ -2,7 +2,8 @@
 
 A spec is selected when git says it changed since ``REF`` (``HEAD`` by default: the uncommitted
 changes; with a ref, what was committed since it too; untracked files count, as new), when a
-module it imports changed (followed through the project's imports, :mod:`.graph`), when a file
+module it imports changed (followed through the project's imports, :mod:`.graph`, from the
+project folder, the spec folder, ``src`` and pytest's ``pythonpath``), when a file
 that applies to it changed (a ``conftest.py`` or ``__init__.py`` in its folder or one above, up to
 the project; the support file and the plugins file, for every spec; and what those import), or
 when it reads a changed fixture: one it names in a string literal, or any, when it reads fixtures
@@ -16,8 +17,10 @@ The changes come from :mod:`.git`; :func:`select_changed` is the one call ``runn
 
 from __future__ import annotations
 
+import configparser
 import os
 import posixpath
+import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -91,7 +94,7 @@ def select_changed(config: Any, specs: list[Path], ref: str) -> ChangedSelection
             return selection
     _key, folder = spec_folder(config)
     support = config.path("supportFile")
-    graph = ImportGraph([root, folder], support.parent if support is not None else None,
+    graph = ImportGraph([root, folder, *_import_paths(root)], support.parent if support is not None else None,
                         gone=(p for p in changed if not p.exists()))
     shared = graph.closure(_present([support, support.parent / "__init__.py" if support else None,
                                      config.path("pluginsFile")], changed))
@@ -172,6 +175,29 @@ def _run_wide_files(config: Any, root: Path) -> list[Path]:
     if ini != os.devnull:
         files.append(Path(ini).resolve())
     return files
+
+
+def _import_paths(root: Path) -> list[Path]:
+    """More folders absolute imports may come from: ``src`` (a project's package in the src
+    layout, installed or on the path) and the ``pythonpath`` of the pytest configuration runner
+    hands pytest. A configuration that cannot be read adds nothing (pytest says why)."""
+    paths = [root / "src"] if (root / "src").is_dir() else []
+    ini = Path(pytest_ini_args(root)[1])
+    entries: Any = None
+    try:
+        if ini.name == "pyproject.toml":
+            tool = tomllib.loads(ini.read_text(encoding="utf-8")).get("tool", {}).get("pytest", {})
+            entries = tool.get("ini_options", {}).get("pythonpath") or tool.get("pythonpath")
+        elif ini.suffix in (".ini", ".cfg"):
+            parser = configparser.ConfigParser(interpolation=None)
+            parser.read_string(ini.read_text(encoding="utf-8"))
+            section = next((s for s in ("pytest", "tool:pytest") if parser.has_section(s)), None)
+            entries = parser.get(section, "pythonpath", fallback=None) if section else None
+    except (OSError, ValueError, configparser.Error):
+        return paths
+    if isinstance(entries, str):
+        entries = entries.split()
+    return paths + [ini.parent / str(entry) for entry in entries or [] if isinstance(entry, str)]
 
 
 def _changed_fixtures(folder: Path | None, root: Path, changed: frozenset[Path]) -> dict[Path, set[str]]:

@@ -3,9 +3,10 @@ their source with ``ast`` (nothing is imported or run).
 
 An import reaches a project file when it resolves to one: a relative import from the importing
 file's package; ``support`` (and ``support.x``) to the support file's folder, the package runner
-installs under that name; any other absolute name to a module or package under the project
-folder, the spec folder or the importing file's own folder (tried in that order; the first that
-has it wins). Importing ``a.b`` also runs ``a/__init__.py``; ``from a import b`` may import the
+installs under that name; any other absolute name to a module or package under one of the
+graph's roots (the caller's: the project folder, the spec folder, ``src``, pytest's
+``pythonpath``) or the importing file's own folder, tried in that order; the first that has it
+wins. Importing ``a.b`` also runs ``a/__init__.py``; ``from a import b`` may import the
 submodule ``a/b.py``, which counts when it exists. Names that reach no project file (the standard
 library, installed packages, ``runner`` itself) are not followed. ``importlib.import_module`` and
 ``__import__`` called with a literal name count as imports. A file deleted since the ref still
