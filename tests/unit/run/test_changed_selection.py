@@ -146,8 +146,10 @@ def test_a_deleted_module_selects_its_importers(repo: Path) -> None:
 def test_what_git_cannot_tell_is_one_message(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     with pytest.raises(ChangedError, match="git knows no commit, branch or tag named 'nope'"):
         _select(repo, "nope")
-    with pytest.raises(ChangedError, match="not something that starts with '-'"):
+    with pytest.raises(ChangedError, match="found a name that starts with '-'"):
         _select(repo, "--output=/tmp/x")
+    with pytest.raises(ChangedError, match="found an empty name"):
+        _select(repo, " ")
     bare = tmp_path_factory.mktemp("not-a-repo")
     _write(bare, PROJECT)
     with pytest.raises(ChangedError, match="is not in a git repository"):

@@ -41,8 +41,9 @@ def changed_files(project_root: Path, ref: str) -> ChangedFiles:
     """The files under ``project_root`` that differ from ``ref`` in the working tree (committed,
     staged, or not yet), and the untracked ones. Raises :class:`ChangedError`."""
     if not ref.strip() or ref.startswith("-"):
+        found = "an empty name" if not ref.strip() else "a name that starts with '-'"
         raise ChangedError(f"--only-changed {ref!r}: expected a git commit, branch or tag (HEAD, main, "
-                           "origin/main, a commit id), not something that starts with '-'.")
+                           f"origin/main, a commit id), found {found}.")
     git = shutil.which("git")
     if git is None:
         raise ChangedError("--only-changed needs git to know what changed, and git was not found on PATH. "
