@@ -206,3 +206,18 @@ def test_a_git_that_does_not_answer_is_given_up_on(repo: Path, monkeypatch: pyte
     monkeypatch.setattr(git, "GIT_TIMEOUT", 0.5)
     with pytest.raises(ChangedError, match=r"`git rev-parse --show-toplevel` did not answer within 0.5s"):
         _select(repo)
+
+
+def test_a_file_of_the_site_selects_the_specs_that_name_it(repo: Path) -> None:
+    _write(repo, {"runner.json": '{"video": false, "fileServerFolder": "site"}\n',
+                  "site/checkout.html": "<p>pay</p>", "site/js/counter.js": "", "site/about.html": "",
+                  "runner/integration/pay_spec.py": "def test_pay(runner):\n    runner.visit('/checkout.html')\n",
+                  "runner/integration/count_spec.py": "def test_count(runner):\n"
+                                                      "    runner.mount('<div></div>', modules=['js/counter.js'])\n"})
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "the site")
+    _write(repo, {"site/checkout.html": "<p>pay now</p>", "site/js/counter.js": "export {}", "site/about.html": "!"})
+    specs, notice = _select(repo)
+    assert specs == ["count_spec.py", "pay_spec.py"]
+    assert notice == ("runner: only changed since HEAD: 2 of 7 specs (1 names site/checkout.html, "
+                      "1 names site/js/counter.js)")

@@ -2,15 +2,16 @@
 
 A spec is selected when git says it changed since ``REF`` (``HEAD`` by default: the uncommitted
 changes; with a ref, what was committed since it too; untracked files count, as new), when a
-module it imports changed (followed through the project's imports, :mod:`.graph`, from the
-project folder, the spec folder, ``src`` and pytest's ``pythonpath``), when a file
-that applies to it changed (a ``conftest.py`` or ``__init__.py`` in its folder or one above, up to
-the project; the support file and the plugins file, for every spec; and what those import), or
-when it reads a changed fixture: one it names in a string literal, or any, when it reads fixtures
-by names computed at run time. A module that cannot be parsed counts as changed: its imports are
-unknown. A changed configuration file (the one the run reads, ``runner.env.json`` beside it, the
-pytest configuration runner hands pytest) selects every spec. Other files (the site, the app)
-select nothing, and what runner wrote (the artifact folders, the events file) is not a change.
+module it imports changed (followed through the project's imports, :mod:`.graph`, from the project
+folder, the spec folder, ``src`` and pytest's ``pythonpath``), when a file that applies to it
+changed (a ``conftest.py`` or ``__init__.py`` in its folder or one above, up to the project; the
+support file and the plugins file, for every spec; and what those import), or when it names a
+changed file in a string literal (a fixture, a page or asset of the site, see
+:class:`_NamedFiles`), or reads fixtures by names computed at run time and a fixture changed. A
+module that cannot be parsed counts as changed: its imports are unknown. A changed configuration
+file (the one the run reads, ``runner.env.json`` beside it, the pytest configuration runner hands
+pytest) selects every spec. Other files (the app, a page no spec names) select nothing, and what
+runner wrote (the artifact folders, the events file) is not a change.
 
 The changes come from :mod:`.git`; :func:`select_changed` is the one call ``runner run`` makes.
 """
@@ -40,6 +41,7 @@ _SAYS = {
     "uses": ("uses {}", "use {}"),
     "unparsed": ("depends on {}", "depend on {}"),
     "fixture": ("reads the fixture {}", "read the fixture {}"),
+    "names": ("names {}", "name {}"),
     "computed": ("reads fixtures by computed names, and {} changed", "read fixtures by computed names, and {} changed"),
 }
 _SHOWN_REASONS = 4
@@ -98,9 +100,9 @@ def select_changed(config: Any, specs: list[Path], ref: str) -> ChangedSelection
                         gone=(p for p in changed if not p.exists()))
     shared = graph.closure(_present([support, support.parent / "__init__.py" if support else None,
                                      config.path("pluginsFile")], changed))
-    fixtures = _changed_fixtures(config.path("fixturesFolder"), root, changed)
+    named = _NamedFiles(config, root, changed)
     for spec in specs:
-        reason = _reason(spec.resolve(), graph, shared, changed, fixtures, root)
+        reason = _reason(spec.resolve(), graph, shared, changed, named, root)
         if reason is not None:
             selection.specs.append(spec)
             selection.reasons[spec] = reason
@@ -108,9 +110,10 @@ def select_changed(config: Any, specs: list[Path], ref: str) -> ChangedSelection
 
 
 def _reason(spec: Path, graph: ImportGraph, shared: dict[Path, Path | None], changed: frozenset[Path],
-            fixtures: dict[Path, set[str]], root: Path) -> tuple[str, str] | None:
+            named: _NamedFiles, root: Path) -> tuple[str, str] | None:
     """Why ``spec`` runs (kind, file), or None: the first of its own change, a module it imports,
-    a file that applies to it, a module that cannot be parsed, a fixture it reads."""
+    a file that applies to it, a module that cannot be parsed, a file it names, a fixture it may
+    read by a computed name."""
     if spec in changed:
         return ("changed", "")
     own = graph.closure([spec])
@@ -124,11 +127,11 @@ def _reason(spec: Path, graph: ImportGraph, shared: dict[Path, Path | None], cha
     broken = sorted(m for m, f in facts.items() if f.problem is not None)
     if broken:
         return ("unparsed", f"{_shown(broken[0], root)}, which cannot be parsed ({facts[broken[0]].problem})")
-    for fixture, names in sorted(fixtures.items()):
-        if any(_names(f, names) for f in facts.values()):
-            return ("fixture", _shown(fixture, root))
-    if fixtures and any(f.dynamic_fixtures for f in facts.values()):
-        return ("computed", _shown(min(fixtures), root))
+    files = sorted(set().union(*(named.named_by(module, f) for module, f in facts.items())))
+    if files:
+        return (named.kind(files[0]), _shown(files[0], root))
+    if named.fixtures and any(f.dynamic_fixtures for f in facts.values()):
+        return ("computed", _shown(min(named.fixtures), root))
     return None
 
 
@@ -200,28 +203,53 @@ def _import_paths(root: Path) -> list[Path]:
     return paths + [ini.parent / str(entry) for entry in entries or [] if isinstance(entry, str)]
 
 
-def _changed_fixtures(folder: Path | None, root: Path, changed: frozenset[Path]) -> dict[Path, set[str]]:
-    """Each changed file of ``fixturesFolder``, with the names a spec may call it by: its path from
-    the folder (with and without its extension) and from the project."""
-    if folder is None:
-        return {}
-    folder = folder.resolve()
-    out: dict[Path, set[str]] = {}
-    for path in changed:
-        if path.is_relative_to(folder) and path.suffix != ".py":
-            inside = path.relative_to(folder).as_posix()
-            out[path] = {inside, posixpath.splitext(inside)[0], _shown(path, root)}
-    return out
+class _NamedFiles:
+    """The changed files a spec may name in a string literal (not Python modules, which are
+    imported): a fixture by its path from ``fixturesFolder``, with or without its extension; a
+    file of the site (``fileServerFolder``) by its path from there, with or without a leading
+    ``/`` (``runner.visit("/checkout.html")``, ``modules=["counter.js"]``); any file by its path
+    from the project."""
+
+    def __init__(self, config: Any, root: Path, changed: frozenset[Path]) -> None:
+        fixtures, site = (config.path(key) for key in ("fixturesFolder", "fileServerFolder"))
+        self.fixtures: list[Path] = []
+        self._by_name: dict[str, set[Path]] = {}
+        self._seen: dict[Path, set[Path]] = {}
+        for path in changed:
+            if path.suffix == ".py" or not path.is_relative_to(root):
+                continue
+            names = {_shown(path, root)}
+            if site is not None and path.is_relative_to(site.resolve()):
+                inside = path.relative_to(site.resolve()).as_posix()
+                names |= {inside, "/" + inside}
+            if fixtures is not None and path.is_relative_to(fixtures.resolve()):
+                inside = path.relative_to(fixtures.resolve()).as_posix()
+                names |= {inside, posixpath.splitext(inside)[0]}
+                self.fixtures.append(path)
+            for name in names:
+                self._by_name.setdefault(name, set()).add(path)
+
+    def kind(self, path: Path) -> str:
+        return "fixture" if path in self.fixtures else "names"
+
+    def named_by(self, module: Path, facts: ModuleFacts) -> set[Path]:
+        """The changed files ``module``'s literals name (worked out once per module)."""
+        found = self._seen.get(module)
+        if found is None:
+            found = self._seen[module] = {path for written in _written_names(facts) for path in
+                                          self._by_name.get(written, ())}
+        return found
 
 
-def _names(facts: ModuleFacts, names: set[str]) -> bool:
-    """Whether a module's literals name the fixture (``"users"``, ``"./users.json"``, ``"users.json,utf8"``)."""
+def _written_names(facts: ModuleFacts) -> set[str]:
+    """A module's literals as file names (``"users"``, ``"./users.json"``, ``"users.json,utf8"``)."""
+    out = set()
     for literal in facts.literals:
         for written in (literal, literal.rpartition(",")[0]):
             written = written.strip()
-            if written and posixpath.normpath(written.removeprefix("./")) in names:
-                return True
-    return False
+            if written:
+                out.add(posixpath.normpath(written.removeprefix("./")))
+    return out
 
 
 def _shown(path: Path, root: Path) -> str:
