@@ -64,10 +64,11 @@ class ImportGraph:
 
     def facts(self, path: Path) -> ModuleFacts:
         """What ``path``'s source says (read and parsed the first time it is asked for)."""
-        path = path.resolve()
-        known = self._facts.get(path)
+        known = self._facts.get(path)  # the graph's own paths are resolved already: no lookup on disk
         if known is None:
-            known = self._facts[path] = self._read(path)
+            resolved = path.resolve()
+            known = self._facts.get(resolved) or self._read(resolved)
+            self._facts[path] = self._facts[resolved] = known
         return known
 
     def closure(self, starts: Iterable[Path]) -> dict[Path, Path | None]:
