@@ -3,6 +3,7 @@ changes select and the line that says why; git's failures as one message (no bro
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import textwrap
@@ -221,3 +222,14 @@ def test_a_file_of_the_site_selects_the_specs_that_name_it(repo: Path) -> None:
     assert specs == ["count_spec.py", "pay_spec.py"]
     assert notice == ("runner: only changed since HEAD: 2 of 7 specs (1 names site/checkout.html, "
                       "1 names site/js/counter.js)")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving the repository to another user needs root")
+def test_a_repository_of_another_user_is_named_with_the_fix(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)  # no safe.directory of this machine's
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for path in [repo, *repo.rglob("*")]:
+        os.lchown(path, 65534, 65534)  # nobody: git refuses it (safe.directory)
+    with pytest.raises(ChangedError, match="belongs to another user") as refused:
+        _select(repo)
+    assert f"git config --global --add safe.directory {repo.resolve()}`" in str(refused.value)

@@ -4,13 +4,14 @@ and the untracked files git does not ignore, under the project folder.
 Every git call is bounded (:data:`GIT_TIMEOUT` seconds), takes no lock (``GIT_OPTIONAL_LOCKS=0``:
 another run or an editor may be using the repository) and never asks for a password. Whatever
 goes wrong is one :class:`ChangedError` naming it: git missing, a folder that is not in a git
-repository, a repository without a commit, a ref git does not know (a shallow clone is named as
+repository (or one git refuses, owned by another user), a repository without a commit, a ref git does not know (a shallow clone is named as
 the likely cause), a git that failed or did not answer.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -50,6 +51,11 @@ def changed_files(project_root: Path, ref: str) -> ChangedFiles:
                            "Install git, or run without --only-changed.")
     root = project_root.resolve()
     inside = _git(git, root, "rev-parse", "--show-toplevel", may_fail=True)
+    if inside.returncode != 0 and "dubious ownership" in inside.stderr:
+        # CI containers often check out as another user than the one running the tests
+        raise ChangedError(f"--only-changed: git refuses the repository of {str(root)!r}: it belongs to another "
+                           "user than this one (git's safe.directory). Mark it safe with `git config --global "
+                           f"--add safe.directory {_repository_of(inside.stderr, root)}`, or run without --only-changed.")
     if inside.returncode != 0:
         raise ChangedError(f"--only-changed: the project folder {str(root)!r} is not in a git repository "
                            f"({_first_line(inside.stderr)}). Run it in a git checkout, or without --only-changed.")
@@ -96,6 +102,12 @@ def _git(git: str, cwd: Path, *args: str, may_fail: bool = False) -> subprocess.
     if done.returncode != 0 and not may_fail:
         raise ChangedError(f"--only-changed: `{command}` failed in {str(cwd)!r}: {_first_line(done.stderr)}")
     return done
+
+
+def _repository_of(message: str, root: Path) -> str:
+    """The folder git names in its dubious-ownership message (the project folder if none)."""
+    found = re.search(r"repository at '([^']+)'", message)
+    return found.group(1) if found else str(root)
 
 
 def _first_line(text: str) -> str:
