@@ -233,3 +233,13 @@ def test_a_repository_of_another_user_is_named_with_the_fix(repo: Path, monkeypa
     with pytest.raises(ChangedError, match="belongs to another user") as refused:
         _select(repo)
     assert f"git config --global --add safe.directory {repo.resolve()}`" in str(refused.value)
+
+
+def test_a_shallow_clone_is_named_as_the_likely_cause(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    _write(repo, {"README.md": "second\n"})
+    _git(repo, "commit", "-qam", "second")
+    clone = tmp_path_factory.mktemp("shallow") / "clone"
+    _git(repo, "clone", "-q", "--depth", "1", repo.resolve().as_uri(), str(clone))
+    with pytest.raises(ChangedError, match=r"named 'HEAD~1' in this repository\. The clone is shallow"):
+        _select(clone, "HEAD~1")
+    assert _select(clone)[0] == []  # HEAD itself is there
