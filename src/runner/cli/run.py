@@ -34,6 +34,9 @@ def add_parser(sub: Any) -> None:
                           help="run the component specs of componentFolder, with the component block applied")
     run.add_argument("--spec", "-s", default=None, metavar="GLOBS",
                      help="only these specs: comma-separated paths or globs")
+    run.add_argument("--only-changed", nargs="?", const="HEAD", default=None, metavar="REF",
+                     help="only the specs git says changed since REF (default HEAD: the uncommitted changes), "
+                          "and those that import a changed module or read a changed fixture (docs/flakes.md)")
     run.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
                      help="chromium, chrome, or the path of a browser executable")
     run.add_argument("--headed", action="store_true", help="show the browser window")
@@ -155,6 +158,10 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
             f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
             f"Check {key}, testFiles and ignoreTestFiles in runner.json."
         )
+    if args.only_changed is not None:
+        specs = _only_changed(config, specs, args.only_changed)
+        if not specs and args.shard is None:
+            return 0  # nothing to run: the last run's reports and artifacts stay as they were
     if args.shard is not None:
         from runner.run.shards import take_shard
 
@@ -240,6 +247,16 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         if durations is not None:
             print(durations.write(), file=sys.stderr)
     return _exit_status(ran, interrupts, session, writer.started, extra, reporter_name)
+
+
+def _only_changed(config: Any, specs: list[Path], ref: str) -> list[Path]:
+    """``--only-changed``: the specs the changes since ``ref`` can affect, told in one line (before
+    ``--shard`` takes its share of them). Raises ``ChangedError`` when git cannot tell."""
+    from runner.run.changed import select_changed
+
+    selection = select_changed(config, specs, ref)
+    print(selection.notice(), file=sys.stderr)
+    return selection.specs
 
 
 def _launch_problem(args: argparse.Namespace, session: Any) -> str | None:
