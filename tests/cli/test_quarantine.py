@@ -214,3 +214,25 @@ def test_fail_on_flaky_fails_a_run_whose_test_needed_a_retry(tmp_path: Path) -> 
     again = run_runner("run", "--fail-on-flaky", "--spec", "runner/integration/f_spec.py", cwd=root)
     assert again.code == 0, again.text
     assert "--fail-on-flaky" not in again.err
+
+
+@pytest.mark.slow
+def test_shards_merge_into_a_run_whose_quarantined_failure_does_not_fail_it(project) -> None:
+    root = project(base_project({"runner/integration/a_spec.py": A_SPEC, "runner/integration/b_spec.py": B_SPEC},
+                                {"quarantine": QUARANTINE[:1], "video": False, "reportFolder": False}))
+    for shard in ("1/2", "2/2"):
+        events = f"runner/results/shard-{shard[0]}.jsonl"
+        ran = run_runner("run", "--shard", shard, "--config", f"eventsFile={events}", "-r", "min", cwd=root)
+        assert ran.code == 0, ran.text
+        assert "names no test" not in ran.err  # a shard is a share of the specs: it judges no entry
+    merged = run_runner("merge", "merged.jsonl", "runner/results/shard-1.jsonl", "runner/results/shard-2.jsonl",
+                        cwd=root)
+    assert merged.code == 0, merged.text  # two failed tests, both quarantined
+    assert "5 tests, 3 passed, 2 failed" in merged.err
+    lines = [json.loads(line) for line in (root / "merged.jsonl").read_text().splitlines()]
+    assert (lines[-1]["failed"], lines[-1]["quarantined"]) == (2, 2)
+    assert {e["nodeid"].rsplit("::", 1)[1] for e in lines if e["kind"] == "test.ended" and e["quarantine"]} == {
+        "test_marked_fails", "test_marked_passes", "test_listed_fails"}
+    replayed = run_runner("report", "--from", "merged.jsonl", "-r", "dot", cwd=root)
+    assert replayed.code == 0, replayed.text
+    assert "2 failing in quarantine" in replayed.out
