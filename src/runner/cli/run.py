@@ -362,8 +362,10 @@ def _flaky_failures(results: Any, failures: int) -> int:
           f"failure{excused_note}:", file=sys.stderr)
     for test in counted:
         allowed = test.attempts_allowed or len(test.attempts)
-        print(f"  {test.nodeid}: passed on attempt {len(test.attempts)} of {allowed}; attempt 1 failed: "
-              f"{test.attempts[0].headline() or 'failed'}", file=sys.stderr)
+        number, failed = next(((i, a) for i, a in enumerate(test.attempts, 1) if a.state == "failed"),
+                              (1, test.attempts[0]))
+        print(f"  {test.nodeid}: passed on attempt {len(test.attempts)} of {allowed}; attempt {number} failed: "
+              f"{failed.headline() or 'failed'}", file=sys.stderr)
     return len(counted)
 
 
