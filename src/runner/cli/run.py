@@ -58,6 +58,9 @@ def add_parser(sub: Any) -> None:
                      help=f"the durations file --shard balances by (default: {DEFAULT_DURATIONS_HELP})")
     run.add_argument("--record-durations", action="store_true",
                      help="write each spec's duration into the durations file after the run")
+    run.add_argument("--fail-on-flaky", action="store_true",
+                     help="a test that passed only on a retry (flaky) fails the run: the exit status counts it "
+                          "as a failure (quarantined tests excepted; docs/flakes.md)")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
 
@@ -246,7 +249,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
                 report.discard()
         if durations is not None:
             print(durations.write(), file=sys.stderr)
-    return _exit_status(ran, interrupts, session, writer.started, extra, reporter_name)
+    return _exit_status(ran, interrupts, session, writer.started, args, reporter_name)
 
 
 def _only_changed(config: Any, specs: list[Path], ref: str) -> list[Path]:
@@ -326,9 +329,10 @@ def _durations_recorder(args: argparse.Namespace, session: Any) -> Any:
     return durations
 
 
-def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, extra: list[str],
+def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, args: argparse.Namespace,
                  reporter_name: str) -> int:
     """The run's exit status, and the one line that says why when it is not the failures' count."""
+    extra = _pytest_extra(args)
     if interrupts.signum is not None or ran.interrupted:
         # before the check for pytest's errors: a signal during collection is an interruption
         how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
@@ -345,11 +349,56 @@ def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, extra: 
         return fail(f"no tests ran: {why}.\nA run that tests nothing is a mistake more often than not; "
                     "check --spec, the pytest arguments after --, and the specs themselves.")
     failures: int = ran.failures
+    results = ran.plugin.run
+    if results is not None:
+        narrowed = args.spec or args.shard or extra or args.only_changed is not None
+        _stale_quarantine_notices(session.config, results, whole=not narrowed)
+        if args.fail_on_flaky:
+            failures += _flaky_failures(results, failures)
     if ran.plugin.reporter_failures and failures == 0:
         print(f"runner: the tests passed, but the reporter {reporter_name!r} failed (see above): "
               "exit status 1.", file=sys.stderr)
         failures = 1
     return min(failures, 255)
+
+
+def _flaky_failures(results: Any, failures: int) -> int:
+    """``--fail-on-flaky``: the tests that passed only on a retry, each counted as a failure (a
+    quarantined one excepted), and the lines that say which they are and why the run fails."""
+    flaky = [test for test in results.all_tests() if test.flaky]
+    counted = [test for test in flaky if test.quarantine is None]
+    excused = len(flaky) - len(counted)
+    excused_note = (f" ({excused} quarantined flaky test{'' if excused == 1 else 's'} not counted)"
+                    if excused else "")
+    if not counted:
+        if excused:
+            print(f"runner: --fail-on-flaky: no test failed the run by being flaky{excused_note}.", file=sys.stderr)
+        return 0
+    status = min(failures + len(counted), 255)
+    print(f"runner: --fail-on-flaky: {len(counted)} test{' passed' if len(counted) == 1 else 's passed'} only on "
+          f"a retry (flaky), so the run fails: exit status {status}, each flaky test counted as a "
+          f"failure{excused_note}:", file=sys.stderr)
+    for test in counted:
+        allowed = test.attempts_allowed or len(test.attempts)
+        number, failed = next(((i, a) for i, a in enumerate(test.attempts, 1) if a.state == "failed"),
+                              (1, test.attempts[0]))
+        print(f"  {test.nodeid}: passed on attempt {len(test.attempts)} of {allowed}; attempt {number} failed: "
+              f"{failed.headline() or 'failed'}", file=sys.stderr)
+    return len(counted)
+
+
+def _stale_quarantine_notices(config: Any, results: Any, *, whole: bool) -> None:
+    """A ``quarantine`` entry that names no test of a run of the whole selection (no --spec,
+    --shard, --only-changed or pytest arguments narrowed it) is told, so that stale entries are
+    seen."""
+    if not whole or not config.quarantine:
+        return
+    from runner.config.quarantine import QuarantineList
+
+    listed = QuarantineList(config.quarantine, config.source_detail("quarantine"))
+    for entry in listed.unmatched(test.nodeid for test in results.all_tests()):
+        print(f"runner: notice: quarantine: {entry!r} ({listed.source}) names no test of this run; "
+              "remove it if its test was fixed, renamed or removed.", file=sys.stderr)
 
 
 _HTML_IS_NOT_A_RUN_REPORTER = (

@@ -69,6 +69,12 @@ class OptionAccessors:
         return value
 
     @property
+    def quarantine(self) -> list[str]:
+        """``quarantine``: Tests whose failure does not fail the run: test ids (the spec's path relative to the project, `::`, the test's name, as pytest and the events file name it: `runner/integration/login_spec.py::test_sign_in`) or globs (minimatch, `matchBase`) over them."""
+        value: list[str] = self._value("quarantine")
+        return value
+
+    @property
     def test_files(self) -> str | list[str]:
         """``testFiles``: Glob patterns (minimatch, `dot` and `matchBase`) of test files to load, relative to `integrationFolder`."""
         value: str | list[str] = self._value("testFiles")

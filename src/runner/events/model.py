@@ -301,6 +301,9 @@ class TestEnded(Event):
     # how many attempts the test's retries allowed (retries + 1), so a report says "attempt 2 of
     # 3"; None: not a runner test (no retries apply) or an events file written before this field
     attempts_allowed: int | None = None
+    # why the test is quarantined (its mark's reason, or the `quarantine` entry naming it): its
+    # failure does not fail the run; None: it is not (or an events file written before this field)
+    quarantine: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -343,7 +346,9 @@ class PluginEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class RunEnded(Event):
-    """The run ended. ``error``: why it counts as failed as a whole (``"no tests ran"``)."""
+    """The run ended. ``error``: why it counts as failed as a whole (``"no tests ran"``).
+    ``quarantined``: how many of the ``failed`` tests are quarantined (their failure does not fail
+    the run)."""
 
     kind: ClassVar[str] = "run.ended"
     duration_ms: float
@@ -354,6 +359,7 @@ class RunEnded(Event):
     skipped: int
     error: str | None = None
     interrupted: bool = False
+    quarantined: int = 0
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -135,8 +135,8 @@ def merge_shards(inputs: list[str]) -> tuple[list[Event], list[str]]:
     ends = [s.ended.at if s.ended else (s.events[-1].at if s.events else s.started.at) for s in shards]
     run = feed.run
     ended = RunEnded(at=max(ends), duration_ms=(max(ends) - started.at) * 1000, tests=run.tests,
-                     passed=run.total("passed"), failed=run.failures, pending=run.total("pending"),
-                     skipped=run.total("skipped"), error="; ".join(problems) or None,
+                     passed=run.total("passed"), failed=run.failures + run.quarantined, pending=run.total("pending"),
+                     skipped=run.total("skipped"), error="; ".join(problems) or None, quarantined=run.quarantined,
                      interrupted=any(s.ended is None or s.ended.interrupted for s in shards))
     return [started, *body, ended], problems
 
@@ -189,7 +189,7 @@ def merge_command(output: str, inputs: list[str]) -> int:
           f"{ended.pending} pending, {ended.skipped} skipped.", file=sys.stderr)
     for problem in problems:
         print(f"runner: warning: {problem}.", file=sys.stderr)
-    code = ended.failed
+    code = ended.failed - ended.quarantined  # a quarantined test's failure does not fail the run
     if problems:
         code = max(code, 1)
     return min(code, 255)

@@ -232,7 +232,8 @@ class UiState:
             record.ended = True
             self.live.pop(nodeid, None)
             self.test_status[nodeid] = {"state": event.get("state"), "duration_ms": event.get("duration_ms"),
-                                        "spec": record.spec, "title": record.title}
+                                        "spec": record.spec, "title": record.title,
+                                        "quarantine": event.get("quarantine")}
             if not self.keep:
                 self._delete_traces(record)
                 out.append({"t": "drop", "key": record.key})

@@ -62,6 +62,16 @@ def test_zero_keeps_only_the_running_test(tmp_path: Path) -> None:
     assert state.test_status["runner/integration/a_spec.py::test_1"]["state"] == "passed"
 
 
+def test_a_quarantined_tests_status_keeps_its_reason(tmp_path: Path) -> None:
+    state = UiState(5, tmp_path)
+    events = _test_events(1)
+    events[-1] = {**events[-1], "state": "failed", "quarantine": "known bug"}
+    _feed(state, events + _test_events(2))
+    status = state.test_status
+    assert status["runner/integration/a_spec.py::test_1"]["quarantine"] == "known bug"  # runner open tags it
+    assert status["runner/integration/a_spec.py::test_2"]["quarantine"] is None
+
+
 def test_a_trace_outside_the_servers_folder_is_never_deleted(tmp_path: Path) -> None:
     ours = tmp_path / "ours"
     ours.mkdir()

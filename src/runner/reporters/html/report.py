@@ -151,6 +151,8 @@ class HtmlReport:
         del self.tests[event.nodeid]
         self.ended_tests.add(event.nodeid)
         test.title = list(event.title) or test.title
+        if event.quarantine is not None:
+            self.index.quarantine[event.nodeid] = event.quarantine
         self._write_test(test, state=event.state, duration_ms=event.duration_ms, flaky=event.flaky,
                          slow=event.slow)
 

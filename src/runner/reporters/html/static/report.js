@@ -112,10 +112,19 @@
     return el("span", { cls: "badge s-" + name, text: (ICON[name] || "?") + " " + name });
   }
 
+  // "quarantined" and its reason (as text, never markup); null for a test not quarantined
+  function quarantineTag(nodeid, long) {
+    var reasons = state.index.quarantine || {};
+    if (!Object.prototype.hasOwnProperty.call(reasons, nodeid)) { return null; }
+    var why = String(reasons[nodeid]);
+    return el("span", { cls: "tag quarantined", title: why, text: long ? "quarantined: " + why : "quarantined" });
+  }
+
   // -- the summary ------------------------------------------------------------------------------
   function renderSummary() {
     var run = state.index.run, t = run.totals;
-    var failed = t.failed > 0 || t.specErrors > 0 || !!run.error;
+    // a quarantined test's failure is shown (its row, its chip) but does not fail the run
+    var failed = t.failed - (t.quarantinedFailed || 0) > 0 || t.specErrors > 0 || !!run.error;
     var verdict = document.getElementById("verdict");
     verdict.className = "badge big s-" + (failed ? "failed" : run.interrupted ? "unfinished" : "passed");
     verdict.textContent = failed ? "failed" : run.interrupted ? "interrupted" : "passed";
@@ -124,6 +133,7 @@
       ["tests", t.tests], ["passed", t.passed], ["failed", t.failed], ["flaky", t.flaky],
       ["skipped", t.skipped], ["pending", t.pending],
     ];
+    if (t.quarantinedFailed) { chips.push(["quarantined", t.quarantinedFailed]); }
     if (t.unfinished) { chips.push(["unfinished", t.unfinished]); }
     if (t.specErrors) { chips.push(["spec errors", t.specErrors]); }
     append(summary, el("div", { cls: "chips" }, chips.map(function (c) {
@@ -204,6 +214,7 @@
         el("span", { cls: "icon", "aria-hidden": "true", text: ICON[row.flaky ? "flaky" : row.state] || "?" }),
         el("span", { cls: "title", text: titleText(row.title) }),
         el("span", { cls: "meta" },
+          quarantineTag(row.nodeid),
           row.flaky ? el("span", { cls: "tag flaky", text: "flaky" }) : null,
           row.attempts > 1 ? el("span", { cls: "tag", text: row.attempts + " attempts" }) : null,
           row.slow ? el("span", { cls: "tag", text: "slow" }) : null,
@@ -395,6 +406,7 @@
       el("span", null, "Duration ", el("b", { text: ms(data.durationMs) })),
       el("span", null, "Attempts ", el("b", { text: String(data.attempts.length) })),
       data.slow ? el("span", { cls: "tag", text: "slow" }) : null,
+      quarantineTag(data.nodeid, true),
       el("a", { href: "#test=" + encodeURIComponent(data.nodeid), cls: "permalink", text: "Link to this test" })));
     append(detail, el("p", { cls: "nodeid" }, el("code", { text: data.nodeid })));
     var attempts = data.attempts || [];
