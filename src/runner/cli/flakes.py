@@ -69,18 +69,11 @@ def command(args: argparse.Namespace) -> int:
     print(f"{len(flakes)} flaky test{'s' if len(flakes) != 1 else ''} in {runs} ({HISTORY_FILE}):")
     for flake in flakes:
         print(f"\n  {flake.test}")
-        print(f"    {_rates(flake)}   {_strip(flake.outcomes)}")
+        print(f"    {flake.rates()}   {_strip(flake.outcomes)}")
         if flake.last_failure:
             print(f"    last failure: {flake.last_failure}")
     print("\n  strip: oldest to newest; . passed, F failed, R passed on a retry, - not run, s skipped")
     return 0
-
-
-def _rates(flake: Any) -> str:
-    parts = [f"{flake.failed} of {flake.ran} runs failed"]
-    if flake.flaky:
-        parts.append(f"{flake.flaky} passed only on a retry")
-    return ", ".join(parts)
 
 
 _MARKS = {"passed": ".", "failed": "F", "flaky": "R", "skipped": "s", "pending": "s", None: "-"}

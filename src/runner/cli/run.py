@@ -247,6 +247,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         session.close()
         writer.close()
         if writer.started:
+            if report is not None and history is not None:
+                report.history = history.report_data()
             _write_html_report(report, session)
         else:  # pytest never started the run: the last run's report and events file stay
             writer.undo()

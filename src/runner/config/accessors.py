@@ -208,7 +208,7 @@ class OptionAccessors:
 
     @property
     def history_runs(self) -> int:
-        """``historyRuns``: Number of recent runs whose outcome per test `runner run` keeps in runner/history.json, for `runner flakes`, `--last-failed` and `--failed-first` (docs/flakes.md); 0 keeps no history."""
+        """``historyRuns``: Number of recent runs whose outcome per test `runner run` keeps in runner/history.json, for `runner flakes`, `--last-failed`, `--failed-first` and the HTML report's history strip (docs/flakes.md); 0 keeps no history."""
         value: int = self._value("historyRuns")
         return value
 

@@ -47,6 +47,7 @@ __all__ = ["HISTORY_FILE", "VERSION", "Flake", "History", "HistoryError", "Histo
 HISTORY_FILE = "runner/history.json"
 VERSION = 1
 OUTCOMES = ("passed", "failed", "flaky", "pending", "skipped")
+REPORT_RUNS = 10  # the runs the HTML report's history strip shows
 # How long a writer waits for another one to finish its (sub-second) update before giving up.
 _LOCK_WAIT_S = 30.0
 _SHAPE = ('{"version": 1, "runs": [{"id": ..., "at": ..., "split": ..., "tests": {NODE_ID: '
@@ -205,7 +206,7 @@ def add_run(history: History, run: HistoryRun, keep: int, project_root: Path | N
     if project_root is not None:
         for old in history.runs:
             old.tests = {k: v for k, v in old.tests.items() if (project_root / k.split("::", 1)[0]).is_file()}
-        history.runs = [r for r in history.runs if r.tests or r is history.runs[-1]]
+        history.runs = [r for r in history.runs if r.tests]
     history.runs = history.runs[-keep:] if keep > 0 else []
     return how
 
@@ -311,6 +312,24 @@ class HistoryRecorder:
                     "file away to start a new history.")
         return None
 
+    def report_data(self, runs: int = REPORT_RUNS) -> dict[str, Any] | None:
+        """What the HTML report shows of the history, this run added (in memory; the file is
+        written by :meth:`write`): each test of this run's outcomes in the last ``runs`` runs
+        (oldest first, None: not run), and the tests flaky across them with their rates. None:
+        no test ended, or the file cannot be read."""
+        run = run_from_events(self._events)
+        if run is None:
+            return None
+        try:
+            history = read_history(self.path)
+        except HistoryError:
+            return None  # the warning is told when the run is added
+        add_run(history, run, self._keep)
+        mine = history.last.tests if history.last is not None else {}
+        looked = min(runs, len(history.runs))
+        return {"runs": looked, "tests": {test: history.outcomes(test, looked) for test in mine},
+                "flaky": {flake.test: flake.rates() for flake in find_flakes(history, looked) if flake.test in mine}}
+
 
 # -- reading it: flakes, the last run's failures --------------------------------------------------
 @dataclass(frozen=True)
@@ -323,6 +342,11 @@ class Flake:
     flaky: int  # the runs it passed only after a failed attempt
     last_failure: str | None
     outcomes: list[str | None]  # per run looked at, oldest first (None: not run)
+
+    def rates(self) -> str:
+        """``"2 of 10 runs failed, 1 passed only on a retry"``."""
+        text = f"{self.failed} of {self.ran} runs failed"
+        return text + (f", {self.flaky} passed only on a retry" if self.flaky else "")
 
     def to_json(self) -> dict[str, Any]:
         return {"test": self.test, "runs": self.ran, "failed": self.failed, "flaky": self.flaky,

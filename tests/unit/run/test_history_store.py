@@ -12,6 +12,7 @@ from runner.events import AttemptEnded, RunStarted, TestEnded
 from runner.run.history import (
     History,
     HistoryError,
+    HistoryRecorder,
     HistoryRun,
     Outcome,
     _locked,
@@ -168,3 +169,36 @@ def test_a_second_writer_waits_for_the_first(tmp_path: Path) -> None:
     update_history_thread.join(10)
     assert done.is_set()
     assert [run.id for run in read_history(path).runs] == ["first", "second"]
+
+
+def test_every_shard_of_a_split_in_progress_chooses_from_the_run_before_it(tmp_path: Path) -> None:
+    specs = [tmp_path / "runner/integration/a_spec.py"]
+    path = tmp_path / "runner/history.json"
+    update_history(path, HistoryRun("before", 0, {"runner/integration/a_spec.py::t": Outcome("failed")}), keep=5)
+    # shard 1 of the --last-failed split ran and passed: it is the last run of the file now
+    update_history(path, HistoryRun("shard1", 1, {"runner/integration/a_spec.py::t": Outcome("passed")},
+                                    split={"total": 2, "plan": "p", "shards": {}, "index": 1}), keep=5)
+    second = plan_rerun(path, specs, tmp_path, "only", shard=(2, 2))
+    assert second.select is not None and "running only the 1 test(s)" in second.notice
+    # a plain run (no shard) takes the last run as it is: nothing failed in it
+    plain = plan_rerun(path, specs, tmp_path, "only")
+    assert plain.select is None and "no test failed in the last run" in plain.notice
+
+
+def test_the_reports_data_holds_this_run_after_the_ones_before(tmp_path: Path) -> None:
+    (tmp_path / SPEC).parent.mkdir(parents=True)
+    (tmp_path / SPEC).write_text("")
+    path = tmp_path / "history.json"
+    update_history(path, HistoryRun("r0", 0, {f"{SPEC}::flip": Outcome("passed"), f"{SPEC}::ok": Outcome("passed")}),
+                   keep=5)
+    recorder = HistoryRecorder(path, 5, tmp_path)
+    for event in _events("r1", {"flip": ("failed", 1, False), "ok": ("passed", 1, False)}):
+        recorder(event)
+    assert recorder.report_data() == {
+        "runs": 2, "tests": {f"{SPEC}::flip": ["passed", "failed"], f"{SPEC}::ok": ["passed", "passed"]},
+        "flaky": {f"{SPEC}::flip": "1 of 2 runs failed"}}
+    assert len(read_history(path).runs) == 1  # the file is written by write(), not by the report
+    assert recorder.write() is None and len(read_history(path).runs) == 2
+    path.write_text("{torn")
+    assert recorder.report_data() is None
+    assert "is not JSON" in (recorder.write() or "") and path.read_text() == "{torn"
