@@ -125,7 +125,9 @@ def test_runs_build_the_history_flakes_reads_it_and_last_failed_reruns_the_failu
 @pytest.mark.slow
 def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_failures(tmp_path: Path) -> None:
     specs = {**SPECS, "runner/integration/more_spec.py": "def test_m1():\n    assert False, 'm1'\n\n"
-                                                          "def test_m2():\n    pass\n"}
+                                                          "def test_m2():\n    pass\n",
+             "runner/integration/also_spec.py": "def test_a1():\n    assert False, 'a1'\n"}
+    m1, a1 = "runner/integration/more_spec.py::test_m1", "runner/integration/also_spec.py::test_a1"
     root = write_project(tmp_path, base_project(specs, CONFIG))
 
     def shard(which: str, *extra: str):
@@ -133,11 +135,11 @@ def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_fai
         return run_runner("run", "--shard", which, "-r", "dot", "--config", f"eventsFile=shards/{name}.jsonl",
                           *extra, cwd=root)
 
-    assert shard("1/2").code + shard("2/2").code == 2  # flip and m1 failed, one in each shard or both in one
+    assert shard("1/2").code + shard("2/2").code == 3  # flip, m1 and a1 failed
     runs = _history(root)["runs"]
-    assert len(runs) == 1 and len(runs[0]["tests"]) == 6 and sorted(runs[0]["split"]["shards"]) == ["1", "2"]
+    assert len(runs) == 1 and len(runs[0]["tests"]) == 7 and sorted(runs[0]["split"]["shards"]) == ["1", "2"]
     merged = run_runner("merge", "merged.jsonl", "shards", cwd=root)
-    assert merged.code == 2, merged.text
+    assert merged.code == 3, merged.text
     assert _history(root)["runs"] == runs  # the shards added themselves already: nothing twice
 
     # the same merge in a project without that history (a CI job that gathers the shards): one run
@@ -149,18 +151,24 @@ def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_fai
     gathered = run_runner("merge", "merged.jsonl", "shards", cwd=other)
     assert "the merged run is in the history (runner/history.json; added there)" in gathered.err, gathered.text
     again = run_runner("merge", "merged2.jsonl", "shards", cwd=other)
-    assert again.code == 2 and "in the history" not in again.err, again.text
-    assert [len(run["tests"]) for run in _history(other)["runs"]] == [6]
+    assert again.code == 3 and "in the history" not in again.err, again.text
+    assert [len(run["tests"]) for run in _history(other)["runs"]] == [7]
 
-    # --last-failed over both shards: the shards share out the last run's two failures
+    # --last-failed over both shards: the shards share out the last run's three failures
     ran: list[str] = []
     for which in ("1/2", "2/2"):
         result = shard(which, "--last-failed")
-        assert "--last-failed: running only the 2 test(s) that failed in the last run, in 2 spec(s)." in result.err
+        assert "--last-failed: running only the 3 test(s) that failed in the last run, in 3 spec(s)." in result.err
         ran += _started(root / f"shards/{which.replace('/', '-of-')}.jsonl") if "has no spec" not in result.err else []
-    assert sorted(ran) == sorted([FLIP, "runner/integration/more_spec.py::test_m1"])
+    assert sorted(ran) == sorted([FLIP, m1, a1])
     runs = _history(root)["runs"]
     assert len(runs) == 2 and sorted(runs[1]["tests"]) == sorted(ran)
+
+    # flip passed this time: the next --last-failed runs m1 and a1 alone, in two workers
+    workers = run_runner("run", "-r", "dot", "--last-failed", "--workers", "2", cwd=root)
+    assert workers.code == 2, workers.text
+    assert "--last-failed: running only the 2 test(s) that failed in the last run, in 2 spec(s)." in workers.err
+    assert sorted(_started(root / "runner/results/events.jsonl")) == sorted([m1, a1])  # not m2
 
 
 def test_a_history_runner_cannot_read_is_left_as_it_is_and_the_run_goes_on(tmp_path: Path) -> None:
