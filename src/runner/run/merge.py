@@ -227,6 +227,7 @@ def _add_to_history(events: list[Event], root: Path) -> None:
         print(f"runner: warning: {err}; the merged run was not added to the history. Move the file away to "
               "start a new history.", file=sys.stderr)
         return
-    if how != "known":
-        print(f"runner: the merged run is in the history ({HISTORY_FILE if path == history_path(root) else path}; "
-              f"{how} there).", file=sys.stderr)
+    told = {"added": "the merged run was added to the history",
+            "filled": "the shards of the merged run that had not added themselves joined their run in the history"}
+    if how in told:  # "known": every shard added itself when it ran here
+        print(f"runner: {told[how]} ({HISTORY_FILE}).", file=sys.stderr)
