@@ -61,6 +61,12 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--fail-on-flaky", action="store_true",
                      help="a test that passed only on a retry (flaky) fails the run: the exit status counts it "
                           "as a failure (quarantined tests excepted; docs/flakes.md)")
+    rerun = run.add_mutually_exclusive_group()
+    rerun.add_argument("--last-failed", "--lf", dest="rerun", action="store_const", const="only", default=None,
+                       help="run only the tests that failed in the last run (all when none did), from "
+                            "runner/history.json (docs/flakes.md)")
+    rerun.add_argument("--failed-first", "--ff", dest="rerun", action="store_const", const="first",
+                       help="run the tests that failed in the last run first, then the others")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
 
@@ -165,6 +171,9 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
         specs = _only_changed(config, specs, args.only_changed)
         if not specs and args.shard is None:
             return 0  # nothing to run: the last run's reports and artifacts stay as they were
+    rerun = _rerun(args, config, specs)
+    if rerun is not None:
+        specs = rerun.specs
     if args.shard is not None:
         from runner.run.shards import take_shard
 
@@ -175,6 +184,9 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
         from runner.run.workers import longest_first
 
         specs = longest_first(specs, config.project_root, durations_for(config.project_root, args.durations))
+    if rerun is not None:
+        specs = rerun.failing_first(specs, config.project_root)
+        args.rerun_select = rerun.select
     args.worker_count = workers
     # the reporter, its options and the events file are checked before anything is launched or trashed
     if args.reporter is not None and not args.reporter.strip():
@@ -216,6 +228,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     writer = RunStart(events_path, *aside)
     session.bus.subscribe(writer)
     durations = _durations_recorder(args, session)
+    history = _history_recorder(session)
     if not specs:  # a shard with no spec (more shards than specs): its events say so, for the merge
         from runner.run.shards import tell_empty_shard
 
@@ -234,6 +247,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
 
     extra = _pytest_extra(args)
     options = [*_worker_args(args, config.project_root), *xdist_args(args.worker_count), *extra]
+    if getattr(args, "rerun_select", None):
+        options[:0] = ["--runner-select", args.rerun_select]
     session.bus.subscribe(interrupts.run_ended, (RunEnded,))  # a signal after it: the reports are finished
     try:
         ran = run_pytest(session, [str(s) for s in specs], specs, reporters=[reporter],
@@ -242,6 +257,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         session.close()
         writer.close()
         if writer.started:
+            if report is not None and history is not None:
+                report.history = history.report_data()
             _write_html_report(report, session)
         else:  # pytest never started the run: the last run's report and events file stay
             writer.undo()
@@ -249,6 +266,9 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
                 report.discard()
         if durations is not None:
             print(durations.write(), file=sys.stderr)
+        warning = history.write() if history is not None and writer.started else None
+        if warning is not None:
+            print(warning, file=sys.stderr)
     return _exit_status(ran, interrupts, session, writer.started, args, reporter_name)
 
 
@@ -329,6 +349,49 @@ def _durations_recorder(args: argparse.Namespace, session: Any) -> Any:
     return durations
 
 
+def _history_recorder(session: Any) -> Any:
+    """The history's recorder, subscribed to the run's events (None with ``historyRuns: 0``)."""
+    config = session.config
+    if not config.history_runs:
+        return None
+    from runner.run.history import HistoryRecorder, history_path
+
+    recorder = HistoryRecorder(history_path(config.project_root), config.history_runs, config.project_root)
+    session.bus.subscribe(recorder)
+    return recorder
+
+
+def _rerun(args: argparse.Namespace, config: Any, specs: list[Path]) -> Any:
+    """``--last-failed``/``--failed-first`` (or pytest's ``--lf``/``--ff`` after ``--``, which mean
+    the same in a runner run: pytest's own cache is off): the history's plan, told in one line."""
+    extra = list(args.pytest_args or [])
+    aliases = {"--lf": "only", "--last-failed": "only", "--ff": "first", "--failed-first": "first"}
+    cut = extra.index("--", 1) if "--" in extra[1:] else len(extra)  # pytest's own -- ends its options
+    passed = [arg for arg in extra[:cut] if arg in aliases]
+    if passed:
+        modes = {aliases[arg] for arg in passed} | ({args.rerun} if args.rerun else set())
+        if len(modes) > 1:
+            raise UsageError("--last-failed and --failed-first cannot be combined: pick one.")
+        args.rerun = modes.pop()
+        args.pytest_args = [arg for arg in extra[:cut] if arg not in aliases] + extra[cut:]
+        flag = "--last-failed" if args.rerun == "only" else "--failed-first"
+        print(f"runner: notice: pytest's {passed[0]} is runner's {flag} in a runner run (runner keeps the "
+              "history; pytest's cache is off).", file=sys.stderr)
+    if args.rerun is None:
+        return None
+    from runner.run.history import history_path, plan_rerun
+
+    shard = None
+    if args.shard is not None:
+        from runner.run.shard_plan import parse_shard
+
+        parsed = parse_shard(args.shard)
+        shard = (parsed.index, parsed.total)
+    plan = plan_rerun(history_path(config.project_root), specs, config.project_root, args.rerun, shard)
+    print(plan.notice, file=sys.stderr)
+    return plan
+
+
 def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, args: argparse.Namespace,
                  reporter_name: str) -> int:
     """The run's exit status, and the one line that says why when it is not the failures' count."""
@@ -351,7 +414,7 @@ def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, args: a
     failures: int = ran.failures
     results = ran.plugin.run
     if results is not None:
-        narrowed = args.spec or args.shard or extra or args.only_changed is not None
+        narrowed = args.spec or args.shard or extra or args.only_changed is not None or args.rerun == "only"
         _stale_quarantine_notices(session.config, results, whole=not narrowed)
         if args.fail_on_flaky:
             failures += _flaky_failures(results, failures)
@@ -389,7 +452,7 @@ def _flaky_failures(results: Any, failures: int) -> int:
 
 def _stale_quarantine_notices(config: Any, results: Any, *, whole: bool) -> None:
     """A ``quarantine`` entry that names no test of a run of the whole selection (no --spec,
-    --shard, --only-changed or pytest arguments narrowed it) is told, so that stale entries are
+    --shard, --only-changed, --last-failed or pytest arguments narrowed it) is told, so that stale entries are
     seen."""
     if not whole or not config.quarantine:
         return

@@ -213,6 +213,12 @@ class OptionAccessors:
         return value
 
     @property
+    def history_runs(self) -> int:
+        """``historyRuns``: Number of recent runs whose outcome per test `runner run` keeps in runner/history.json, for `runner flakes`, `--last-failed`, `--failed-first` and the HTML report's history strip (docs/flakes.md); 0 keeps no history."""
+        value: int = self._value("historyRuns")
+        return value
+
+    @property
     def trace(self) -> str:
         """``trace``: Record a Playwright trace of each test (DOM snapshots before and after each action, network, console; runner's commands as its steps) and when to keep it: 'off', 'on' (every test), 'retain-on-failure' (recorded for every test, kept for failed ones), 'on-first-retry' (recorded only on a test's first retry)."""
         value: str = self._value("trace")

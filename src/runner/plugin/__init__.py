@@ -81,6 +81,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="'Name: value' header for the browser endpoint; may be repeated")
     group.addoption("--runner-mode", default="pytest", choices=("pytest", "run"),
                     help="run: behave as `runner run` does (set by it for pytest-xdist workers)")
+    group.addoption("--runner-select", default=None,
+                    help="set by `runner run --last-failed/--failed-first`: the tests to run only, or first")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from runner.plugin.last_failed import select_items
+
+    select_items(config, items)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -50,6 +50,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "video": True,
     "videoUploadOnPasses": True,
     "eventsFile": "runner/results/events.jsonl",
+    "historyRuns": 30,
     "trace": "retain-on-failure",
     "traceScreenshots": False,
     "tracesFolder": "runner/traces",

@@ -216,9 +216,11 @@
         el("span", { cls: "meta" },
           quarantineTag(row.nodeid),
           row.flaky ? el("span", { cls: "tag flaky", text: "flaky" }) : null,
+          acrossRuns(row.nodeid),
           row.attempts > 1 ? el("span", { cls: "tag", text: row.attempts + " attempts" }) : null,
           row.slow ? el("span", { cls: "tag", text: "slow" }) : null,
-          el("span", { cls: "dur", text: ms(row.ms) })),
+          el("span", { cls: "dur", text: ms(row.ms) }),
+          historyStrip(row.nodeid)),
         row.headline ? el("span", { cls: "headline", text: row.headline }) : null);
       state.rows.push(row);
       if (!(row.nodeid in state.byNodeid)) { state.byNodeid[row.nodeid] = row; }
@@ -232,6 +234,32 @@
       var row = rowByNumber(Number(target.getAttribute("data-n")));
       if (row) { select(state.visible.indexOf(row)); openRow(row); }
     });
+  }
+
+  // -- the history: this test's outcome in the last runs (run/history.py's report_data) ----------
+  var HISTORY_WORD = { passed: "passed", failed: "failed", flaky: "passed on a retry", skipped: "skipped",
+                       pending: "pending" };
+
+  function historyOf(nodeid) {
+    var h = state.index.history;
+    return h && h.tests && Object.prototype.hasOwnProperty.call(h.tests, nodeid) ? h.tests[nodeid] : null;
+  }
+
+  function historyStrip(nodeid) {
+    var outcomes = historyOf(nodeid);
+    if (!outcomes) { return null; }
+    var words = outcomes.map(function (o) { return HISTORY_WORD[o] || "not run"; });
+    var label = "the last " + outcomes.length + " run" + (outcomes.length === 1 ? "" : "s") +
+      ", oldest first: " + words.join(", ");
+    return el("span", { cls: "hist", role: "img", title: label, "aria-label": label },
+      outcomes.map(function (o) { return el("i", { cls: "h-" + (HISTORY_WORD[o] ? o : "none") }); }));
+  }
+
+  function acrossRuns(nodeid) {
+    var h = state.index.history;
+    if (!h || !h.flaky || !Object.prototype.hasOwnProperty.call(h.flaky, nodeid)) { return null; }
+    return el("span", { cls: "tag flaky across", text: "flaky across runs",
+                        title: h.flaky[nodeid] + " (the last " + h.runs + " runs)" });
   }
 
   function rowByNumber(n) {
