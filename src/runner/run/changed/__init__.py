@@ -11,7 +11,7 @@ changed file in a string literal (a fixture, a page or asset of the site, see
 module that cannot be parsed counts as changed: its imports are unknown. A changed configuration
 file (the one the run reads, ``runner.env.json`` beside it, the pytest configuration runner hands
 pytest) selects every spec. Other files (the app, a page no spec names) select nothing, and what
-runner wrote (the artifact folders, the events file) is not a change.
+runner wrote (the artifact folders, the events file, the history) is not a change.
 
 The changes come from :mod:`.git`; :func:`select_changed` is the one call ``runner run`` makes.
 """
@@ -155,13 +155,17 @@ def _present(paths: Iterable[Path | None], changed: frozenset[Path]) -> list[Pat
 
 def _outputs(config: Any) -> Callable[[Path], bool]:
     """Whether a file is one runner wrote (an artifact folder's, the events file or an older one
-    kept beside it): a project that does not ignore them in git sees them as untracked."""
+    kept beside it, the history): a project that does not ignore them in git sees them as
+    untracked."""
+    from runner.run.history import history_path
+
     folders = [p.resolve() for p in (config.path(key) for key in _ARTIFACT_FOLDERS) if p is not None]
     events = config.path("eventsFile")
     events = events.resolve() if events is not None else None
+    history = history_path(config.project_root).resolve()
 
     def written_by_runner(path: Path) -> bool:
-        if any(path.is_relative_to(folder) for folder in folders):
+        if path == history or any(path.is_relative_to(folder) for folder in folders):
             return True
         return events is not None and path.parent == events.parent and path.suffix == events.suffix \
             and (path.name == events.name or path.name.startswith(events.stem + "."))
