@@ -5,21 +5,25 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
-from runner.reporters.model import RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, count_parts, failure_lines, format_ms
+from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult
+from runner.reporters.spec import Colors, count_parts, failure_lines, format_ms, not_run_summary
 
 __all__ = ["DotReporter", "print_failures", "summary_line"]
 
 
 def summary_line(run: RunResult, c: Colors) -> str:
-    parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"))
+    parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"),
+                        run.total(NOT_RUN))
     if run.error:
         parts.append(c.red(run.error))
+    elif run.stopped and run.total(NOT_RUN):
+        parts.append(c.gray(run.stopped))
     return "  " + ", ".join(parts) + c.gray(f" ({format_ms(run.duration_ms)})")
 
 
 def print_failures(run: RunResult, c: Colors, write: Any) -> None:
-    """Numbered failures: specs that did not load, then failed tests with every attempt's error."""
+    """Numbered failures: specs that did not load, then failed tests with every attempt's error;
+    then the tests the run did not run, when it stopped early."""
     n = 0
     for spec in run.specs:
         if spec.error:
@@ -36,6 +40,14 @@ def print_failures(run: RunResult, c: Colors, write: Any) -> None:
             write(f"  {n}) {spec.relative} {test.full_title}")
             for line in failure_lines(test, c):
                 write(line)
+    summary = not_run_summary(run)
+    if summary:
+        write("")
+        write(c.gray(f"  {summary}:"))
+        for spec in run.specs:
+            for test in spec.tests:
+                if test.state == NOT_RUN:
+                    write(c.gray(f"    - {spec.relative} {test.full_title}"))
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -43,7 +55,8 @@ def _indent(text: str, prefix: str) -> str:
 
 
 class DotReporter(Reporter):
-    """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``,`` pending, ``-`` skipped."""
+    """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``,`` pending, ``-`` skipped,
+    ``_`` not run (the run stopped before it)."""
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         super().__init__(options, stream)
@@ -70,6 +83,8 @@ class DotReporter(Reporter):
             self._char(c.red("F"))
         elif test.state == "pending":
             self._char(c.cyan(","))
+        elif test.state == NOT_RUN:
+            self._char(c.gray("_"))
         else:
             self._char(c.gray("-"))
 

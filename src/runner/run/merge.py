@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import UsageError
-from runner.events import Event, EventsFileError, RunEnded, RunStarted, dumps_event, read_events
+from runner.events import (
+    NOT_RUN,
+    Event,
+    EventsFileError,
+    RunEnded,
+    RunStarted,
+    dumps_event,
+    read_events,
+)
 
 __all__ = ["merge_command", "merge_shards"]
 
@@ -137,7 +145,10 @@ def merge_shards(inputs: list[str]) -> tuple[list[Event], list[str]]:
     ended = RunEnded(at=max(ends), duration_ms=(max(ends) - started.at) * 1000, tests=run.tests,
                      passed=run.total("passed"), failed=run.failures, pending=run.total("pending"),
                      skipped=run.total("skipped"), error="; ".join(problems) or None,
-                     interrupted=any(s.ended is None or s.ended.interrupted for s in shards))
+                     interrupted=any(s.ended is None or s.ended.interrupted for s in shards),
+                     # each shard stops on its own failures (--max-failures): the first reason says it
+                     stopped=next((s.ended.stopped for s in shards if s.ended and s.ended.stopped), None),
+                     not_run=run.total(NOT_RUN))
     return [started, *body, ended], problems
 
 
