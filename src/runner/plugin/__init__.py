@@ -220,12 +220,13 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         from runner.plugin.max_failures import STOP_FILE_KEY, WorkerStop
         from runner.plugin.worker_relay import RELAYED, WorkerRelay
 
-        relay = WorkerRelay(session, videos=_specs_are_the_unit(config) and session.videos_enabled)
+        workerinput = config.workerinput  # type: ignore[attr-defined]
+        stop = WorkerStop(workerinput) if workerinput.get(STOP_FILE_KEY) else None  # runner run --max-failures
+        relay = WorkerRelay(session, videos=_specs_are_the_unit(config) and session.videos_enabled, stop=stop)
         session.bus.subscribe(relay, RELAYED)
         config.pluginmanager.register(relay, "runner-worker-relay")
-        workerinput = config.workerinput  # type: ignore[attr-defined]
-        if workerinput.get(STOP_FILE_KEY):  # runner run --max-failures
-            config.pluginmanager.register(WorkerStop(workerinput), "runner-worker-stop")
+        if stop is not None:  # registered last: its hooks run before the relay's
+            config.pluginmanager.register(stop, "runner-worker-stop")
         return
     notice = _split_specs_notice(config, session)
     if notice is not None:

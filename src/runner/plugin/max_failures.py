@@ -82,27 +82,43 @@ class MaxFailures:
 
 class WorkerStop:
     """In a pytest-xdist worker: its failed tests told to the stop folder, and no test started
-    once the run has had its failures (see the module)."""
+    once the run has had its failures (see the module).
+
+    A worker looks at the folder as each test ends (its teardown report, before the relay sends
+    it: a spec cut short there has its video finished and sent with that report) and before the
+    first test of each spec; between the tests of one spec the answer of the last end holds, so a
+    spec's video is never left unfinished."""
 
     def __init__(self, workerinput: dict[str, Any]) -> None:
         self._folder = Path(workerinput[STOP_FILE_KEY])
         self._limit = int(workerinput[_LIMIT_KEY])
         self._name = str(workerinput.get("workerid", "gw"))
         self._failed: set[str] = set()
-        self._stopped = False
+        self._last_path: Path | None = None  # the spec file of the last test this worker ran
+        self.stopped = False
 
+    def check(self) -> bool:
+        """Whether the run stops (once it does, it stays stopped)."""
+        if not self.stopped:
+            try:
+                names = [p.name for p in self._folder.iterdir()]
+            except OSError:
+                names = []
+            self.stopped = "stop" in names or len(names) >= self._limit
+        return self.stopped
+
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # the reports of a test's last attempt (runner's retries run before they are told)
         if report.failed and report.nodeid not in self._failed:
             self._failed.add(report.nodeid)
             (self._folder / f"{self._name}-{len(self._failed)}").write_text(report.nodeid, encoding="utf-8")
+        if report.when == "teardown":
+            self.check()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
-        if not self._stopped:  # one listing of a small folder per test; once stopped, it holds
-            try:
-                names = [p.name for p in self._folder.iterdir()]
-            except OSError:
-                names = []
-            self._stopped = "stop" in names or len(names) >= self._limit
-        return True if self._stopped else None
+        if self.stopped or (item.path != self._last_path and self.check()):
+            return True  # pytest runs none of its hooks
+        self._last_path = item.path
+        return None
