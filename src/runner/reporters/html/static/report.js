@@ -415,6 +415,9 @@
       append(detail, tabs);
     }
     append(detail, body);
+    if (!attempts.length && data.state === "not_run") {  // no attempt: why it did not run
+      append(body, el("p", { cls: "note", text: "Not run: " + (row && row.headline || "the run stopped before this test.") }));
+    }
     if (attempts[chosen]) { renderAttempt(body, attempts[chosen], data, spec); }
   }
 
