@@ -5,16 +5,16 @@ tests whose final outcome is failed, from the run's ``test.ended`` events: a ret
 once, after its last attempt. At the Nth, :class:`MaxFailures` stops the run cleanly: no test
 starts after it. In one process the tests left are passed over as pytest reaches them (this
 plugin's ``pytest_runtest_protocol`` returns before any of their hooks). With workers, they share
-a stop folder (:class:`WorkerStop`): each worker writes a file there for each test that failed
-in it, the controller writes ``stop`` at the Nth failure it counts (a test that killed its
-worker counts there only), and before each test a worker looks: at N files, or ``stop``, it
-starts no test, so the scheduler's remaining specs go through the workers without running. A
-worker does not wait for the controller to hear of its own failure: the test after it in the
-same worker never starts. A test already
-running in another worker finishes normally, its reports and artifacts kept (a test is bounded
-by its own timeouts; stopping it would leave a failure the run did not have). pytest's own
-stop (``session.shouldfail``, pytest-xdist's ``shouldstop``) is not used: pytest-xdist's ends
-the run as interrupted (exit status 130).
+a stop folder (:class:`WorkerStop`): each worker writes a file there for each test that failed in
+it, the controller writes ``stop`` at the Nth failure it counts (a test that killed its worker
+counts there only), and a worker looks at the folder as each of its tests ends and before each
+spec it starts: at N files, or ``stop``, it starts no test, so the scheduler's remaining specs go
+through the workers without running. A worker does not wait for the controller to hear of its
+own failure: the test after it in the same worker never starts. A test already running in
+another worker finishes normally, its reports and artifacts kept (a test is bounded by its own
+timeouts; stopping it would leave a failure the run did not have). pytest's own stop
+(``session.shouldfail``, pytest-xdist's ``shouldstop``) is not used: pytest-xdist's ends the run
+as interrupted (exit status 130).
 
 The recorder then tells every test that never started as ``not_run``
 (:meth:`runner.plugin.tests_ledger.TestsLedger.end_not_run`), with :attr:`MaxFailures.reason`.
