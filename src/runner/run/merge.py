@@ -197,7 +197,8 @@ def merge_command(output: str, inputs: list[str]) -> int:
     shards = events[0].shard or {}
     print(f"runner: merged {len(shards.get('merged', []))} of {shards.get('total')} shards into {out}: "
           f"{len(events[0].specs)} specs, {ended.tests} tests, {ended.passed} passed, {ended.failed} failed, "
-          f"{ended.pending} pending, {ended.skipped} skipped.", file=sys.stderr)
+          f"{ended.pending} pending, {ended.skipped} skipped"
+          + (f", {ended.not_run} not run ({ended.stopped})" if ended.not_run else "") + ".", file=sys.stderr)
     for problem in problems:
         print(f"runner: warning: {problem}.", file=sys.stderr)
     code = ended.failed
