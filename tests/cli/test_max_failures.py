@@ -43,8 +43,8 @@ SPECS = {
 STOPPED_1 = "stopped after 1 failure (--max-failures 1)"
 
 
-def _project(root: Path, specs: dict[str, str] = SPECS) -> Path:
-    return write_project(root, base_project(dict(specs), {"video": False}))
+def _project(root: Path, specs: dict[str, str] = SPECS, *, video: bool = False) -> Path:
+    return write_project(root, base_project(dict(specs), {"video": video}))
 
 
 def _events(root: Path) -> list[dict]:
@@ -111,7 +111,7 @@ def test_one_process_stops_after_the_first_failure_and_lists_what_did_not_run(tm
 @pytest.mark.slow
 def test_workers_stop_on_pytests_maxfail_without_an_interruption(tmp_path: Path) -> None:
     """The issue's case: `--workers 2 -- --maxfail=1` exited 130, "Interrupted by KeyboardInterrupt"."""
-    root = _project(tmp_path)
+    root = _project(tmp_path, video=True)
     result = run_runner("run", "--workers", "2", "-r", "junit", "-o", "mochaFile=junit.xml", "--", "--maxfail=1",
                         cwd=root, timeout=240)
     _no_interruption(result.text)
@@ -127,6 +127,9 @@ def test_workers_stop_on_pytests_maxfail_without_an_interruption(tmp_path: Path)
     (ended,) = [e for e in events if e["kind"] == "run.ended"]
     assert ended["interrupted"] is False and ended["stopped"] == STOPPED_1 and ended["not_run"] == 6 - len(failed)
     assert "c_spec.py" not in {e["spec"] for e in events if e["kind"] == "spec.started"}
+    # a spec the stop cut short after its first test still has its video, finished in its worker
+    for spec in [e for e in events if e["kind"] == "spec.ended"]:
+        assert spec["video"] and Path(spec["video"]).is_file() and Path(spec["video"]).stat().st_size > 0, spec
     suites = {s.get("name"): s for s in ET.parse(root / "junit.xml").getroot()}
     c_cases = list(suites["c_spec.py"].iter("testcase"))
     assert [c.find("skipped").get("message") for c in c_cases] == [f"not run: {STOPPED_1}"] * 2  # type: ignore[union-attr]
