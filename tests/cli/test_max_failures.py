@@ -209,6 +209,7 @@ def test_a_bad_limit_is_one_line_naming_the_flag(tmp_path: Path, args: list[str]
     ("3", ["--maxfail", "2", "-k", "login"], (2, ["-k", "login"])),
     ("2", ["--maxfail=5"], (2, [])),
     (None, ["-k", "-x", "-m", "--maxfail=1"], (None, ["-k", "-x", "-m", "--maxfail=1"])),  # values, not flags
+    (None, ["-v", "--", "-x"], (None, ["-v", "--", "-x"])),  # after pytest's own --: no option
 ])
 def test_pytests_stops_become_runners_and_the_smallest_limit_holds(
         flag: str | None, extra: list[str], expected: tuple[int | None, list[str]]) -> None:
@@ -218,3 +219,25 @@ def test_pytests_stops_become_runners_and_the_smallest_limit_holds(
 def test_a_limit_that_is_no_number_raises_usage_error() -> None:
     with pytest.raises(UsageError, match="--max-failures '0'"):
         _max_failures("0", [])
+
+
+@pytest.mark.slow
+def test_a_quarantined_failure_does_not_count(tmp_path: Path) -> None:
+    root = _project(tmp_path, {
+        "runner/integration/a_spec.py": '''
+            import pytest
+
+            @pytest.mark.quarantine(reason="known flake")
+            def test_a1(runner):
+                assert False, "a1 fails in quarantine"
+
+            def test_a2(runner):
+                assert False, "a2 fails"
+
+            def test_a3(runner):
+                runner.log("a3 ran")
+        ''',
+    })
+    result = run_runner("run", "--max-failures", "1", "-r", "dot", cwd=root, timeout=180)
+    assert result.code == 1, result.text  # a2: the quarantined failure fails neither the run nor stops it
+    assert _states(_events(root)) == {"test_a1": "failed", "test_a2": "failed", "test_a3": "not_run"}

@@ -308,6 +308,9 @@ class TestEnded(Event):
     # how many attempts the test's retries allowed (retries + 1), so a report says "attempt 2 of
     # 3"; None: not a runner test (no retries apply) or an events file written before this field
     attempts_allowed: int | None = None
+    # why the test is quarantined (its mark's reason, or the `quarantine` entry naming it): its
+    # failure does not fail the run; None: it is not (or an events file written before this field)
+    quarantine: str | None = None
     reason: str | None = None  # why a not_run test did not run
 
 
@@ -352,8 +355,10 @@ class PluginEvent(Event):
 @dataclass(frozen=True, kw_only=True)
 class RunEnded(Event):
     """The run ended. ``error``: why it counts as failed as a whole (``"no tests ran"``).
-    ``stopped``: why it stopped before all its tests ran (``--max-failures``); ``not_run``: how
-    many of its ``tests`` it did not run then (each told as a ``not_run`` test.ended)."""
+    ``quarantined``: how many of the ``failed`` tests are quarantined (their failure does not fail
+    the run). ``stopped``: why it stopped before all its tests ran (``--max-failures``);
+    ``not_run``: how many of its ``tests`` it did not run then (each told as a ``not_run``
+    test.ended)."""
 
     kind: ClassVar[str] = "run.ended"
     duration_ms: float
@@ -364,6 +369,7 @@ class RunEnded(Event):
     skipped: int
     error: str | None = None
     interrupted: bool = False
+    quarantined: int = 0
     stopped: str | None = None
     not_run: int = 0
 

@@ -2,7 +2,8 @@
 
 The process that tells the run (the one pytest process, or pytest-xdist's controller) counts the
 tests whose final outcome is failed, from the run's ``test.ended`` events: a retried test counts
-once, after its last attempt. At the Nth, :class:`MaxFailures` stops the run cleanly: no test
+once, after its last attempt; a quarantined test's failure does not count (it does not fail the
+run either). At the Nth, :class:`MaxFailures` stops the run cleanly: no test
 starts after it. In one process the tests left are passed over as pytest reaches them (this
 plugin's ``pytest_runtest_protocol`` returns before any of their hooks). With workers, they share
 a stop folder (:class:`WorkerStop`): each worker writes a file there for each test that failed in
@@ -30,6 +31,7 @@ from typing import Any
 import pytest
 
 from runner.events import Event, TestEnded
+from runner.plugin.outcomes import QUARANTINE_ATTR
 
 __all__ = ["STOP_FILE_KEY", "MaxFailures", "WorkerStop", "stop_reason"]
 
@@ -56,6 +58,8 @@ class MaxFailures:
     def __call__(self, event: Event) -> None:
         """A test ended: a failed one counts (the test's final outcome, once)."""
         if not isinstance(event, TestEnded) or event.state != "failed" or self.reason is not None:
+            return
+        if event.quarantine is not None:  # its failure does not fail the run: nor does it stop it
             return
         self.failed += 1
         if self.failed >= self.limit:
@@ -110,7 +114,8 @@ class WorkerStop:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # the reports of a test's last attempt (runner's retries run before they are told)
-        if report.failed and report.nodeid not in self._failed:
+        quarantined = getattr(report, QUARANTINE_ATTR, None) is not None  # not a failure of the run
+        if report.failed and not quarantined and report.nodeid not in self._failed:
             self._failed.add(report.nodeid)
             (self._folder / f"{self._name}-{len(self._failed)}").write_text(report.nodeid, encoding="utf-8")
         if report.when == "teardown":

@@ -6,14 +6,21 @@ from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
 from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, count_parts, failure_lines, format_ms, not_run_summary
+from runner.reporters.spec import (
+    Colors,
+    count_parts,
+    failure_lines,
+    format_ms,
+    not_run_summary,
+    quarantine_tag,
+)
 
 __all__ = ["DotReporter", "print_failures", "summary_line"]
 
 
 def summary_line(run: RunResult, c: Colors) -> str:
     parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"),
-                        run.total(NOT_RUN))
+                        quarantined=run.quarantined, not_run=run.total(NOT_RUN))
     if run.error:
         parts.append(c.red(run.error))
     elif run.stopped and run.total(NOT_RUN):
@@ -37,7 +44,7 @@ def print_failures(run: RunResult, c: Colors, write: Any) -> None:
                 continue
             n += 1
             write("")
-            write(f"  {n}) {spec.relative} {test.full_title}")
+            write(f"  {n}) {spec.relative} {test.full_title}{quarantine_tag(test, c)}")
             for line in failure_lines(test, c):
                 write(line)
     summary = not_run_summary(run)
@@ -55,8 +62,8 @@ def _indent(text: str, prefix: str) -> str:
 
 
 class DotReporter(Reporter):
-    """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``,`` pending, ``-`` skipped,
-    ``_`` not run (the run stopped before it)."""
+    """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``Q`` failed in quarantine
+    (it does not fail the run), ``,`` pending, ``-`` skipped, ``_`` not run (the run stopped before it)."""
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         super().__init__(options, stream)
@@ -80,7 +87,7 @@ class DotReporter(Reporter):
         if test.state == "passed":
             self._char(c.yellow("!") if test.flaky else c.gray("."))
         elif test.state == "failed":
-            self._char(c.red("F"))
+            self._char(c.yellow("Q") if test.quarantine is not None else c.red("F"))
         elif test.state == "pending":
             self._char(c.cyan(","))
         elif test.state == NOT_RUN:
