@@ -58,6 +58,9 @@ def add_parser(sub: Any) -> None:
                      help=f"the durations file --shard balances by (default: {DEFAULT_DURATIONS_HELP})")
     run.add_argument("--record-durations", action="store_true",
                      help="write each spec's duration into the durations file after the run")
+    run.add_argument("--max-failures", default=None, metavar="N",
+                     help="stop after N failed tests, across all workers; the tests not run are listed "
+                          "as such (pytest's -x and --maxfail after -- mean this)")
     run.add_argument("--fail-on-flaky", action="store_true",
                      help="a test that passed only on a retry (flaky) fails the run: the exit status counts it "
                           "as a failure (quarantined tests excepted; docs/flakes.md)")
@@ -76,6 +79,12 @@ def command(args: argparse.Namespace) -> int:
 
     def run(journal: Any) -> int:
         try:
+            extra = _pytest_extra(args)
+            args.max_failures, args.pytest_args = _max_failures(args.max_failures, extra)
+            if len(args.pytest_args) < len(extra):
+                print(f"runner: notice: pytest's {' '.join(a for a in extra if a not in args.pytest_args)} is "
+                      f"runner's --max-failures {args.max_failures} in a runner run (it counts the failures of "
+                      "all workers).", file=sys.stderr)
             return _run_watched(args, journal)
         except RunnerError as err:
             return fail(str(err))
@@ -252,7 +261,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     session.bus.subscribe(interrupts.run_ended, (RunEnded,))  # a signal after it: the reports are finished
     try:
         ran = run_pytest(session, [str(s) for s in specs], specs, reporters=[reporter],
-                         interrupted_by=lambda: interrupts.name, options=options)
+                         interrupted_by=lambda: interrupts.name, options=options, max_failures=args.max_failures)
     finally:
         session.close()
         writer.close()
@@ -527,6 +536,43 @@ def _pytest_extra(args: argparse.Namespace) -> list[str]:
     """The arguments given to pytest after ``--``."""
     extra = list(args.pytest_args or [])
     return extra[1:] if extra and extra[0] == "--" else extra
+
+
+def _max_failures(flag: str | None, extra: list[str]) -> tuple[int | None, list[str]]:
+    """``--max-failures N`` checked, and pytest's own stops (``-x``, ``--exitfirst``,
+    ``--maxfail=N``) taken out of the pytest arguments and made runner's (the smallest limit
+    holds): pytest's stop works in one process only, and ends a run with workers as interrupted.
+    Raises :class:`UsageError` for a limit that is not a whole number of 1 or more."""
+    limits = [] if flag is None else [_failures_limit(flag, "--max-failures")]
+    kept: list[str] = []
+    values = iter(extra)
+    for arg in values:
+        if arg == "--":  # pytest's own: what follows is no option
+            kept += [arg, *values]
+        elif arg in ("-x", "--exitfirst"):
+            limits.append(1)
+        elif arg == "--maxfail":
+            limits.append(_failures_limit(next(values, ""), "pytest's --maxfail"))
+        elif arg.startswith("--maxfail="):
+            limits.append(_failures_limit(arg.partition("=")[2], "pytest's --maxfail"))
+        else:
+            kept.append(arg)
+            if arg in _PYTEST_VALUE_OPTIONS:  # its value is no flag, whatever it reads
+                kept.append(next(values, ""))
+    return (min(limits) if limits else None), kept
+
+
+# pytest's options whose value is the next argument (so `-k -x` is not runner's stop)
+_PYTEST_VALUE_OPTIONS = frozenset(("-k", "-m", "-p", "-o", "-c", "-W", "-r", "--deselect", "--ignore",
+                                   "--ignore-glob", "--rootdir", "--confcutdir", "--basetemp"))
+
+
+def _failures_limit(text: str, where: str) -> int:
+    value = text.strip()
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        also = "" if where == "--max-failures" else " (runner's --max-failures)"
+        raise UsageError(f"{where}{also} {text!r}: expected a number of failed tests to stop after (1 or more).")
+    return int(value)
 
 
 def _asks_for_workers(args: argparse.Namespace) -> bool:

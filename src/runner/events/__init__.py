@@ -12,6 +12,7 @@ from .bus import EventBus, Subscriber
 from .jsonl import EventsFileError, EventsFileWriter, dumps_event, json_line, read_events
 from .model import (
     EVENT_TYPES,
+    NOT_RUN,
     SCHEMA_VERSION,
     AttemptEnded,
     BrowserStarted,
@@ -40,5 +41,5 @@ __all__ = [
     "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
     "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
-    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded",
+    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
 ]

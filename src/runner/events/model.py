@@ -14,6 +14,7 @@ a run's events::
           screenshot.taken        (as they happen, in the process that runs the test)
           attempt.ended           (once per attempt; a retried test has several)
         test.ended
+        test.ended                (state "not_run": a test the run stopped before, no attempt)
         video.written            (when the spec's video is complete; may come later)
       spec.ended
       plugin.event               (the plugins file's before:spec, after:spec, ... fired)
@@ -33,11 +34,15 @@ __all__ = [
     "SCHEMA_VERSION", "Event", "EventFormatError", "EVENT_TYPES", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
     "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
-    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded",
+    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
 ]
 
 #: The version of the JSON form. A reader refuses a newer one (it cannot know its meaning).
 SCHEMA_VERSION = 1
+
+#: A test's state when the run stopped before it started (``--max-failures``): a ``test.ended``
+#: with no attempt, its ``reason`` saying why. It is no failure, and no run of the test.
+NOT_RUN = "not_run"
 
 
 class EventFormatError(ValueError):
@@ -286,7 +291,9 @@ class AttemptEnded(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class TestEnded(Event):
-    """A test ended after its last attempt. ``slow``: over ``slowTestThreshold``."""
+    """A test ended after its last attempt. ``slow``: over ``slowTestThreshold``. ``state``
+    ``not_run`` (``NOT_RUN``): the run stopped before the test started, ``attempts`` is 0 and
+    ``reason`` says why (``"stopped after 2 failures (--max-failures 2)"``)."""
 
     __test__: ClassVar[bool] = False
     kind: ClassVar[str] = "test.ended"
@@ -304,6 +311,7 @@ class TestEnded(Event):
     # why the test is quarantined (its mark's reason, or the `quarantine` entry naming it): its
     # failure does not fail the run; None: it is not (or an events file written before this field)
     quarantine: str | None = None
+    reason: str | None = None  # why a not_run test did not run
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -348,7 +356,9 @@ class PluginEvent(Event):
 class RunEnded(Event):
     """The run ended. ``error``: why it counts as failed as a whole (``"no tests ran"``).
     ``quarantined``: how many of the ``failed`` tests are quarantined (their failure does not fail
-    the run)."""
+    the run). ``stopped``: why it stopped before all its tests ran (``--max-failures``);
+    ``not_run``: how many of its ``tests`` it did not run then (each told as a ``not_run``
+    test.ended)."""
 
     kind: ClassVar[str] = "run.ended"
     duration_ms: float
@@ -360,6 +370,8 @@ class RunEnded(Event):
     error: str | None = None
     interrupted: bool = False
     quarantined: int = 0
+    stopped: str | None = None
+    not_run: int = 0
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

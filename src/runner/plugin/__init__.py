@@ -230,11 +230,16 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
     if support is not None:
         config.pluginmanager.register(support, "runner-support-file")
     if _is_xdist_worker(config):
+        from runner.plugin.max_failures import STOP_FILE_KEY, WorkerStop
         from runner.plugin.worker_relay import RELAYED, WorkerRelay
 
-        relay = WorkerRelay(session, videos=_specs_are_the_unit(config) and session.videos_enabled)
+        workerinput = config.workerinput  # type: ignore[attr-defined]
+        stop = WorkerStop(workerinput) if workerinput.get(STOP_FILE_KEY) else None  # runner run --max-failures
+        relay = WorkerRelay(session, videos=_specs_are_the_unit(config) and session.videos_enabled, stop=stop)
         session.bus.subscribe(relay, RELAYED)
         config.pluginmanager.register(relay, "runner-worker-relay")
+        if stop is not None:  # registered last: its hooks run before the relay's
+            config.pluginmanager.register(stop, "runner-worker-stop")
         return
     notice = _split_specs_notice(config, session)
     if notice is not None:
@@ -253,6 +258,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         bus.subscribe(run.feed)
     if emit:
         subscribe_after(bus, session.events)
+    stop = _max_failures(config, bus, run)
     recorder = RunRecorder(
         publish=bus.publish, project_root=session.config.project_root,
         spec_root=session.config.path(spec_folder_option(session.config)),
@@ -262,8 +268,23 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         finish_spec=session.recordings.finish_spec, settle=session.recordings.settle_videos,
         interrupted_by=run.interrupted_by if run is not None else None,
         run_error=lambda: "the browser did not start" if session.host.launch_error else None,
+        stopped=(lambda: stop.reason) if stop is not None else None,
     )
     config.pluginmanager.register(recorder, "runner-results")
+
+
+def _max_failures(config: pytest.Config, bus: Any, run: RunPlugin | None) -> Any:
+    """``runner run --max-failures N``: the count, told every test's end, and the stop it makes
+    (None without the flag)."""
+    if run is None or run.max_failures is None:
+        return None
+    from runner.events import TestEnded
+    from runner.plugin.max_failures import MaxFailures
+
+    stop = MaxFailures(run.max_failures)
+    bus.subscribe(stop, (TestEnded,))
+    config.pluginmanager.register(stop, "runner-max-failures")
+    return stop
 
 
 def _describe_run(session: Any, specs: list[str]) -> RunStarted:

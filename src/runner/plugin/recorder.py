@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from runner.events import Event, RunEnded, RunStarted
+from runner.events import NOT_RUN, Event, RunEnded, RunStarted
 from runner.plugin.outcomes import interruption_reason
 from runner.plugin.spec_ledger import SpecLedger
 from runner.plugin.tests_ledger import TestsLedger
@@ -32,7 +32,9 @@ class RunRecorder:
     ``describe_run(spec_paths)`` makes the ``run.started`` event; ``finish_spec(relative,
     passed)`` ends a spec's artifacts and returns its video (or None); ``settle()`` waits for
     artifacts still being written (it may publish ``video.written``) before ``run.ended``;
-    ``run_error()`` why the run as a whole failed (``run.ended``'s ``error``), if it did.
+    ``run_error()`` why the run as a whole failed (``run.ended``'s ``error``), if it did;
+    ``stopped()`` why it stopped before its last test (``--max-failures``), if it did: the tests
+    it never started are told as ``not_run``.
     ``slow_ms`` is the run's ``slowTestThreshold``. ``interrupted_by()`` names the signal that
     interrupted ``runner run`` (None when none did).
 
@@ -47,16 +49,20 @@ class RunRecorder:
                  finish_spec: Callable[[str, bool], str | None] | None = None,
                  settle: Callable[[], None] | None = None,
                  interrupted_by: Callable[[], str | None] | None = None,
-                 run_error: Callable[[], str | None] | None = None) -> None:
+                 run_error: Callable[[], str | None] | None = None,
+                 stopped: Callable[[], str | None] | None = None) -> None:
         self._publish = publish
         self._describe_run = describe_run
         self._settle = settle
         self._run_error = run_error
+        self._stopped = stopped
+        self._ids: list[str] = []  # the tests the run will run, by node id, in order
         self._started = time.monotonic()
         self._announced = False
         self._interrupted_by = interrupted_by
         self._interruption: BaseException | None = None  # what pytest caught (KeyboardInterrupt, Exit)
-        self.totals = {"tests": 0, "passed": 0, "failed": 0, "pending": 0, "skipped": 0, "quarantined": 0}
+        self.totals = {"tests": 0, "passed": 0, "failed": 0, "pending": 0, "skipped": 0, "quarantined": 0,
+                       NOT_RUN: 0}
         self._specs = SpecLedger(publish=publish, project_root=project_root, spec_root=spec_root,
                                  spec_paths=spec_paths, finish_spec=finish_spec, totals=self.totals)
         self._tests = TestsLedger(publish=publish, specs=self._specs, slow_ms=slow_ms, totals=self.totals)
@@ -67,6 +73,8 @@ class RunRecorder:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if not self._specs.counted:
+            self._ids = [item.nodeid for item in session.items]
         self._specs.count([str(item.path) for item in session.items])
 
     @pytest.hookimpl(optionalhook=True)
@@ -75,6 +83,7 @@ class RunRecorder:
         same ones; the first tells how many tests each spec has)."""
         if self._specs.counted:
             return
+        self._ids = list(ids)
         self._specs.count_workers(ids)
         self._announce()
 
@@ -123,6 +132,9 @@ class RunRecorder:
         if interrupted:
             self._tests.end_interrupted(self._reason())
         self._tests.end_unfinished()  # started, never ended, not interrupted: its process died
+        stopped = self._stopped() if self._stopped is not None and not interrupted else None
+        if stopped is not None:
+            self._tests.end_not_run(self._ids, stopped)
         self._specs.end_started()  # specs cut short (-x, maxfail, interrupted) end first
         self._specs.end_specs_without_tests()
         if self._settle is not None:
@@ -139,4 +151,5 @@ class RunRecorder:
             duration_ms=(time.monotonic() - self._started) * 1000, tests=totals["tests"],
             passed=totals["passed"], failed=totals["failed"], pending=totals["pending"],
             skipped=totals["skipped"], error=error, interrupted=interrupted, quarantined=totals["quarantined"],
+            stopped=stopped, not_run=totals[NOT_RUN],
         ))

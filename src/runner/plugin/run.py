@@ -22,12 +22,14 @@ class RunPlugin:
     """One ``runner run``: its session, reporters and specs; then its results."""
 
     def __init__(self, session: Any, reporters: list[Any], specs: list[Path],
-                 interrupted_by: Callable[[], str | None] = lambda: None) -> None:
+                 interrupted_by: Callable[[], str | None] = lambda: None, max_failures: int | None = None) -> None:
         self.session = session
         self.reporters = reporters
         self.specs = specs
         #: The signal that interrupted the run ("SIGINT", "SIGTERM"), None while none did.
         self.interrupted_by = interrupted_by
+        #: ``--max-failures``: the run stops after this many failed tests (None: it does not).
+        self.max_failures = max_failures
         self.feed: ReporterFeed | None = None  # set when the plugin installs the run
 
     @property

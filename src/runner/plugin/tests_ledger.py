@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from runner.events import AttemptEnded, Event, TestEnded, TestStarted, from_json
+from runner.events import NOT_RUN, AttemptEnded, Event, TestEnded, TestStarted, from_json
 from runner.plugin.outcomes import (
     ALLOWED_ATTR,
     ATTEMPTS_ATTR,
@@ -45,6 +45,7 @@ class TestsLedger:
         self._totals = totals
         self._reports: dict[str, list[pytest.TestReport]] = {}
         self._running: dict[str, tuple[float, Any]] = {}  # started, not ended: (monotonic, location)
+        self._ended: set[str] = set()
 
     def started(self, nodeid: str, location: Any) -> None:
         spec = self._specs.spec_of(nodeid)
@@ -103,7 +104,25 @@ class TestsLedger:
             flaky=state == "passed" and len(attempts) > 1, attempts_allowed=allowed, quarantine=quarantine,
         ))
         self._running.pop(nodeid, None)
+        self._ended.add(nodeid)
         self._specs.test_ended(spec, state)
+
+    def end_not_run(self, nodeids: list[str], reason: str) -> None:
+        """The run stopped early (``reason``): each of ``nodeids`` that never started is told as
+        ``not_run``, in the run's order. A spec that had started ends with its last; one that
+        never started gets no ``spec.started`` or ``spec.ended`` (the plugins file's
+        ``before:spec`` and ``after:spec`` do not fire for it): only its tests are told."""
+        for nodeid in nodeids:
+            if nodeid in self._ended or nodeid in self._running:
+                continue
+            spec = self._specs.spec_of(nodeid)
+            self._totals["tests"] += 1
+            self._totals[NOT_RUN] += 1
+            self._ended.add(nodeid)
+            self._publish(TestEnded(spec=spec.relative, nodeid=nodeid, title=title_of(nodeid), state=NOT_RUN,
+                                    duration_ms=0.0, attempts=0, reason=reason))
+            if spec.started is not None:
+                self._specs.test_ended(spec, NOT_RUN)
 
     def _attempts(self, nodeid: str, spec: SpecRecord,
                   reports: list[pytest.TestReport]) -> tuple[list[dict[str, Any]], int | None]:

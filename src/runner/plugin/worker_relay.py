@@ -10,7 +10,9 @@ and the HTML report hold the whole run.
 With specs as the unit (``--dist loadfile``: ``runner run --workers``), a spec's tests run
 together in one worker, so its video is recorded there: when its last test is done, the relay
 finishes the video, waits for the file and sends its path (``SPEC_VIDEO_ATTR``, and the
-``video.written`` event) with that test's teardown report.
+``video.written`` event) with that test's teardown report. So does a test after which the run
+stops (``--max-failures``: ``stop``, the worker's :class:`~runner.plugin.max_failures.WorkerStop`):
+its spec's other tests never start.
 """
 
 from __future__ import annotations
@@ -44,9 +46,10 @@ class WorkerRelay:
     """Subscribed to the worker session's bus and registered as a pytest plugin in the worker;
     ``videos``: specs are the unit here, so their videos are finished here."""
 
-    def __init__(self, session: Any, *, videos: bool) -> None:
+    def __init__(self, session: Any, *, videos: bool, stop: Any = None) -> None:
         self._session = session
         self._videos = videos
+        self._stop = stop
         self._pending: dict[str, list[dict[str, Any]]] = {}  # nodeid -> events not sent yet
         self._written: list[dict[str, Any]] = []  # video.written of the spec being finished
         self._next: dict[str, Any] = {}  # nodeid -> the next item this worker runs (None: none yet)
@@ -78,7 +81,8 @@ class WorkerRelay:
             return
         key = str(path)
         self._failed[key] = self._failed.get(key, False) or report.failed
-        if report.when == "teardown" and following != path and self._videos:
+        last = following != path or (self._stop is not None and self._stop.stopped)
+        if report.when == "teardown" and last and self._videos:
             self._written = []
             video = self._session.recordings.finish_spec(key, not self._failed.pop(key, False))
             self._session.recordings.settle_videos()  # the file is complete before the controller tells it

@@ -5,22 +5,32 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
-from runner.reporters.model import RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, count_parts, failure_lines, format_ms, quarantine_tag
+from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult
+from runner.reporters.spec import (
+    Colors,
+    count_parts,
+    failure_lines,
+    format_ms,
+    not_run_summary,
+    quarantine_tag,
+)
 
 __all__ = ["DotReporter", "print_failures", "summary_line"]
 
 
 def summary_line(run: RunResult, c: Colors) -> str:
     parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"),
-                        quarantined=run.quarantined)
+                        quarantined=run.quarantined, not_run=run.total(NOT_RUN))
     if run.error:
         parts.append(c.red(run.error))
+    elif run.stopped and run.total(NOT_RUN):
+        parts.append(c.gray(run.stopped))
     return "  " + ", ".join(parts) + c.gray(f" ({format_ms(run.duration_ms)})")
 
 
 def print_failures(run: RunResult, c: Colors, write: Any) -> None:
-    """Numbered failures: specs that did not load, then failed tests with every attempt's error."""
+    """Numbered failures: specs that did not load, then failed tests with every attempt's error;
+    then the tests the run did not run, when it stopped early."""
     n = 0
     for spec in run.specs:
         if spec.error:
@@ -37,6 +47,14 @@ def print_failures(run: RunResult, c: Colors, write: Any) -> None:
             write(f"  {n}) {spec.relative} {test.full_title}{quarantine_tag(test, c)}")
             for line in failure_lines(test, c):
                 write(line)
+    summary = not_run_summary(run)
+    if summary:
+        write("")
+        write(c.gray(f"  {summary}:"))
+        for spec in run.specs:
+            for test in spec.tests:
+                if test.state == NOT_RUN:
+                    write(c.gray(f"    - {spec.relative} {test.full_title}"))
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -45,7 +63,7 @@ def _indent(text: str, prefix: str) -> str:
 
 class DotReporter(Reporter):
     """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``Q`` failed in quarantine
-    (it does not fail the run), ``,`` pending, ``-`` skipped."""
+    (it does not fail the run), ``,`` pending, ``-`` skipped, ``_`` not run (the run stopped before it)."""
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         super().__init__(options, stream)
@@ -72,6 +90,8 @@ class DotReporter(Reporter):
             self._char(c.yellow("Q") if test.quarantine is not None else c.red("F"))
         elif test.state == "pending":
             self._char(c.cyan(","))
+        elif test.state == NOT_RUN:
+            self._char(c.gray("_"))
         else:
             self._char(c.gray("-"))
 

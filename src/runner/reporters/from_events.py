@@ -63,7 +63,8 @@ class RunBuilder:
             extras = self._extras.pop(event.nodeid, None)
             test = TestResult(nodeid=event.nodeid, title=list(event.title), state=event.state,
                               attempts=attempts, duration_ms=event.duration_ms, slow=event.slow,
-                              attempts_allowed=event.attempts_allowed, quarantine=event.quarantine)
+                              attempts_allowed=event.attempts_allowed, quarantine=event.quarantine,
+                              reason=event.reason)
             if extras is not None:
                 test.log, test.routes, test.requests = list(extras.log), list(extras.routes), list(extras.requests)
             spec = self.spec(event.spec)
@@ -96,6 +97,7 @@ class RunBuilder:
         if isinstance(event, RunEnded):
             self.run.duration_ms = event.duration_ms
             self.run.error = event.error
+            self.run.stopped = event.stopped
             self.run.ended_at = iso_time(event.at)
             return self.run
         return None

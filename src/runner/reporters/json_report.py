@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
-from runner.reporters.model import RunResult
+from runner.reporters.model import NOT_RUN, RunResult
 
 __all__ = ["JsonReporter", "run_to_json"]
 
@@ -24,7 +24,7 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
         spec_data["stats"] = {
             "tests": len(spec.tests), "passes": spec.count("passed"), "failures": spec.failures,
             "quarantined": spec.quarantined,
-            "pending": spec.count("pending"), "skipped": spec.count("skipped"),
+            "pending": spec.count("pending"), "skipped": spec.count("skipped"), "notRun": spec.count(NOT_RUN),
             "duration_ms": spec.duration_ms,
         }
         for test_data, test in zip(spec_data["tests"], spec.tests, strict=True):
@@ -46,6 +46,7 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
         "totalQuarantined": run.quarantined,
         "totalPending": run.total("pending"),
         "totalSkipped": run.total("skipped"),
+        "totalNotRun": run.total(NOT_RUN),  # the run stopped before them: "stopped" says why
         "totalFlaky": sum(1 for s in run.specs for t in s.tests if t.flaky),
         "totalSlow": sum(1 for s in run.specs for t in s.tests if t.slow),
         "totalSpecErrors": sum(1 for s in run.specs if s.error),

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
-from runner.reporters.model import RunResult, SpecResult, TestResult
+from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult
 
 __all__ = ["JunitReporter", "spec_hash", "DEFAULT_FILE"]
 
@@ -74,7 +74,7 @@ class JunitReporter(Reporter):
 
     def suite_element(self, spec: SpecResult) -> ET.Element:
         tests = len(spec.tests) + (1 if spec.error else 0)
-        skipped = spec.count("pending") + spec.count("skipped") + spec.quarantined
+        skipped = spec.count("pending") + spec.count("skipped") + spec.quarantined + spec.count(NOT_RUN)
         suite = ET.Element("testsuite", {
             "name": _clean(spec.relative), "tests": str(tests), "failures": str(spec.count("failed") - spec.quarantined),
             "errors": str(1 if spec.error else 0), "skipped": str(skipped), "time": _secs(spec.duration_ms),
@@ -110,6 +110,8 @@ class JunitReporter(Reporter):
         elif test.quarantined_failure:
             ET.SubElement(case, "skipped", {
                 "message": _clean(f"quarantined: {test.quarantine}; it failed: {test.message or 'failed'}")})
+        elif test.state == NOT_RUN:  # JUnit has no "not run": CI systems read a skip with its reason
+            ET.SubElement(case, "skipped", {"message": _clean(f"not run: {test.reason or 'the run stopped'}")})
         elif test.state == "failed":
             last = test.last_failed
             error = test.error or "failed"

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["AttemptResult", "TestResult", "SpecResult", "RunResult"]
+__all__ = ["NOT_RUN", "AttemptResult", "TestResult", "SpecResult", "RunResult"]
+
+#: The state of a test the run stopped before (``--max-failures``): no attempt, no failure.
+NOT_RUN = "not_run"
 
 
 @dataclass
@@ -34,7 +37,7 @@ class TestResult:
 
     nodeid: str
     title: list[str]  # suite titles then the test name
-    state: str  # final state: "passed" | "failed" | "pending" | "skipped"
+    state: str  # final state: "passed" | "failed" | "pending" | "skipped" | "not_run" (NOT_RUN)
     attempts: list[AttemptResult] = field(default_factory=list)
     duration_ms: float = 0.0
     slow: bool = False
@@ -43,6 +46,7 @@ class TestResult:
     requests: list[dict[str, Any]] = field(default_factory=list)
     attempts_allowed: int | None = None  # retries + 1; None when not known
     quarantine: str | None = None  # why it is quarantined (its failure does not fail the run)
+    reason: str | None = None  # why a not_run test did not run: "stopped after 1 failure (--max-failures 1)"
 
     @property
     def counts_as_failure(self) -> bool:
@@ -72,7 +76,9 @@ class TestResult:
     def message(self) -> str | None:
         """The last failed attempt's error in one line, ``"Type: message"`` (else the error's first
         line); for a test that did not fail, why it was skipped (``"Skipped: not now"``,
-        ``"expected to fail: known bug"``) or None."""
+        ``"expected to fail: known bug"``) or not run (its ``reason``), or None."""
+        if self.state == NOT_RUN:
+            return self.reason
         last = self.last_failed
         if last is not None:
             return last.headline()
@@ -146,6 +152,7 @@ class RunResult:
     error: str | None = None  # the run as a whole failed: "no tests ran"
     started_at: str | None = None  # ISO 8601, UTC, when the run started
     ended_at: str | None = None
+    stopped: str | None = None  # why the run stopped before all its tests ran (--max-failures)
 
     @property
     def ok(self) -> bool:

@@ -7,7 +7,7 @@ import shlex
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
-from runner.reporters.model import RunResult, SpecResult, TestResult
+from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult
 
 __all__ = ["SpecReporter", "Colors", "format_ms"]
 
@@ -118,7 +118,8 @@ class SpecReporter(Reporter):
             self._print(c.yellow("  No tests found in this spec."))
         self._print()
         counts = count_parts(c, spec.count("passed"), spec.count("failed") - spec.quarantined,
-                             spec.count("pending"), spec.count("skipped"), quarantined=spec.quarantined)
+                             spec.count("pending"), spec.count("skipped"), quarantined=spec.quarantined,
+                             not_run=spec.count(NOT_RUN))
         self._print("  " + ", ".join(counts) + c.gray(f" ({format_ms(spec.duration_ms)})"))
         if spec.error:
             self._print()
@@ -174,8 +175,10 @@ class SpecReporter(Reporter):
             return str(n) if n else "-"
 
         for spec in run.specs:
-            mark = c.green("✔") if spec.ok else c.red("✖")
-            line = (f"  {mark}    {spec.relative.ljust(width)}{len(spec.tests):>7}{num(spec.count('passed')):>9}"
+            spec_mark = c.green("✔") if spec.ok else c.red("✖")
+            if spec.tests and spec.count(NOT_RUN) == len(spec.tests):
+                spec_mark = c.gray("-")  # none of its tests ran
+            line = (f"  {spec_mark}    {spec.relative.ljust(width)}{len(spec.tests):>7}{num(spec.count('passed')):>9}"
                     f"{num(spec.failures):>9}{num(spec.count('pending')):>9}{num(spec.count('skipped')):>9}"
                     f"{format_ms(spec.duration_ms):>10}")
             self._print(line)
@@ -187,6 +190,9 @@ class SpecReporter(Reporter):
                     f"{format_ms(run.duration_ms):>10}")
         for line in quarantine_lines(run, c):
             self._print(line)
+        not_run = not_run_summary(run)
+        if not_run:
+            self._print(c.gray(f"       {not_run}"))
         self._print()
 
 
@@ -213,9 +219,9 @@ def _indent(text: str, prefix: str) -> str:
 
 
 def count_parts(c: Colors, passing: int, failing: int, pending: int, skipped: int, *,
-                quarantined: int = 0) -> list[str]:
-    """``["3 passing", "1 failing", "2 pending"]`` in colour; counts of 0 left out (passing kept).
-    ``failing`` leaves out the ``quarantined`` failures, counted apart."""
+                quarantined: int = 0, not_run: int = 0) -> list[str]:
+    """``["3 passing", "1 failing", "2 pending", "4 not run"]`` in colour; counts of 0 left out
+    (passing kept). ``failing`` leaves out the ``quarantined`` failures, counted apart."""
     parts = [c.green(f"{passing} passing")]
     if failing:
         parts.append(c.red(f"{failing} failing"))
@@ -225,11 +231,27 @@ def count_parts(c: Colors, passing: int, failing: int, pending: int, skipped: in
         parts.append(c.cyan(f"{pending} pending"))
     if skipped:
         parts.append(c.gray(f"{skipped} skipped"))
+    if not_run:
+        parts.append(c.gray(f"{not_run} not run"))
     return parts
 
 
+def not_run_summary(run: RunResult) -> str | None:
+    """``Not run: 4 tests in 2 specs (stopped after 1 failure (--max-failures 1))``, or None
+    when every test ran."""
+    specs = [spec for spec in run.specs if spec.count(NOT_RUN)]
+    count = sum(spec.count(NOT_RUN) for spec in specs)
+    if not count:
+        return None
+    tests = f"{count} test{'s' if count != 1 else ''} in {len(specs)} spec{'s' if len(specs) != 1 else ''}"
+    return f"Not run: {tests}" + (f" ({run.stopped})" if run.stopped else "")
+
+
 def not_run_line(test: TestResult, title: str, c: Colors) -> str:
-    """``- title (Skipped: why)`` for a pending (cyan) or skipped (gray) test."""
+    """``- title (Skipped: why)`` for a pending (cyan) or skipped (gray) test; ``- title (not run:
+    why)`` for a test the run stopped before (gray)."""
+    if test.state == NOT_RUN:
+        return c.gray(f"- {title} (not run" + (f": {test.reason})" if test.reason else ")"))
     if test.state == "pending":
         reason = c.gray(f" ({test.message})") if test.message else ""
         return f"{c.cyan('- ' + title)}{reason}"

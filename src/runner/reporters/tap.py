@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
-from runner.reporters.model import RunResult, SpecResult, TestResult
+from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult
 from runner.reporters.spec import format_ms
 
 __all__ = ["TapReporter"]
@@ -58,7 +58,7 @@ class TapReporter(Reporter):
                 self._print(f"# quarantined: test {self._n}: {_desc(test.quarantine)}")
             if test.slow:  # a diagnostic line: TAP consumers show it, none counts it
                 self._print(f"# slow: test {self._n} took {format_ms(test.duration_ms)} (slowTestThreshold)")
-        elif test.state in ("pending", "skipped"):
+        elif test.state in ("pending", "skipped", NOT_RUN):  # TAP has SKIP, no "not run"
             self._print(f"ok {self._n} - {title} # SKIP {_desc(test.message or test.state)}")
         else:
             # TAP's TODO directive: a failure consumers show but do not count, as the run does
@@ -98,6 +98,8 @@ class TapReporter(Reporter):
         self._print(f"# fail {run.failures}")
         if run.quarantined:
             self._print(f"# todo {run.quarantined} (failed in quarantine)")
-        self._print(f"# skip {run.total('pending') + run.total('skipped')}")
+        self._print(f"# skip {run.total('pending') + run.total('skipped') + run.total(NOT_RUN)}")
+        if run.total(NOT_RUN):
+            self._print(f"# not run {run.total(NOT_RUN)}" + (f": {run.stopped}" if run.stopped else ""))
         if run.error:
             self._print(f"# error: {run.error}")

@@ -61,13 +61,14 @@ class PytestRun:
 
 def run_pytest(session: Any, targets: Sequence[str], specs: list[Path], *, reporters: list[Any],
                interrupted_by: Callable[[], str | None], options: Sequence[str] = (),
-               plugins: Sequence[object] = ()) -> PytestRun:
+               plugins: Sequence[object] = (), max_failures: int | None = None) -> PytestRun:
     """Run pytest in this process on ``targets`` (spec paths, or ``spec::test``) with the run's
-    ``session``; ``options`` go after the fixed ones, ``plugins`` after the run plugin."""
+    ``session``; ``options`` go after the fixed ones, ``plugins`` after the run plugin;
+    ``max_failures``: stop after that many failed tests (``runner run --max-failures``)."""
     root = session.config.project_root
     args = [*targets, *pytest_ini_args(root), "--rootdir", str(root), "--confcutdir", str(root),
             *_FIXED_OPTIONS, *options]
-    run = RunPlugin(session, reporters, specs, interrupted_by=interrupted_by)
+    run = RunPlugin(session, reporters, specs, interrupted_by=interrupted_by, max_failures=max_failures)
     code = pytest.main(args, plugins=[run, *plugins])
     return PytestRun(int(code), run)
 

@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import UsageError
-from runner.events import Event, EventsFileError, RunEnded, RunStarted, dumps_event, read_events
+from runner.events import (
+    NOT_RUN,
+    Event,
+    EventsFileError,
+    RunEnded,
+    RunStarted,
+    dumps_event,
+    read_events,
+)
 
 __all__ = ["merge_command", "merge_shards"]
 
@@ -137,7 +145,10 @@ def merge_shards(inputs: list[str]) -> tuple[list[Event], list[str]]:
     ended = RunEnded(at=max(ends), duration_ms=(max(ends) - started.at) * 1000, tests=run.tests,
                      passed=run.total("passed"), failed=run.failures + run.quarantined, pending=run.total("pending"),
                      skipped=run.total("skipped"), error="; ".join(problems) or None, quarantined=run.quarantined,
-                     interrupted=any(s.ended is None or s.ended.interrupted for s in shards))
+                     interrupted=any(s.ended is None or s.ended.interrupted for s in shards),
+                     # each shard stops on its own failures (--max-failures): the first reason says it
+                     stopped=next((s.ended.stopped for s in shards if s.ended and s.ended.stopped), None),
+                     not_run=run.total(NOT_RUN))
     return [started, *body, ended], problems
 
 
@@ -187,7 +198,8 @@ def merge_command(output: str, inputs: list[str], project: Path | None = None) -
     shards = events[0].shard or {}
     print(f"runner: merged {len(shards.get('merged', []))} of {shards.get('total')} shards into {out}: "
           f"{len(events[0].specs)} specs, {ended.tests} tests, {ended.passed} passed, {ended.failed} failed, "
-          f"{ended.pending} pending, {ended.skipped} skipped.", file=sys.stderr)
+          f"{ended.pending} pending, {ended.skipped} skipped"
+          + (f", {ended.not_run} not run ({ended.stopped})" if ended.not_run else "") + ".", file=sys.stderr)
     for problem in problems:
         print(f"runner: warning: {problem}.", file=sys.stderr)
     _add_to_history(events, (project or Path(".")).resolve())

@@ -29,6 +29,7 @@ from runner.events import (
 )
 from runner.reporters.html.bodies import WriteFile, body_view
 from runner.reporters.html.files import ArtifactCopies
+from runner.reporters.model import NOT_RUN
 
 __all__ = ["TestEvents", "test_page"]
 
@@ -180,7 +181,8 @@ def test_page(test: TestEvents, *, state: str, duration_ms: float, flaky: bool, 
     # after its own first event). Not its end less its duration: pytest's durations leave out the
     # failure screenshot and the test's settling, so every command read "+0ms" in a failed test.
     begun = test.started_at
-    for number in test.attempt_numbers():
+    # a test the run stopped before (--max-failures) had no attempt: its page says only why
+    for number in [] if state == NOT_RUN else test.attempt_numbers():
         attempt = ended.get(number)
         firsts = [e.at for group in (test.commands, test.routes, test.requests) for e in group
                   if e.attempt == number]

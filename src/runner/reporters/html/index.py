@@ -19,7 +19,7 @@ from runner.events import (
     VideoWritten,
 )
 from runner.reporters.html.details import TestEvents
-from runner.reporters.model import RunResult
+from runner.reporters.model import NOT_RUN, RunResult
 
 __all__ = ["RunIndex"]
 
@@ -89,8 +89,10 @@ class RunIndex:
                                        "empty": False, "ended": False}
         return spec
 
-    def add_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool) -> None:
-        """The row of a test whose page was written, with the headline of its error or skip."""
+    def add_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool,
+                 reason: str | None = None) -> None:
+        """The row of a test whose page was written, with the headline of its error or skip, or
+        why it was not run (``reason``, state ``not_run``: no attempt)."""
         headline = None
         if state == "failed" or flaky:
             failed = [a for a in test.attempts if a.error or a.message]
@@ -99,9 +101,11 @@ class RunIndex:
                 headline = (last.message or (last.error or "").strip().splitlines()[-1])[:_HEADLINE]
         elif state in ("skipped", "pending") and test.attempts and test.attempts[-1].message:
             headline = (test.attempts[-1].message or "")[:_HEADLINE]
+        elif state == NOT_RUN:
+            headline = (reason or "")[:_HEADLINE] or None
         self.spec(test.spec)
         self.rows.append([test.number, test.spec, list(test.title), state, round(duration_ms),
-                          max(len(test.attempts), 1), int(flaky), test.nodeid, round(test.started_at, 3),
+                          0 if state == NOT_RUN else max(len(test.attempts), 1), int(flaky), test.nodeid, round(test.started_at, 3),
                           headline, int(slow)])
 
     def data(self, run: RunResult, *, trace_viewer: bool) -> dict[str, Any]:
@@ -125,6 +129,7 @@ class RunIndex:
         totals = {"tests": len(self.rows), "passed": states.count("passed"), "failed": states.count("failed"),
                   "pending": states.count("pending"), "skipped": states.count("skipped"),
                   "flaky": sum(row[6] for row in self.rows), "unfinished": states.count("unfinished"),
+                  "notRun": states.count(NOT_RUN),
                   "specErrors": sum(1 for s in self.specs.values() if s["error"]),
                   # failed, but quarantined: in "failed" too, and not a failure of the run
                   "quarantinedFailed": sum(1 for row in self.rows if row[3] == "failed" and row[7] in self.quarantine)}
@@ -152,6 +157,7 @@ class RunIndex:
             "durationMs": round(ended.duration_ms) if ended else round((last - first) * 1000),
             "interrupted": bool(ended.interrupted) if ended else True,
             "error": ended.error if ended else None,
+            "stopped": ended.stopped if ended else None,
             "totals": totals,
             "config": config,
             "notes": notes,

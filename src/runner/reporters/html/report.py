@@ -158,9 +158,10 @@ class HtmlReport:
         if event.quarantine is not None:
             self.index.quarantine[event.nodeid] = event.quarantine
         self._write_test(test, state=event.state, duration_ms=event.duration_ms, flaky=event.flaky,
-                         slow=event.slow)
+                         slow=event.slow, reason=event.reason)
 
-    def _write_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool) -> None:
+    def _write_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool,
+                    reason: str | None = None) -> None:
         root = self.staging.make()
         copies = self._artifact_copies(root)
         folder = root / "bodies" / str(test.number)
@@ -175,7 +176,7 @@ class HtmlReport:
         data = root / "data" / "t"
         data.mkdir(parents=True, exist_ok=True)
         (data / f"{test.number}.js").write_text(js_call("test", test.number, page), encoding="utf-8")
-        self.index.add_test(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow)
+        self.index.add_test(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow, reason=reason)
 
     def _artifact_copies(self, root: Path) -> ArtifactCopies:
         """What links (or copies) artifacts into the report at ``root``; relative artifact paths

@@ -105,11 +105,11 @@
     return m + ":" + (s < 10 ? "0" : "") + s.toFixed(1);
   }
 
-  var ICON = { passed: "✓", failed: "✗", pending: "○", skipped: "–", unfinished: "…", flaky: "≈" };
+  var ICON = { passed: "✓", failed: "✗", pending: "○", skipped: "–", unfinished: "…", flaky: "≈", not_run: "⊘" };
 
   function stateBadge(stateName, flaky) {
     var name = flaky ? "flaky" : stateName;
-    return el("span", { cls: "badge s-" + name, text: (ICON[name] || "?") + " " + name });
+    return el("span", { cls: "badge s-" + name, text: (ICON[name] || "?") + " " + name.replace("_", " ") });
   }
 
   // "quarantined" and its reason (as text, never markup); null for a test not quarantined
@@ -135,6 +135,7 @@
     ];
     if (t.quarantinedFailed) { chips.push(["quarantined", t.quarantinedFailed]); }
     if (t.unfinished) { chips.push(["unfinished", t.unfinished]); }
+    if (t.notRun) { chips.push(["not run", t.notRun]); }
     if (t.specErrors) { chips.push(["spec errors", t.specErrors]); }
     append(summary, el("div", { cls: "chips" }, chips.map(function (c) {
       return el("span", { cls: "chip c-" + c[0].replace(" ", "-") }, el("b", { text: c[1] }), " " + c[0]);
@@ -145,7 +146,8 @@
       el("span", null, "Browser ", el("b", { text: (run.browser || "unknown") + (run.browserVersion ? " " + run.browserVersion : "") })),
       el("span", null, "runner ", el("b", { text: run.runnerVersion || "unknown" })),
       run.interrupted ? el("span", { cls: "badge s-unfinished", text: "interrupted" }) : null,
-      run.error ? el("span", { cls: "badge s-failed", text: run.error }) : null));
+      run.error ? el("span", { cls: "badge s-failed", text: run.error }) : null,
+      run.stopped ? el("span", { cls: "badge s-not_run", text: run.stopped }) : null));
     var notes = document.getElementById("notes");
     (run.notes || []).forEach(function (text) { append(notes, el("p", { cls: "note warn", text: text })); });
     (run.pluginErrors || []).forEach(function (text) {
@@ -300,6 +302,7 @@
     var t = state.index.run.totals;
     [["all", "All", t.tests], ["passed", "Passed", t.passed], ["failed", "Failed", t.failed],
      ["flaky", "Flaky", t.flaky], ["skipped", "Skipped", t.skipped], ["pending", "Pending", t.pending]]
+      .concat(t.notRun ? [["not_run", "Not run", t.notRun]] : [])
       .forEach(function (f) {
         box.appendChild(el("button", {
           type: "button", cls: "filter f-" + f[0], "data-status": f[0], "aria-pressed": f[0] === state.status ? "true" : "false",
@@ -452,6 +455,9 @@
       append(detail, tabs);
     }
     append(detail, body);
+    if (!attempts.length && data.state === "not_run") {  // no attempt: why it did not run
+      append(body, el("p", { cls: "note", text: "Not run: " + (row && row.headline || "the run stopped before this test.") }));
+    }
     if (attempts[chosen]) { renderAttempt(body, attempts[chosen], data, spec); }
   }
 

@@ -1,0 +1,243 @@
+"""`runner run --max-failures N` (and pytest's -x / --maxfail after --): the run stops cleanly after
+N failed tests, in one process and across workers; the tests it never started are listed as not
+run everywhere (terminal, events file, JSON, JUnit, TAP, the HTML report). Real runs."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from tests.cli.conftest import base_project, run_runner, write_project
+from tests.support.report_events import read_data_file
+
+from runner.cli.run import _max_failures
+from runner.errors import UsageError
+
+SPECS = {
+    "runner/integration/a_spec.py": '''
+        def test_a1(runner):
+            runner.visit("/")
+            assert False, "a1 fails"
+
+        def test_a2(runner):
+            runner.log("a2 ran")
+    ''',
+    "runner/integration/b_spec.py": '''
+        def test_b1(runner):
+            runner.visit("/")
+            assert False, "b1 fails"
+
+        def test_b2(runner):
+            runner.log("b2 ran")
+    ''',
+    "runner/integration/c_spec.py": '''
+        def test_c1(runner):
+            runner.log("c1 ran")
+
+        def test_c2(runner):
+            runner.log("c2 ran")
+    ''',
+}
+STOPPED_1 = "stopped after 1 failure (--max-failures 1)"
+
+
+def _project(root: Path, specs: dict[str, str] = SPECS, *, video: bool = False) -> Path:
+    return write_project(root, base_project(dict(specs), {"video": video}))
+
+
+def _events(root: Path) -> list[dict]:
+    return [json.loads(line) for line in (root / "runner/results/events.jsonl").read_text().splitlines()]
+
+
+def _states(events: list[dict]) -> dict[str, str]:
+    return {e["nodeid"].rsplit("::", 1)[-1]: e["state"] for e in events if e["kind"] == "test.ended"}
+
+
+def _no_interruption(text: str) -> None:
+    assert "KeyboardInterrupt" not in text and "nterrupted" not in text, text
+
+
+@pytest.mark.slow
+def test_one_process_stops_after_the_first_failure_and_lists_what_did_not_run(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    result = run_runner("run", "--max-failures", "1", cwd=root, timeout=180)
+    assert result.code == 1, result.text  # the failures, as ever: not-run tests are no failures
+    _no_interruption(result.text)
+    # the terminal: the cut spec's test, the specs that never started, the summary
+    assert f"- test_a2 (not run: {STOPPED_1})" in result.out, result.out
+    for name in ("test_b1", "test_b2", "test_c1", "test_c2"):
+        assert f"- {name} (not run: {STOPPED_1})" in result.out
+    assert f"Not run: 5 tests in 3 specs ({STOPPED_1})" in result.out
+    assert "a2 ran" not in result.text
+    # the events file: a not_run test.ended for each, with its reason; no spec.started for a spec
+    # that never ran (so no before:spec for it); run.ended says why and how many
+    events = _events(root)
+    assert _states(events) == {"test_a1": "failed", "test_a2": "not_run", "test_b1": "not_run",
+                               "test_b2": "not_run", "test_c1": "not_run", "test_c2": "not_run"}
+    not_run = [e for e in events if e["kind"] == "test.ended" and e["state"] == "not_run"]
+    assert {(e["attempts"], e["reason"]) for e in not_run} == {(0, STOPPED_1)}
+    assert [e["spec"] for e in events if e["kind"] == "spec.started"] == ["a_spec.py"]
+    assert [e["spec"] for e in events if e["kind"] == "spec.ended"] == ["a_spec.py"]
+    assert not any(e["kind"] == "test.started" and e["spec"] != "a_spec.py" for e in events)
+    (ended,) = [e for e in events if e["kind"] == "run.ended"]
+    assert (ended["stopped"], ended["not_run"], ended["failed"], ended["tests"]) == (STOPPED_1, 5, 1, 6)
+    assert ended["interrupted"] is False and ended["error"] is None
+    # the failed test finished normally: its artifacts are kept
+    assert (root / "runner/screenshots/a_spec.py/test_a1 (failed).png").is_file()
+    # the HTML report: each not-run test a row with its reason, the run's totals and why it stopped
+    index = read_data_file(root / "runner/report/data/index.js", "index")
+    assert index["run"]["totals"]["notRun"] == 5 and index["run"]["stopped"] == STOPPED_1
+    rows = {r[2][-1]: r for r in index["tests"]}
+    assert rows["test_c2"][3] == "not_run" and rows["test_c2"][9] == STOPPED_1 and rows["test_c2"][5] == 0
+    assert rows["test_a1"][3] == "failed"
+    # the JSON and JUnit reporters, fed the same run's events
+    report = run_runner("report", "--from", "runner/results/events.jsonl", "--reporter", "json", cwd=root)
+    data = json.loads(report.out)
+    assert data["totalNotRun"] == 5 and data["totalFailed"] == 1 and data["stopped"] == STOPPED_1
+    c_spec = next(s for s in data["specs"] if s["relative"] == "c_spec.py")
+    assert c_spec["stats"]["notRun"] == 2
+    assert {(t["state"], t["reason"], t["message"]) for t in c_spec["tests"]} == {("not_run", STOPPED_1, STOPPED_1)}
+    junit = run_runner("report", "--from", "runner/results/events.jsonl", "--reporter", "junit",
+                       "--reporter-options", "mochaFile=junit.xml", cwd=root)
+    assert junit.code == 1, junit.text  # the failures of the run it reports
+    suites = {s.get("name"): s for s in ET.parse(root / "junit.xml").getroot()}
+    assert suites["c_spec.py"].get("skipped") == "2" and suites["a_spec.py"].get("failures") == "1"
+    skips = [case.find("skipped") for case in suites["b_spec.py"]]
+    assert [s.get("message") for s in skips if s is not None] == [f"not run: {STOPPED_1}"] * 2
+
+
+@pytest.mark.slow
+def test_workers_stop_on_pytests_maxfail_without_an_interruption(tmp_path: Path) -> None:
+    """The issue's case: `--workers 2 -- --maxfail=1` exited 130, "Interrupted by KeyboardInterrupt"."""
+    root = _project(tmp_path, video=True)
+    result = run_runner("run", "--workers", "2", "-r", "junit", "-o", "mochaFile=junit.xml", "--", "--maxfail=1",
+                        cwd=root, timeout=240)
+    _no_interruption(result.text)
+    events = _events(root)
+    states = _states(events)
+    failed = sorted(name for name, state in states.items() if state == "failed")
+    # each worker's first test may already be running when the other's fails: it finishes
+    assert failed in (["test_a1"], ["test_b1"], ["test_a1", "test_b1"]), states
+    assert result.code == len(failed), result.text
+    assert "passed" not in states.values()  # no test started after a failure in its worker
+    assert {name for name, state in states.items() if state == "not_run"} == set(states) - set(failed)
+    assert len(states) == 6
+    (ended,) = [e for e in events if e["kind"] == "run.ended"]
+    assert ended["interrupted"] is False and ended["stopped"] == STOPPED_1 and ended["not_run"] == 6 - len(failed)
+    assert "c_spec.py" not in {e["spec"] for e in events if e["kind"] == "spec.started"}
+    # a spec the stop cut short after its first test still has its video, finished in its worker
+    for spec in [e for e in events if e["kind"] == "spec.ended"]:
+        assert spec["video"] and Path(spec["video"]).is_file() and Path(spec["video"]).stat().st_size > 0, spec
+    suites = {s.get("name"): s for s in ET.parse(root / "junit.xml").getroot()}
+    c_cases = list(suites["c_spec.py"].iter("testcase"))
+    assert [c.find("skipped").get("message") for c in c_cases] == [f"not run: {STOPPED_1}"] * 2  # type: ignore[union-attr]
+    index = read_data_file(root / "runner/report/data/index.js", "index")
+    assert index["run"]["totals"]["notRun"] == 6 - len(failed) and not index["run"]["interrupted"]
+
+
+FLAKY_SPECS = {
+    "runner/integration/a_spec.py": '''
+        from pathlib import Path
+
+        MARK = Path(__file__).with_name("a1.tried")
+
+        def test_a1(runner):
+            first = not MARK.exists()
+            MARK.write_text("tried")
+            assert not first, "a1 fails its first attempt"
+
+        def test_a2(runner):
+            assert False, "a2 fails every attempt"
+    ''',
+    "runner/integration/b_spec.py": SPECS["runner/integration/b_spec.py"],
+    "runner/integration/c_spec.py": SPECS["runner/integration/c_spec.py"],
+}
+
+
+@pytest.mark.slow
+def test_a_retried_test_counts_once_by_its_final_outcome(tmp_path: Path) -> None:
+    root = _project(tmp_path, FLAKY_SPECS)
+    result = run_runner("run", "--max-failures", "2", "-c", "retries=1", "-r", "dot", cwd=root, timeout=180)
+    assert result.code == 2, result.text
+    _no_interruption(result.text)
+    events = _events(root)
+    # a1 failed an attempt and passed (no failure); a2 and b1 failed both attempts: the second stops
+    assert _states(events) == {"test_a1": "passed", "test_a2": "failed", "test_b1": "failed",
+                               "test_b2": "not_run", "test_c1": "not_run", "test_c2": "not_run"}
+    attempts = {e["nodeid"].rsplit("::", 1)[-1]: e["attempts"] for e in events if e["kind"] == "test.ended"}
+    assert attempts == {"test_a1": 2, "test_a2": 2, "test_b1": 2, "test_b2": 0, "test_c1": 0, "test_c2": 0}
+    stopped = "stopped after 2 failures (--max-failures 2)"
+    assert f"Not run: 3 tests in 2 specs ({stopped}):" in result.out, result.out
+    assert "    - c_spec.py test_c1" in result.out and "3 not run" in result.out
+
+
+@pytest.mark.slow
+def test_pytests_exitfirst_is_runners_max_failures_1(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    result = run_runner("run", "-r", "tap", "--", "-x", cwd=root, timeout=180)
+    assert result.code == 1, result.text
+    _no_interruption(result.text)
+    assert "not ok 1 - a_spec.py test_a1" in result.out
+    assert f"ok 2 - a_spec.py test_a2 # SKIP {STOPPED_1}" in result.out
+    assert f"ok 6 - c_spec.py test_c2 # SKIP {STOPPED_1}" in result.out
+    assert f"# not run 5: {STOPPED_1}" in result.out and "# fail 1" in result.out
+
+
+@pytest.mark.parametrize(("args", "flag", "value"), [
+    (["--max-failures", "0"], "--max-failures", "'0'"),
+    (["--max-failures=-1"], "--max-failures", "'-1'"),
+    (["--max-failures", "x"], "--max-failures", "'x'"),
+    (["--max-failures", "1.5"], "--max-failures", "'1.5'"),
+    (["--", "--maxfail=0"], "pytest's --maxfail (runner's --max-failures)", "'0'"),
+    (["--", "--maxfail"], "pytest's --maxfail (runner's --max-failures)", "''"),
+])
+def test_a_bad_limit_is_one_line_naming_the_flag(tmp_path: Path, args: list[str], flag: str, value: str) -> None:
+    root = _project(tmp_path)
+    result = run_runner("run", *args, cwd=root)
+    assert result.code == 1, result.text
+    assert result.err.strip() == (f"runner: {flag} {value}: expected a number of failed tests to stop after "
+                                  "(1 or more)."), result.text
+    assert not (root / "runner/results").exists()  # refused before anything ran
+
+
+@pytest.mark.parametrize(("flag", "extra", "expected"), [
+    (None, ["-v"], (None, ["-v"])),
+    (None, ["-x", "-v"], (1, ["-v"])),
+    (None, ["--exitfirst"], (1, [])),
+    ("3", ["--maxfail", "2", "-k", "login"], (2, ["-k", "login"])),
+    ("2", ["--maxfail=5"], (2, [])),
+    (None, ["-k", "-x", "-m", "--maxfail=1"], (None, ["-k", "-x", "-m", "--maxfail=1"])),  # values, not flags
+    (None, ["-v", "--", "-x"], (None, ["-v", "--", "-x"])),  # after pytest's own --: no option
+])
+def test_pytests_stops_become_runners_and_the_smallest_limit_holds(
+        flag: str | None, extra: list[str], expected: tuple[int | None, list[str]]) -> None:
+    assert _max_failures(flag, extra) == expected
+
+
+def test_a_limit_that_is_no_number_raises_usage_error() -> None:
+    with pytest.raises(UsageError, match="--max-failures '0'"):
+        _max_failures("0", [])
+
+
+@pytest.mark.slow
+def test_a_quarantined_failure_does_not_count(tmp_path: Path) -> None:
+    root = _project(tmp_path, {
+        "runner/integration/a_spec.py": '''
+            import pytest
+
+            @pytest.mark.quarantine(reason="known flake")
+            def test_a1(runner):
+                assert False, "a1 fails in quarantine"
+
+            def test_a2(runner):
+                assert False, "a2 fails"
+
+            def test_a3(runner):
+                runner.log("a3 ran")
+        ''',
+    })
+    result = run_runner("run", "--max-failures", "1", "-r", "dot", cwd=root, timeout=180)
+    assert result.code == 1, result.text  # a2: the quarantined failure fails neither the run nor stops it
+    assert _states(_events(root)) == {"test_a1": "failed", "test_a2": "failed", "test_a3": "not_run"}
