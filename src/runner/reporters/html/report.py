@@ -152,9 +152,10 @@ class HtmlReport:
         self.ended_tests.add(event.nodeid)
         test.title = list(event.title) or test.title
         self._write_test(test, state=event.state, duration_ms=event.duration_ms, flaky=event.flaky,
-                         slow=event.slow)
+                         slow=event.slow, verdict=event.verdict)
 
-    def _write_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool) -> None:
+    def _write_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool,
+                    verdict: str | None = None) -> None:
         root = self.staging.make()
         copies = self._artifact_copies(root)
         folder = root / "bodies" / str(test.number)
@@ -166,10 +167,11 @@ class HtmlReport:
 
         page = test_page(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow,
                          copies=copies, write_body=write_body, project_root=self.project_root)
+        page["verdict"] = verdict
         data = root / "data" / "t"
         data.mkdir(parents=True, exist_ok=True)
         (data / f"{test.number}.js").write_text(js_call("test", test.number, page), encoding="utf-8")
-        self.index.add_test(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow)
+        self.index.add_test(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow, verdict=verdict)
 
     def _artifact_copies(self, root: Path) -> ArtifactCopies:
         """What links (or copies) artifacts into the report at ``root``; relative artifact paths
