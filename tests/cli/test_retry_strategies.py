@@ -140,9 +140,15 @@ def test_always_fail_fails_a_flaky_test_and_every_report_says_why(flaky_project)
     code, text, events = _run(root, counter, ran, {"experimentalStrategy": ALWAYS_FAIL, "runMode": True,
                                                    "openMode": False})
     assert code == 1, text
-    assert [a["state"] for a in _ended(events, "attempt.ended")] == ["failed", "passed", "failed"]
+    attempts = _ended(events, "attempt.ended")
+    assert [a["state"] for a in attempts] == ["failed", "passed", "failed"]
     (ended,) = _ended(events, "test.ended")
     assert ended["verdict"] == f"flaky, passed 1 of 3 attempts; failed by {ALWAYS_FAIL}"
+    # each failed attempt's failure screenshot, named by its attempt (docs/artifacts.md)
+    assert [[Path(p).name for p in a["screenshots"]] for a in attempts] == [
+        ["test_fails_every_other_attempt (failed).png"], [],
+        ["test_fails_every_other_attempt (failed) (attempt 3).png"]]
+    assert all(Path(p).is_file() for a in attempts for p in a["screenshots"])
 
 
 @pytest.mark.slow
@@ -270,3 +276,39 @@ def test_deferred_retries_under_workers_run_at_once_and_say_so(project, tmp_path
     assert "runner: notice: `retries.deferred` does not apply with workers" in result.err
     for name in ("a", "b"):
         assert (tmp_path / name).read_text().splitlines() == ["first", "first", "second"]
+
+
+@pytest.mark.slow
+def test_a_stop_asked_while_retries_wait_ends_the_waiting_tests_with_their_attempt(project, tmp_path):
+    """A plugin's stop of the run (session.shouldstop) while a test waits for its deferred
+    retries: the test ends failed by the attempt it had, the run stops as asked."""
+    ran = tmp_path / "ran.txt"
+    root = project(base_project({"runner/integration/a_spec.py": f"""
+        from pathlib import Path
+
+        RAN = Path({str(ran)!r})
+
+        def note(text):
+            with RAN.open("a") as f:
+                f.write(text + "\\n")
+
+        def test_first(runner):
+            note("first")
+            assert False, "first fails"
+
+        def test_stopper(runner, request):
+            note("stopper")
+            request.node.session.shouldstop = "a plugin stopped the run"
+
+        def test_after(runner):
+            note("after")
+    """}, {"video": False, "trace": "off", "retries": {"runMode": 2, "deferred": True}}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 130, result.text  # runner tells a stopped pytest as an interrupted run
+    assert ran.read_text().splitlines() == ["first", "stopper"]
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    ended = [(e["title"][-1], e["state"], e["attempts"]) for e in events if e["kind"] == "test.ended"]
+    assert ended == [("test_stopper", "passed", 1), ("test_first", "failed", 1)]
+    (attempt,) = [e for e in events if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_first")]
+    assert attempt["message"] == "AssertionError: first fails"  # its own, not an interruption
