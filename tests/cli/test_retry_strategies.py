@@ -269,13 +269,22 @@ def test_deferred_retries_under_workers_run_at_once_and_say_so(project, tmp_path
             def test_second(runner):
                 note("second")
         """
-    root = project(base_project(files, {"video": False, "trace": "off",
-                                        "retries": {"runMode": 1, "deferred": True}}))
+    retries = {"experimentalStrategy": ALWAYS_FAIL, "experimentalOptions": {"maxRetries": 1}, "runMode": True,
+               "openMode": False, "deferred": True}
+    root = project(base_project(files, {"video": False, "trace": "off", "retries": retries}))
     result = run_runner("run", "--workers", "2", cwd=root, timeout=240)
-    assert result.code == 0, result.text
+    assert result.code == 2, result.text  # each spec's flaky test, failed by the strategy
     assert "runner: notice: `retries.deferred` does not apply with workers" in result.err
     for name in ("a", "b"):
         assert (tmp_path / name).read_text().splitlines() == ["first", "first", "second"]
+    # the strategy's verdict and the attempt that passed crossed from the workers
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    firsts = [e for e in events if e["kind"] == "test.ended" and e["title"][-1] == "test_first"]
+    assert [(e["state"], e["attempts"], e["verdict"]) for e in firsts] == [
+        ("failed", 2, f"flaky, passed 1 of 2 attempts; failed by {ALWAYS_FAIL}")] * 2
+    states = [e["state"] for e in events if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_first")]
+    assert states == ["failed", "passed"] * 2
 
 
 @pytest.mark.slow
