@@ -141,7 +141,7 @@ def _artifacts(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("pytest_args", "said"), [
-    (["--ff"], "unrecognized arguments: --ff"),
+    (["--nf"], "unrecognized arguments: --nf"),  # pytest's cache is off (--lf, --ff: runner's flags)
     (["-k", "bad ("], "pytest's -k (test names) expression 'bad (' is not valid"),
     (["--workers", "2", "--", "-m", "a b"], "pytest's -m (marks) expression 'a b' is not valid"),
     (["--conftest-refuses"], "conftest refuses"),

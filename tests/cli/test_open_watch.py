@@ -3,7 +3,8 @@
 A spec that writes files into every watched place (the spec folder, beside the support file,
 ``fixturesFolder``, Python files too), a plugins-file task that writes one, and a shell command
 that writes one: none of their writes starts a run. A person's save of the spec, of a helper it
-imports, of the support file and of ``runner.json`` each starts exactly one run.
+imports, of the support file, of ``runner.json`` and of a fixture the spec read each starts
+exactly one run; a fixture no test read starts none.
 
 No fixed sleep: the server tells every batch the watcher handled (``{"t": "watch", ...}``,
 ``ui/rerun.py``), with what it ignored and whether it re-ran; the test waits for those.
@@ -39,6 +40,7 @@ def _bump(path):
 
 def test_writes(runner):
     assert VALUE == 1
+    assert runner.fixture("users.json")["name"] == "Ada"
     for name in WRITTEN:
         _bump(ROOT / name)
     # a module the run writes and then runs: watched (the run executed it), yet never a save
@@ -62,8 +64,10 @@ def setup(on, config):
     on("task", {"write_note": write_note})
 '''
 
-#: what the run writes where the watcher hears it (the fixtures folder is not watched at all)
-BY_RUN = ["runner/integration/counter.txt", "runner/integration/generated.py", "runner/plugins/task_note.py",
+#: what the run writes where the watcher hears it (the fixtures folder's counter too, but only the
+#: fixtures a run read are watched files)
+BY_RUN = ["runner/fixtures/counter.json", "runner/integration/counter.txt", "runner/integration/generated.py",
+          "runner/plugins/task_note.py",
           "runner/support/counter.txt", "runner/support/generated_helper.py", "task-note.json"]
 
 BOUND = 60.0
@@ -75,6 +79,8 @@ def _project(root: Path) -> Path:
         (root / "runner" / folder).mkdir(parents=True, exist_ok=True)
     (root / "runner" / "support" / "index.py").write_text("SUPPORT = 1\n")
     (root / "runner" / "support" / "helpers.py").write_text("VALUE = 1\n")
+    (root / "runner" / "fixtures" / "users.json").write_text('{"name": "Ada"}')
+    (root / "runner" / "fixtures" / "unread.json").write_text("{}")
     (root / "runner" / "plugins" / "index.py").write_text(textwrap.dedent(PLUGINS).lstrip())
     return root
 
@@ -154,7 +160,25 @@ def test_only_a_persons_saves_rerun(tmp_path: Path) -> None:
                 (project / "runner.json").write_text(json.dumps({**config, "defaultCommandTimeout": 5000}))
                 await watching.run_and_its_writes_ignored(5)
                 assert [m["changed"] for m in watching.watch_messages(since) if m["rerun"]] == [["runner.json"]]
-                assert watching.runs("running") == [1, 2, 3, 4, 5]
+                # a fixture the run read is watched; one no run read is not
+                fixtures = project / "runner" / "fixtures"
+                since = len(watching.sock.seen)
+                (fixtures / "unread.json").write_text('{"other": 1}')
+                await watching.sock.until(lambda _m: any("runner/fixtures/unread.json" in m["ignored"]["unwatched"]
+                                                         for m in watching.watch_messages(since)), bound=BOUND)
+                assert not any(m["rerun"] for m in watching.watch_messages(since))
+                await watching.save_runs_once(fixtures / "users.json", " ", "runner/fixtures/users.json", 6)
+                assert watching.runs("running") == [1, 2, 3, 4, 5, 6]
+                # a save that breaks the configuration runs nothing, and the status bar says why
+                since = len(watching.sock.seen)
+                (project / "runner.json").write_text("{")
+                ended = await watching.sock.until(lambda m: m.get("t") == "run" and m["run"]["state"] == "not-run",
+                                                  bound=BOUND)
+                assert ended["run"]["spec"] == "a_spec.py"
+                assert "runner.json" in ended["run"]["summary"] and "not valid JSON" in ended["run"]["summary"]
+                told = await watching.sock.until(lambda m: m.get("t") == "watch", bound=BOUND)
+                assert told["changed"] == ["runner.json"] and told["rerun"] is False
+                assert watching.runs("running") == [1, 2, 3, 4, 5, 6]
                 return watching
             finally:
                 await watching.sock.close()
@@ -163,10 +187,10 @@ def test_only_a_persons_saves_rerun(tmp_path: Path) -> None:
     finally:
         err = stop_serving(proc)
     assert proc.returncode == 0 and "Traceback" not in err, err
-    # the counters the spec bumped: each of the five runs wrote them once
-    assert (project / "runner" / "fixtures" / "counter.json").read_text() == "# 5"
-    assert (project / "runner" / "integration" / "counter.txt").read_text() == "# 5"
-    assert all(not m["changed"] for m in watching.watch_messages() if not m["rerun"])
+    # the counters the spec bumped: each of the six runs wrote them once
+    assert (project / "runner" / "fixtures" / "counter.json").read_text() == "# 6"
+    assert (project / "runner" / "integration" / "counter.txt").read_text() == "# 6"
+    assert all(not m["changed"] for m in watching.watch_messages()[:-1] if not m["rerun"])
 
 
 WAITING_SPEC = '''

@@ -87,3 +87,11 @@ def test_serves_the_report_not_its_marker_and_stops_on_ctrl_c(tmp_path: Path) ->
         err = stop_serving(proc)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "stopped serving the report" in err
+
+
+@pytest.mark.parametrize("port", ["70000", "0", "http"])
+def test_runner_runs_bad_port_names_the_flag_not_config(tmp_path: Path, port: str) -> None:
+    """runner run --port 70000 said "An invalid configuration value was set from --config"."""
+    (tmp_path / "runner.json").write_text("{}")
+    refused(run_runner("run", "--port", port, cwd=tmp_path, timeout=60),
+            f"argument --port/-p: expected a port number from 1 to 65535; found {port!r}", "Try 'runner run --help'")

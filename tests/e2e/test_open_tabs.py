@@ -89,7 +89,8 @@ def test_slow(runner):
 
 SPECS = {"a_spec.py": TWO_TESTS, "b_spec.py": ONE_TEST, "sub/c_spec.py": ONE_TEST, "outcomes_spec.py": OUTCOMES,
          "broken_spec.py": "def test_x(runner):\n    runner.visit('/'\n", "dies_spec.py": DIES,
-         "empty_spec.py": "# no tests yet\n", "slow_spec.py": SLOW, "gone_spec.py": ONE_TEST}
+         "empty_spec.py": "# no tests yet\n", "slow_spec.py": SLOW, "gone_spec.py": ONE_TEST,
+         "shrinks_spec.py": TWO_TESTS}
 
 CONFIG = {"watchForFileChanges": False, "retries": {"runMode": 0, "openMode": 1}}
 
@@ -236,6 +237,30 @@ def test_a_run_stopped_on_the_page_or_by_a_signal_says_so(runner, open_url: str,
     run_and_wait(runner, a_signal)
     runner.get("#run-state").should("have.text", "done: slow_spec.py · interrupted: 1 failed")
     runner.get(".test-error .message").should("contain", "the run was stopped by SIGTERM")
+
+
+def test_a_spec_run_again_lists_only_the_tests_it_ran(runner, open_url: str, sample: Path) -> None:
+    """A spec that no longer loaded kept its tests' old green dots, and a renamed test stayed
+    listed under its old name."""
+    visit(runner, open_url)
+    spec = sample / "runner" / "integration" / "shrinks_spec.py"
+    rows = ".spec[data-spec='shrinks_spec.py'] .test-row"
+    try:
+        run_spec(runner, "b_spec.py")
+        run_spec(runner, "shrinks_spec.py")
+        runner.get(rows).should("have.length", 2)
+        spec.write_text("def test_one(runner):\n    runner.visit('/'\n", encoding="utf-8")
+        run_spec(runner, "shrinks_spec.py")
+        runner.get("#run-state").should("have.text", "done: shrinks_spec.py · 1 spec could not be loaded")
+        runner.get(".spec[data-spec='shrinks_spec.py'] .spec-error").should("contain", "SyntaxError")
+        runner.get(".spec[data-spec='shrinks_spec.py'] .test-row").should("not.exist")
+        spec.write_text("def test_renamed(runner):\n    runner.visit('/')\n", encoding="utf-8")
+        run_spec(runner, "shrinks_spec.py")
+        runner.get(rows).should("have.length", 1).and_("contain", "test_renamed")
+        # another spec's tests keep theirs
+        runner.get(".spec[data-spec='b_spec.py'] .test-row").should("have.length", 1)
+    finally:
+        spec.write_text(TWO_TESTS, encoding="utf-8")
 
 
 def test_a_run_that_could_not_begin_says_why(runner, open_url: str, sample: Path) -> None:

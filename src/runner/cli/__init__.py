@@ -1,5 +1,5 @@
-"""The ``runner`` command: ``run``, ``open``, ``init``, ``report``, ``merge``, ``durations``, ``config``, ``schema``,
-``show-trace``, ``show-report``.
+"""The ``runner`` command: ``run``, ``open``, ``init``, ``report``, ``merge``, ``durations``, ``flakes``, ``config``,
+``schema``, ``show-trace``, ``show-report``.
 
 :func:`main` parses the command line (:mod:`runner.cli.parser`) and hands the command to its
 module, one per command (``runner.cli.run``, ``runner.cli.open``, ...). Every failure to start ends
@@ -14,7 +14,18 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from runner.cli import config, durations, init, merge, report, run, schema, show_report, show_trace
+from runner.cli import (
+    config,
+    durations,
+    flakes,
+    init,
+    merge,
+    report,
+    run,
+    schema,
+    show_report,
+    show_trace,
+)
 from runner.cli import open as open_  # not to shadow the builtin
 from runner.cli.parser import build_parser, fail
 from runner.errors import RunnerError
@@ -23,8 +34,9 @@ __all__ = ["main"]
 
 # Each command and its module, in the order ``runner --help`` lists them.
 _COMMANDS: dict[str, ModuleType] = {
-    "run": run, "report": report, "merge": merge, "durations": durations, "config": config,
-    "schema": schema, "show-trace": show_trace, "show-report": show_report, "open": open_, "init": init,
+    "run": run, "report": report, "merge": merge, "durations": durations, "flakes": flakes,
+    "config": config, "schema": schema, "show-trace": show_trace, "show-report": show_report, "open": open_,
+    "init": init,
 }
 
 

@@ -53,6 +53,18 @@ def serve_port(text: str) -> int:
     return port
 
 
+def config_port(text: str) -> int:
+    """``runner run --port``: the ``port`` option from the command line, 1 to 65535, checked here so
+    that a bad value names the flag the user typed, not ``--config``."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535; found {text!r}")
+    return port
+
+
 def serve_options(p: argparse.ArgumentParser) -> None:
     """The commands that serve on 127.0.0.1: ``--port`` and ``--no-open``."""
     p.add_argument("--port", "-p", type=serve_port, default=None, help="the port to serve on (default: a free one)")

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.cli.parser import DEFAULT_DURATIONS_HELP, common_options, fail
+from runner.cli.parser import DEFAULT_DURATIONS_HELP, common_options, config_port, fail
 from runner.errors import RunnerError, UsageError
 from runner.run.specs import select_specs, spec_folder
 
@@ -34,6 +34,9 @@ def add_parser(sub: Any) -> None:
                           help="run the component specs of componentFolder, with the component block applied")
     run.add_argument("--spec", "-s", default=None, metavar="GLOBS",
                      help="only these specs: comma-separated paths or globs")
+    run.add_argument("--only-changed", nargs="?", const="HEAD", default=None, metavar="REF",
+                     help="only the specs git says changed since REF (default HEAD: the uncommitted changes), "
+                          "and those that import a changed module or read a changed fixture (docs/flakes.md)")
     run.add_argument("--browser", "-b", default=None, metavar="NAME|PATH",
                      help="chromium, chrome, or the path of a browser executable")
     run.add_argument("--headed", action="store_true", help="show the browser window")
@@ -46,7 +49,7 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--reporter", "-r", default=None, help="the reporter (default: spec)")
     run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
                      help="reporter options: name=value,... or a JSON object; may be repeated")
-    run.add_argument("--port", "-p", type=int, default=None, help="port of runner's file server")
+    run.add_argument("--port", "-p", type=config_port, default=None, help="port of runner's file server")
     run.add_argument("--workers", "-w", default=None, metavar="N|auto",
                      help="run the specs in N worker processes, each with its own browser (also RUNNER_WORKERS)")
     run.add_argument("--shard", default=None, metavar="I/N",
@@ -55,6 +58,15 @@ def add_parser(sub: Any) -> None:
                      help=f"the durations file --shard balances by (default: {DEFAULT_DURATIONS_HELP})")
     run.add_argument("--record-durations", action="store_true",
                      help="write each spec's duration into the durations file after the run")
+    run.add_argument("--fail-on-flaky", action="store_true",
+                     help="a test that passed only on a retry (flaky) fails the run: the exit status counts it "
+                          "as a failure (quarantined tests excepted; docs/flakes.md)")
+    rerun = run.add_mutually_exclusive_group()
+    rerun.add_argument("--last-failed", "--lf", dest="rerun", action="store_const", const="only", default=None,
+                       help="run only the tests that failed in the last run (all when none did), from "
+                            "runner/history.json (docs/flakes.md)")
+    rerun.add_argument("--failed-first", "--ff", dest="rerun", action="store_const", const="first",
+                       help="run the tests that failed in the last run first, then the others")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after --, arguments passed to pytest as they are (e.g. -- -k login)")
 
@@ -155,6 +167,13 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
             f"no spec files were found in {where} matching testFiles {config.test_files!r}{narrowed}.\n"
             f"Check {key}, testFiles and ignoreTestFiles in runner.json."
         )
+    if args.only_changed is not None:
+        specs = _only_changed(config, specs, args.only_changed)
+        if not specs and args.shard is None:
+            return 0  # nothing to run: the last run's reports and artifacts stay as they were
+    rerun = _rerun(args, config, specs)
+    if rerun is not None:
+        specs = rerun.specs
     if args.shard is not None:
         from runner.run.shards import take_shard
 
@@ -165,6 +184,9 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
         from runner.run.workers import longest_first
 
         specs = longest_first(specs, config.project_root, durations_for(config.project_root, args.durations))
+    if rerun is not None:
+        specs = rerun.failing_first(specs, config.project_root)
+        args.rerun_select = rerun.select
     args.worker_count = workers
     # the reporter, its options and the events file are checked before anything is launched or trashed
     if args.reporter is not None and not args.reporter.strip():
@@ -206,6 +228,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     writer = RunStart(events_path, *aside)
     session.bus.subscribe(writer)
     durations = _durations_recorder(args, session)
+    history = _history_recorder(session)
     if not specs:  # a shard with no spec (more shards than specs): its events say so, for the merge
         from runner.run.shards import tell_empty_shard
 
@@ -224,6 +247,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
 
     extra = _pytest_extra(args)
     options = [*_worker_args(args, config.project_root), *xdist_args(args.worker_count), *extra]
+    if getattr(args, "rerun_select", None):
+        options[:0] = ["--runner-select", args.rerun_select]
     session.bus.subscribe(interrupts.run_ended, (RunEnded,))  # a signal after it: the reports are finished
     try:
         ran = run_pytest(session, [str(s) for s in specs], specs, reporters=[reporter],
@@ -232,6 +257,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         session.close()
         writer.close()
         if writer.started:
+            if report is not None and history is not None:
+                report.history = history.report_data()
             _write_html_report(report, session)
         else:  # pytest never started the run: the last run's report and events file stay
             writer.undo()
@@ -239,7 +266,20 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
                 report.discard()
         if durations is not None:
             print(durations.write(), file=sys.stderr)
-    return _exit_status(ran, interrupts, session, writer.started, extra, reporter_name)
+        warning = history.write() if history is not None and writer.started else None
+        if warning is not None:
+            print(warning, file=sys.stderr)
+    return _exit_status(ran, interrupts, session, writer.started, args, reporter_name)
+
+
+def _only_changed(config: Any, specs: list[Path], ref: str) -> list[Path]:
+    """``--only-changed``: the specs the changes since ``ref`` can affect, told in one line (before
+    ``--shard`` takes its share of them). Raises ``ChangedError`` when git cannot tell."""
+    from runner.run.changed import select_changed
+
+    selection = select_changed(config, specs, ref)
+    print(selection.notice(), file=sys.stderr)
+    return selection.specs
 
 
 def _launch_problem(args: argparse.Namespace, session: Any) -> str | None:
@@ -309,9 +349,53 @@ def _durations_recorder(args: argparse.Namespace, session: Any) -> Any:
     return durations
 
 
-def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, extra: list[str],
+def _history_recorder(session: Any) -> Any:
+    """The history's recorder, subscribed to the run's events (None with ``historyRuns: 0``)."""
+    config = session.config
+    if not config.history_runs:
+        return None
+    from runner.run.history import HistoryRecorder, history_path
+
+    recorder = HistoryRecorder(history_path(config.project_root), config.history_runs, config.project_root)
+    session.bus.subscribe(recorder)
+    return recorder
+
+
+def _rerun(args: argparse.Namespace, config: Any, specs: list[Path]) -> Any:
+    """``--last-failed``/``--failed-first`` (or pytest's ``--lf``/``--ff`` after ``--``, which mean
+    the same in a runner run: pytest's own cache is off): the history's plan, told in one line."""
+    extra = list(args.pytest_args or [])
+    aliases = {"--lf": "only", "--last-failed": "only", "--ff": "first", "--failed-first": "first"}
+    cut = extra.index("--", 1) if "--" in extra[1:] else len(extra)  # pytest's own -- ends its options
+    passed = [arg for arg in extra[:cut] if arg in aliases]
+    if passed:
+        modes = {aliases[arg] for arg in passed} | ({args.rerun} if args.rerun else set())
+        if len(modes) > 1:
+            raise UsageError("--last-failed and --failed-first cannot be combined: pick one.")
+        args.rerun = modes.pop()
+        args.pytest_args = [arg for arg in extra[:cut] if arg not in aliases] + extra[cut:]
+        flag = "--last-failed" if args.rerun == "only" else "--failed-first"
+        print(f"runner: notice: pytest's {passed[0]} is runner's {flag} in a runner run (runner keeps the "
+              "history; pytest's cache is off).", file=sys.stderr)
+    if args.rerun is None:
+        return None
+    from runner.run.history import history_path, plan_rerun
+
+    shard = None
+    if args.shard is not None:
+        from runner.run.shard_plan import parse_shard
+
+        parsed = parse_shard(args.shard)
+        shard = (parsed.index, parsed.total)
+    plan = plan_rerun(history_path(config.project_root), specs, config.project_root, args.rerun, shard)
+    print(plan.notice, file=sys.stderr)
+    return plan
+
+
+def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, args: argparse.Namespace,
                  reporter_name: str) -> int:
     """The run's exit status, and the one line that says why when it is not the failures' count."""
+    extra = _pytest_extra(args)
     if interrupts.signum is not None or ran.interrupted:
         # before the check for pytest's errors: a signal during collection is an interruption
         how = f"by {interrupts.name}" if interrupts.name else "(pytest was stopped)"
@@ -328,11 +412,56 @@ def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, extra: 
         return fail(f"no tests ran: {why}.\nA run that tests nothing is a mistake more often than not; "
                     "check --spec, the pytest arguments after --, and the specs themselves.")
     failures: int = ran.failures
+    results = ran.plugin.run
+    if results is not None:
+        narrowed = args.spec or args.shard or extra or args.only_changed is not None or args.rerun == "only"
+        _stale_quarantine_notices(session.config, results, whole=not narrowed)
+        if args.fail_on_flaky:
+            failures += _flaky_failures(results, failures)
     if ran.plugin.reporter_failures and failures == 0:
         print(f"runner: the tests passed, but the reporter {reporter_name!r} failed (see above): "
               "exit status 1.", file=sys.stderr)
         failures = 1
     return min(failures, 255)
+
+
+def _flaky_failures(results: Any, failures: int) -> int:
+    """``--fail-on-flaky``: the tests that passed only on a retry, each counted as a failure (a
+    quarantined one excepted), and the lines that say which they are and why the run fails."""
+    flaky = [test for test in results.all_tests() if test.flaky]
+    counted = [test for test in flaky if test.quarantine is None]
+    excused = len(flaky) - len(counted)
+    excused_note = (f" ({excused} quarantined flaky test{'' if excused == 1 else 's'} not counted)"
+                    if excused else "")
+    if not counted:
+        if excused:
+            print(f"runner: --fail-on-flaky: no test failed the run by being flaky{excused_note}.", file=sys.stderr)
+        return 0
+    status = min(failures + len(counted), 255)
+    print(f"runner: --fail-on-flaky: {len(counted)} test{' passed' if len(counted) == 1 else 's passed'} only on "
+          f"a retry (flaky), so the run fails: exit status {status}, each flaky test counted as a "
+          f"failure{excused_note}:", file=sys.stderr)
+    for test in counted:
+        allowed = test.attempts_allowed or len(test.attempts)
+        number, failed = next(((i, a) for i, a in enumerate(test.attempts, 1) if a.state == "failed"),
+                              (1, test.attempts[0]))
+        print(f"  {test.nodeid}: passed on attempt {len(test.attempts)} of {allowed}; attempt {number} failed: "
+              f"{failed.headline() or 'failed'}", file=sys.stderr)
+    return len(counted)
+
+
+def _stale_quarantine_notices(config: Any, results: Any, *, whole: bool) -> None:
+    """A ``quarantine`` entry that names no test of a run of the whole selection (no --spec,
+    --shard, --only-changed, --last-failed or pytest arguments narrowed it) is told, so that stale entries are
+    seen."""
+    if not whole or not config.quarantine:
+        return
+    from runner.config.quarantine import QuarantineList
+
+    listed = QuarantineList(config.quarantine, config.source_detail("quarantine"))
+    for entry in listed.unmatched(test.nodeid for test in results.all_tests()):
+        print(f"runner: notice: quarantine: {entry!r} ({listed.source}) names no test of this run; "
+              "remove it if its test was fixed, renamed or removed.", file=sys.stderr)
 
 
 _HTML_IS_NOT_A_RUN_REPORTER = (

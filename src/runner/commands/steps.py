@@ -161,6 +161,18 @@ def _end_step(ctx: Any, *, error: StepError | None = None, snapshot: bool = Fals
         pass
 
 
+#: A command the run's stop cut short (Ctrl-C, a signal, runner open's Stop): what stopped the run
+#: is the test's error, told once; a bare "KeyboardInterrupt" here read as the command's own fault.
+INTERRUPTED_LINE = "Interrupted: the run was stopped while this command ran"
+
+
+def command_error_line(err: BaseException) -> str:
+    """A failed command's error in one line (``"CommandError: Timed out ..."``)."""
+    if isinstance(err, KeyboardInterrupt) and not str(err):
+        return INTERRUPTED_LINE
+    return error_line(type(err).__name__, err)
+
+
 def step_error(err: BaseException, file: str | None, line: int | None) -> StepError:
     """The error ``err`` of a command called at ``file``:``line``, as its trace step carries it."""
     try:
@@ -234,7 +246,7 @@ def command(name: str, *, step_after: Callable[[Any, Any], Callable[[], str]] | 
                 result = method(self, *args, **kwargs)
                 return result
             except BaseException as err:
-                state, error = "failed", error_line(type(err).__name__, err)
+                state, error = "failed", command_error_line(err)
                 ctx.command_error = err
                 if isinstance(err, Exception) and not any(_failed(e.name) for e in ctx.log[logged:]):
                     ctx.add_log("failed", _failed_line(error, err))  # a failure at once ends the log too
@@ -365,7 +377,7 @@ def run_parent(ctx: Any, name: str, call: Callable[[], Any], args: tuple[Any, ..
     try:
         return call()
     except BaseException as err:
-        state, error = "failed", error_line(type(err).__name__, err)
+        state, error = "failed", command_error_line(err)
         if ctx.traced:
             failure = step_error(err, file, line)
         raise

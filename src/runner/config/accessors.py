@@ -69,6 +69,12 @@ class OptionAccessors:
         return value
 
     @property
+    def quarantine(self) -> list[str]:
+        """``quarantine``: Tests whose failure does not fail the run: test ids (the spec's path relative to the project, `::`, the test's name, as pytest and the events file name it: `runner/integration/login_spec.py::test_sign_in`) or globs (minimatch, `matchBase`) over them."""
+        value: list[str] = self._value("quarantine")
+        return value
+
+    @property
     def test_files(self) -> str | list[str]:
         """``testFiles``: Glob patterns (minimatch, `dot` and `matchBase`) of test files to load, relative to `integrationFolder`."""
         value: str | list[str] = self._value("testFiles")
@@ -204,6 +210,12 @@ class OptionAccessors:
     def events_file(self) -> str | bool:
         """``eventsFile``: JSON Lines file where `runner run` writes the run's events as they happen (`runner report --from` replays it through any reporter); false writes none."""
         value: str | bool = self._value("eventsFile")
+        return value
+
+    @property
+    def history_runs(self) -> int:
+        """``historyRuns``: Number of recent runs whose outcome per test `runner run` keeps in runner/history.json, for `runner flakes`, `--last-failed`, `--failed-first` and the HTML report's history strip (docs/flakes.md); 0 keeps no history."""
+        value: int = self._value("historyRuns")
         return value
 
     @property

@@ -306,6 +306,9 @@ class TestEnded(Event):
     # a retry strategy's verdict when it applied (an attempt failed): "passed 2 of 3 attempts, 2
     # required (detect-flake-and-pass-on-threshold)"; None: no strategy, or no attempt failed
     verdict: str | None = None
+    # why the test is quarantined (its mark's reason, or the `quarantine` entry naming it): its
+    # failure does not fail the run; None: it is not (or an events file written before this field)
+    quarantine: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -348,7 +351,9 @@ class PluginEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class RunEnded(Event):
-    """The run ended. ``error``: why it counts as failed as a whole (``"no tests ran"``)."""
+    """The run ended. ``error``: why it counts as failed as a whole (``"no tests ran"``).
+    ``quarantined``: how many of the ``failed`` tests are quarantined (their failure does not fail
+    the run)."""
 
     kind: ClassVar[str] = "run.ended"
     duration_ms: float
@@ -359,6 +364,7 @@ class RunEnded(Event):
     skipped: int
     error: str | None = None
     interrupted: bool = False
+    quarantined: int = 0
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

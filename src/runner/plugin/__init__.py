@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the plugin loads in every pytest run: the config layer only
     from _pytest.nodes import Node
 
     from runner.config import Config
+    from runner.plugin.quarantine import QuarantineRules
 
 __all__ = ["RunPlugin", "runner"]
 
@@ -54,6 +55,7 @@ _EXTRAS_KEY = pytest.StashKey[dict[str, Any]]()  # the attempt's log, routes, re
 _FAILED_KEY = pytest.StashKey[bool]()  # the attempt failed in its setup or call (item.stash)
 # what it failed with, and the spec's file and line it was raised at (for its trace)
 _ERROR_KEY = pytest.StashKey[tuple[BaseException, str | None, int | None]]()
+_QUARANTINE_KEY = pytest.StashKey["QuarantineRules"]()  # the run's quarantine (config.stash)
 # The failure screenshot's bound: a full page takes well under a second; a page that cannot be
 # captured within this (stuck in JavaScript) is not waited for any longer.
 _FAILURE_SHOT_MS = 3000.0
@@ -77,6 +79,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="'Name: value' header for the browser endpoint; may be repeated")
     group.addoption("--runner-mode", default="pytest", choices=("pytest", "run"),
                     help="run: behave as `runner run` does (set by it for pytest-xdist workers)")
+    group.addoption("--runner-select", default=None,
+                    help="set by `runner run --last-failed/--failed-first`: the tests to run only, or first")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from runner.plugin.last_failed import select_items
+
+    select_items(config, items)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -85,6 +95,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "runner(**overrides): test configuration for a test or a class (retries, timeouts, "
         "viewportWidth, baseUrl, env, includeShadowDom, ...)",
     )
+    from runner.plugin.quarantine import MARKER_LINE
+
+    config.addinivalue_line("markers", MARKER_LINE)
     run = _run_plugin(config)
     if run is not None:
         session = run.session
@@ -482,6 +495,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     if report.failed and excinfo is not None:
         setattr(report, ERROR_ATTR, error_summary(excinfo.typename, excinfo.value))
+    quarantine = _quarantine_rules(item.config)
+    if quarantine is not None:
+        quarantine.tell(item, report)
     if call.when == "setup":
         # until the call reports, the attempt counts as failed (interrupted, say): its trace is kept
         item.stash[_FAILED_KEY] = True if report.passed else report.failed
@@ -513,6 +529,31 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 report.sections.append(
                     ("runner command log", "\n".join(e.line for e in ctx.log[-30:])))
     return report
+
+
+def _quarantine_rules(config: pytest.Config) -> QuarantineRules | None:
+    """The run's quarantine (None when no run session is active: plain pytest without runner)."""
+    rules = config.stash.get(_QUARANTINE_KEY, None)
+    if rules is None:
+        session = config.stash.get(_SESSION_KEY, None)
+        if session is None:
+            return None
+        from runner.plugin.quarantine import QuarantineRules
+
+        rules = config.stash[_QUARANTINE_KEY] = QuarantineRules(session.config)
+    return rules
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A quarantine mark without a reason fails its test before the test runs, with its message."""
+    if item.config.stash.get(_SESSION_KEY, None) is None:
+        return
+    from runner.plugin.quarantine import mark_problem
+
+    problem = mark_problem(item)
+    if problem is not None:
+        pytest.fail(problem, pytrace=False)
 
 
 def _tell_failure(ctx: Any, excinfo: pytest.ExceptionInfo[BaseException]) -> None:

@@ -18,7 +18,7 @@ import pytest
 from runner.events.cut import ERROR_TEXT_LIMIT, cut_line, cut_text
 from runner.usercode.tracebacks import error_line, is_internal, split_error_line
 
-__all__ = ["ALLOWED_ATTR", "DIED_TYPE", "ERROR_ATTR", "died_report", "spec_exit_report", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "INTERRUPTED_TYPE", "VERDICT_ATTR", "error_summary",
+__all__ = ["ALLOWED_ATTR", "DIED_TYPE", "ERROR_ATTR", "died_report", "spec_exit_report", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "QUARANTINE_ATTR", "INTERRUPTED_TYPE", "VERDICT_ATTR", "error_summary",
            "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",
            "load_error_summary", "relative_to_first", "title_of"]
 
@@ -39,6 +39,8 @@ TEST_ATTR = "runner_test"
 #: JSON, and the spec's video when the spec ended there (see worker_relay.py)
 EVENTS_ATTR = "runner_events"
 SPEC_VIDEO_ATTR = "runner_spec_video"
+#: On a quarantined test's reports: why it is quarantined (plugin/quarantine.py).
+QUARANTINE_ATTR = "runner_quarantine"
 
 
 def error_summary(type_name: str, error: object) -> list[str]:

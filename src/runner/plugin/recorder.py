@@ -56,7 +56,7 @@ class RunRecorder:
         self._announced = False
         self._interrupted_by = interrupted_by
         self._interruption: BaseException | None = None  # what pytest caught (KeyboardInterrupt, Exit)
-        self.totals = {"tests": 0, "passed": 0, "failed": 0, "pending": 0, "skipped": 0}
+        self.totals = {"tests": 0, "passed": 0, "failed": 0, "pending": 0, "skipped": 0, "quarantined": 0}
         self._specs = SpecLedger(publish=publish, project_root=project_root, spec_root=spec_root,
                                  spec_paths=spec_paths, finish_spec=finish_spec, totals=self.totals)
         self._tests = TestsLedger(publish=publish, specs=self._specs, slow_ms=slow_ms, totals=self.totals)
@@ -138,5 +138,5 @@ class RunRecorder:
         self._publish(RunEnded(
             duration_ms=(time.monotonic() - self._started) * 1000, tests=totals["tests"],
             passed=totals["passed"], failed=totals["failed"], pending=totals["pending"],
-            skipped=totals["skipped"], error=error, interrupted=interrupted,
+            skipped=totals["skipped"], error=error, interrupted=interrupted, quarantined=totals["quarantined"],
         ))

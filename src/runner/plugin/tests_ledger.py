@@ -20,6 +20,7 @@ from runner.plugin.outcomes import (
     ALLOWED_ATTR,
     ATTEMPTS_ATTR,
     EVENTS_ATTR,
+    QUARANTINE_ATTR,
     SPEC_VIDEO_ATTR,
     VERDICT_ATTR,
     attempt_from_reports,
@@ -94,13 +95,16 @@ class TestsLedger:
         threshold = final["slow_ms"] if final["slow_ms"] is not None else self._slow_ms
         # a retry strategy's outcome may differ from the last attempt's (a flaky test it fails)
         state = str(verdict.get("outcome") or final["state"])
+        quarantine = next((str(getattr(r, QUARANTINE_ATTR)) for r in reports if getattr(r, QUARANTINE_ATTR, None)), None)
         self._totals["tests"] += 1
         self._totals[state] = self._totals.get(state, 0) + 1
+        if quarantine is not None and state == "failed":
+            self._totals["quarantined"] += 1
         self._publish(TestEnded(
             spec=spec.relative, nodeid=nodeid, title=title_of(nodeid), state=state, duration_ms=duration,
             attempts=len(attempts), slow=duration > float(threshold),
             flaky=state == "passed" and len(attempts) > 1, attempts_allowed=allowed,
-            verdict=verdict.get("text"),
+            quarantine=quarantine, verdict=verdict.get("text"),
         ))
         self._running.pop(nodeid, None)
         self._specs.test_ended(spec, state)

@@ -6,13 +6,14 @@ from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
 from runner.reporters.model import RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, count_parts, failure_lines, format_ms
+from runner.reporters.spec import Colors, count_parts, failure_lines, format_ms, quarantine_tag
 
 __all__ = ["DotReporter", "print_failures", "summary_line"]
 
 
 def summary_line(run: RunResult, c: Colors) -> str:
-    parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"))
+    parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"),
+                        quarantined=run.quarantined)
     if run.error:
         parts.append(c.red(run.error))
     return "  " + ", ".join(parts) + c.gray(f" ({format_ms(run.duration_ms)})")
@@ -33,7 +34,7 @@ def print_failures(run: RunResult, c: Colors, write: Any) -> None:
                 continue
             n += 1
             write("")
-            write(f"  {n}) {spec.relative} {test.full_title}")
+            write(f"  {n}) {spec.relative} {test.full_title}{quarantine_tag(test, c)}")
             for line in failure_lines(test, c):
                 write(line)
 
@@ -43,7 +44,8 @@ def _indent(text: str, prefix: str) -> str:
 
 
 class DotReporter(Reporter):
-    """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``,`` pending, ``-`` skipped."""
+    """``.`` passed, ``!`` passed after retries (flaky), ``F`` failed, ``Q`` failed in quarantine
+    (it does not fail the run), ``,`` pending, ``-`` skipped."""
 
     def __init__(self, options: dict[str, Any] | None = None, stream: TextIO | None = None) -> None:
         super().__init__(options, stream)
@@ -67,7 +69,7 @@ class DotReporter(Reporter):
         if test.state == "passed":
             self._char(c.yellow("!") if test.flaky else c.gray("."))
         elif test.state == "failed":
-            self._char(c.red("F"))
+            self._char(c.yellow("Q") if test.quarantine is not None else c.red("F"))
         elif test.state == "pending":
             self._char(c.cyan(","))
         else:

@@ -63,7 +63,8 @@ class RunBuilder:
             extras = self._extras.pop(event.nodeid, None)
             test = TestResult(nodeid=event.nodeid, title=list(event.title), state=event.state,
                               attempts=attempts, duration_ms=event.duration_ms, slow=event.slow,
-                              attempts_allowed=event.attempts_allowed, verdict=event.verdict)
+                              attempts_allowed=event.attempts_allowed, quarantine=event.quarantine,
+                              verdict=event.verdict)
             if extras is not None:
                 test.log, test.routes, test.requests = list(extras.log), list(extras.routes), list(extras.requests)
             spec = self.spec(event.spec)

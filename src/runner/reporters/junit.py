@@ -9,6 +9,12 @@ Artifacts: the spec's video, screenshots and traces are ``<property name="video|
 of its ``<testsuite>``. ``<testcase>`` has no ``<properties>`` in junit-10.xsd, so per-test artifacts go to
 the test's ``<system-out>`` as ``[[ATTACHMENT|path]]`` lines (the Jenkins attachments convention), and
 a slow test has a ``[[PROPERTY|slow=true]]`` line there.
+
+A quarantined test that failed is a ``<skipped message="quarantined: why; it failed: ...">`` (its
+errors in its ``<system-out>``): CI systems (Jenkins, GitLab, GitHub's test reporters) count a
+``<failure>`` against the build whatever the run's exit status, and show ``<skipped>`` with its
+message, so the report agrees with the run. Every quarantined test has a
+``[[PROPERTY|quarantined=why]]`` line in its ``<system-out>``.
 """
 
 from __future__ import annotations
@@ -68,9 +74,9 @@ class JunitReporter(Reporter):
 
     def suite_element(self, spec: SpecResult) -> ET.Element:
         tests = len(spec.tests) + (1 if spec.error else 0)
-        skipped = spec.count("pending") + spec.count("skipped")
+        skipped = spec.count("pending") + spec.count("skipped") + spec.quarantined
         suite = ET.Element("testsuite", {
-            "name": _clean(spec.relative), "tests": str(tests), "failures": str(spec.count("failed")),
+            "name": _clean(spec.relative), "tests": str(tests), "failures": str(spec.count("failed") - spec.quarantined),
             "errors": str(1 if spec.error else 0), "skipped": str(skipped), "time": _secs(spec.duration_ms),
             "timestamp": self._started.get(spec.relative) or _timestamp(spec.started_at), "hostname": _clean(socket.gethostname() or "localhost"),
             "file": _clean(spec.relative),
@@ -101,6 +107,9 @@ class JunitReporter(Reporter):
                                        "time": _secs(test.duration_ms)})
         if test.state in ("pending", "skipped"):
             ET.SubElement(case, "skipped", {"message": _clean(test.message or test.state)})
+        elif test.quarantined_failure:
+            ET.SubElement(case, "skipped", {
+                "message": _clean(f"quarantined: {test.quarantine}; it failed: {test.message or 'failed'}")})
         elif test.state == "failed":
             last = test.last_failed
             error = test.error or "failed"
@@ -120,6 +129,10 @@ class JunitReporter(Reporter):
             out_lines.append("[[PROPERTY|flaky=true]] failed by its retry strategy")
         if test.verdict:
             out_lines.append(f"retry strategy: {test.verdict}")
+        if test.quarantine is not None:
+            out_lines.append(f"[[PROPERTY|quarantined={test.quarantine}]]")
+            if test.quarantined_failure:
+                out_lines.extend(f"attempt {i}: {a.error}" for i, a in enumerate(test.attempts, 1) if a.error)
         out_lines.extend(f"[[ATTACHMENT|{shot}]]" for shot in test.screenshots)
         out_lines.extend(f"[[ATTACHMENT|{trace}]]" for trace in test.traces)
         if spec.video and test.state == "failed":

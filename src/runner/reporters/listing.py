@@ -7,7 +7,13 @@ from typing import Any, TextIO
 from runner.reporters.base import Reporter
 from runner.reporters.dot import print_failures, summary_line
 from runner.reporters.model import RunResult, SpecResult, TestResult
-from runner.reporters.spec import Colors, flaky_screenshot_lines, format_ms, not_run_line
+from runner.reporters.spec import (
+    Colors,
+    flaky_screenshot_lines,
+    format_ms,
+    not_run_line,
+    quarantine_tag,
+)
 
 __all__ = ["ListReporter"]
 
@@ -29,10 +35,11 @@ class ListReporter(Reporter):
         time_text = c.yellow(time_text) if test.slow else c.gray(time_text)
         if test.state == "passed":
             flaky = c.yellow(f" [flaky, passed on attempt {len(test.attempts)}]") if test.flaky else ""
-            self._print(f"  {c.green('✓')} {title} {time_text}{flaky}")
+            self._print(f"  {c.green('✓')} {title} {time_text}{flaky}{quarantine_tag(test, c)}")
         elif test.state == "failed":
             self._failure_no += 1
-            self._print(f"  {c.red(f'{self._failure_no}) {title}')} {time_text}")
+            paint = c.yellow if test.quarantine is not None else c.red
+            self._print(f"  {paint(f'{self._failure_no}) {title}')} {time_text}{quarantine_tag(test, c)}")
         else:
             self._print("  " + not_run_line(test, title, c))
         for line in flaky_screenshot_lines(test, c, "      "):

@@ -43,6 +43,17 @@ class TestResult:
     requests: list[dict[str, Any]] = field(default_factory=list)
     attempts_allowed: int | None = None  # retries + 1; None when not known
     verdict: str | None = None  # a retry strategy's words on the outcome ("passed 2 of 3 attempts, ...")
+    quarantine: str | None = None  # why it is quarantined (its failure does not fail the run)
+
+    @property
+    def counts_as_failure(self) -> bool:
+        """It failed, and is not quarantined: its failure fails the run."""
+        return self.state == "failed" and self.quarantine is None
+
+    @property
+    def quarantined_failure(self) -> bool:
+        """It failed under quarantine: reported, but the run does not fail for it."""
+        return self.state == "failed" and self.quarantine is not None
 
     @property
     def full_title(self) -> str:
@@ -118,7 +129,13 @@ class SpecResult:
 
     @property
     def failures(self) -> int:
-        return self.count("failed") + (1 if self.error else 0)
+        """What fails the spec: its failed tests but the quarantined ones, and a load error."""
+        return sum(1 for t in self.tests if t.counts_as_failure) + (1 if self.error else 0)
+
+    @property
+    def quarantined(self) -> int:
+        """Its failed tests that are quarantined (not counted in :attr:`failures`)."""
+        return sum(1 for t in self.tests if t.quarantined_failure)
 
     @property
     def ok(self) -> bool:
@@ -149,7 +166,18 @@ class RunResult:
 
     @property
     def failures(self) -> int:
+        """What fails the run (the exit status): failed tests but the quarantined ones, specs
+        that could not be loaded."""
         return sum(s.failures for s in self.specs)
+
+    @property
+    def quarantined(self) -> int:
+        """Failed tests that are quarantined: reported, not counted in :attr:`failures`."""
+        return sum(s.quarantined for s in self.specs)
+
+    def all_tests(self) -> list[TestResult]:
+        """Every test of every spec, in order."""
+        return [test for spec in self.specs for test in spec.tests]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -103,7 +103,7 @@ class SpecReporter(Reporter):
             flaky = c.yellow(f" [passed on attempt {len(test.attempts)} of {allowed}, flaky]") if test.flaky else ""
             if test.verdict and test.flaky:
                 flaky = c.yellow(f" [flaky: {test.verdict}]")
-            self._print(f"{indent}{c.green('✓')} {c.gray(name)} {time_text}{flaky}")
+            self._print(f"{indent}{c.green('✓')} {c.gray(name)} {time_text}{flaky}{quarantine_tag(test, c)}")
             for line in flaky_screenshot_lines(test, c, indent + "    "):
                 self._print(line)
         elif test.state == "failed":
@@ -111,7 +111,8 @@ class SpecReporter(Reporter):
             attempts = f" [failed {len(test.attempts)} attempts]" if len(test.attempts) > 1 else ""
             if test.verdict:  # a retry strategy's words: how many passed, and what it needed
                 attempts = f" [{test.verdict}]" if test.flaky_failed else f" [failed: {test.verdict}]"
-            self._print(f"{indent}{c.red(f'{self._failure_no}) {name}')} {time_text}{attempts}")
+            paint = c.yellow if test.quarantine is not None else c.red
+            self._print(f"{indent}{paint(f'{self._failure_no}) {name}')} {time_text}{attempts}{quarantine_tag(test, c)}")
         else:
             self._print(indent + not_run_line(test, name, c))
 
@@ -120,8 +121,8 @@ class SpecReporter(Reporter):
         if not spec.tests and not spec.error:
             self._print(c.yellow("  No tests found in this spec."))
         self._print()
-        counts = count_parts(c, spec.count("passed"), spec.count("failed"), spec.count("pending"),
-                             spec.count("skipped"))
+        counts = count_parts(c, spec.count("passed"), spec.count("failed") - spec.quarantined,
+                             spec.count("pending"), spec.count("skipped"), quarantined=spec.quarantined)
         self._print("  " + ", ".join(counts) + c.gray(f" ({format_ms(spec.duration_ms)})"))
         if spec.error:
             self._print()
@@ -132,7 +133,7 @@ class SpecReporter(Reporter):
         start = self._failure_no - len(failed)
         for n, test in enumerate(failed, start + 1):
             self._print()
-            self._print(f"  {n}) {test.full_title}")
+            self._print(f"  {n}) {test.full_title}{quarantine_tag(test, c)}")
             for line in failure_lines(test, c):
                 self._print(line)
             if test.log:
@@ -164,6 +165,8 @@ class SpecReporter(Reporter):
         elif failed_specs:
             pct = int(round(100 * failed_specs / total_specs)) if total_specs else 0
             label, mark = f"{failed_specs} of {total_specs} failed ({pct}%)", c.red("✖")
+        elif run.quarantined:
+            label, mark = f"Passed; {run.quarantined} quarantined failed", c.yellow("✔")
         else:
             label, mark = "All specs passed!", c.green("✔")
         # as wide as the longest spec and the last row's label, whose numbers stay in their columns
@@ -186,18 +189,42 @@ class SpecReporter(Reporter):
         self._print(f"  {mark}    {label.ljust(width)}{run.tests:>7}{num(run.total('passed')):>9}"
                     f"{num(run.failures):>9}{num(run.total('pending')):>9}{num(run.total('skipped')):>9}"
                     f"{format_ms(run.duration_ms):>10}")
+        for line in quarantine_lines(run, c):
+            self._print(line)
         self._print()
+
+
+def quarantine_tag(test: TestResult, c: Colors) -> str:
+    """`` [quarantined: why]`` after a quarantined test's line (empty for any other test)."""
+    return c.yellow(f" [quarantined: {test.quarantine}]") if test.quarantine is not None else ""
+
+
+def quarantine_lines(run: RunResult, c: Colors) -> list[str]:
+    """The run's quarantined tests, each with its outcome and reason, under the summary: what
+    the run excused is said where its verdict is."""
+    tests = [(spec, test) for spec in run.specs for test in spec.tests if test.quarantine is not None]
+    if not tests:
+        return []
+    lines = ["", c.yellow("  Quarantined (a failure of these does not fail the run):")]
+    for spec, test in tests:
+        outcome = c.red("failed") if test.state == "failed" else test.state
+        lines.append(f"    {spec.relative} {test.full_title}: {outcome} ({test.quarantine})")
+    return lines
 
 
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
 
 
-def count_parts(c: Colors, passing: int, failing: int, pending: int, skipped: int) -> list[str]:
-    """``["3 passing", "1 failing", "2 pending"]`` in colour; counts of 0 left out (passing kept)."""
+def count_parts(c: Colors, passing: int, failing: int, pending: int, skipped: int, *,
+                quarantined: int = 0) -> list[str]:
+    """``["3 passing", "1 failing", "2 pending"]`` in colour; counts of 0 left out (passing kept).
+    ``failing`` leaves out the ``quarantined`` failures, counted apart."""
     parts = [c.green(f"{passing} passing")]
     if failing:
         parts.append(c.red(f"{failing} failing"))
+    if quarantined:
+        parts.append(c.yellow(f"{quarantined} failing in quarantine"))
     if pending:
         parts.append(c.cyan(f"{pending} pending"))
     if skipped:

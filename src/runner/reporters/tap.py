@@ -54,12 +54,16 @@ class TapReporter(Reporter):
         title = _desc(f"{spec.relative} {test.full_title}")
         if test.state == "passed":
             self._print(f"ok {self._n} - {title}")
+            if test.quarantine is not None:
+                self._print(f"# quarantined: test {self._n}: {_desc(test.quarantine)}")
             if test.slow:  # a diagnostic line: TAP consumers show it, none counts it
                 self._print(f"# slow: test {self._n} took {format_ms(test.duration_ms)} (slowTestThreshold)")
         elif test.state in ("pending", "skipped"):
             self._print(f"ok {self._n} - {title} # SKIP {_desc(test.message or test.state)}")
         else:
-            self._print(f"not ok {self._n} - {title}")
+            # TAP's TODO directive: a failure consumers show but do not count, as the run does
+            todo = f" # TODO quarantined: {_desc(test.quarantine)}" if test.quarantine is not None else ""
+            self._print(f"not ok {self._n} - {title}{todo}")
             fields: dict[str, Any] = {"message": test.message or "failed", "severity": "fail"}
             last = test.last_failed
             if last and last.error_type:
@@ -92,6 +96,8 @@ class TapReporter(Reporter):
         self._print(f"# tests {self._n}")
         self._print(f"# pass {run.total('passed')}")
         self._print(f"# fail {run.failures}")
+        if run.quarantined:
+            self._print(f"# todo {run.quarantined} (failed in quarantine)")
         self._print(f"# skip {run.total('pending') + run.total('skipped')}")
         if run.error:
             self._print(f"# error: {run.error}")

@@ -125,7 +125,7 @@ def merge_shards(inputs: list[str]) -> tuple[list[Event], list[str]]:
     problems += [f"shard {s.index}/{total} ({s.path}): {s.problem}" for s in shards if s.problem]
     first = shards[0].started
     info: dict[str, Any] = {"total": total, "plan": (first.shard or {}).get("plan"), "merged": present,
-                            "missing": missing}
+                            "missing": missing, "runs": {str(s.index): s.started.run_id for s in shards}}
     started = replace(first, at=min(s.started.at for s in shards), run_id=uuid.uuid4().hex,
                       specs=[spec for s in shards for spec in s.started.specs], shard=info)
     body = [_relocated(event, s.started.project_root) for s in shards for event in s.events]
@@ -135,8 +135,8 @@ def merge_shards(inputs: list[str]) -> tuple[list[Event], list[str]]:
     ends = [s.ended.at if s.ended else (s.events[-1].at if s.events else s.started.at) for s in shards]
     run = feed.run
     ended = RunEnded(at=max(ends), duration_ms=(max(ends) - started.at) * 1000, tests=run.tests,
-                     passed=run.total("passed"), failed=run.failures, pending=run.total("pending"),
-                     skipped=run.total("skipped"), error="; ".join(problems) or None,
+                     passed=run.total("passed"), failed=run.failures + run.quarantined, pending=run.total("pending"),
+                     skipped=run.total("skipped"), error="; ".join(problems) or None, quarantined=run.quarantined,
                      interrupted=any(s.ended is None or s.ended.interrupted for s in shards))
     return [started, *body, ended], problems
 
@@ -164,9 +164,10 @@ def _relocated(event: Event, root: str) -> Event:
     return replace(event, **{name: inside(getattr(event, name)) for name in fields})  # type: ignore[type-var]
 
 
-def merge_command(output: str, inputs: list[str]) -> int:
+def merge_command(output: str, inputs: list[str], project: Path | None = None) -> int:
     """Write the merged events to ``output``; returns the merged run's exit status (its failed
-    tests, at most 255; at least 1 when a shard is missing or cut short)."""
+    tests, at most 255; at least 1 when a shard is missing or cut short). The merged run is
+    added to the history of ``project`` (the current folder) when it holds a ``runner.json``."""
     events, problems = merge_shards(inputs)
     out = Path(output).expanduser()
     if out.resolve() in {Path(name).expanduser().resolve() for name in inputs}:
@@ -189,7 +190,44 @@ def merge_command(output: str, inputs: list[str]) -> int:
           f"{ended.pending} pending, {ended.skipped} skipped.", file=sys.stderr)
     for problem in problems:
         print(f"runner: warning: {problem}.", file=sys.stderr)
-    code = ended.failed
+    _add_to_history(events, (project or Path(".")).resolve())
+    code = ended.failed - ended.quarantined  # a quarantined test's failure does not fail the run
     if problems:
         code = max(code, 1)
     return min(code, 255)
+
+
+def _add_to_history(events: list[Event], root: Path) -> None:
+    """Add the merged run to the project's history, but for the shards that added themselves
+    already when they ran here (run/history.py matches them by run id): never counted twice."""
+    if not (root / "runner.json").is_file():
+        return  # not a runner project: no history to keep here
+    from runner.config import load_config
+    from runner.errors import RunnerError
+    from runner.run.history import (
+        HISTORY_FILE,
+        HistoryError,
+        history_path,
+        run_from_events,
+        update_history,
+    )
+
+    try:
+        keep = load_config(root).history_runs
+    except RunnerError as err:
+        print(f"runner: warning: the merged run was not added to the history: {err}", file=sys.stderr)
+        return
+    run = run_from_events(events)
+    if not keep or run is None:
+        return
+    path = history_path(root)
+    try:
+        how = update_history(path, run, keep, root)
+    except HistoryError as err:
+        print(f"runner: warning: {err}; the merged run was not added to the history. Move the file away to "
+              "start a new history.", file=sys.stderr)
+        return
+    told = {"added": "the merged run was added to the history",
+            "filled": "the shards of the merged run that had not added themselves joined their run in the history"}
+    if how in told:  # "known": every shard added itself when it ran here
+        print(f"runner: {told[how]} ({HISTORY_FILE}).", file=sys.stderr)

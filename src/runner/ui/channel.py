@@ -10,7 +10,8 @@ test's output there):
 - ``{"t": "studio", ...}``: studio's state and each recorded action;
 - ``{"t": "wrote", "paths": [...]}``: files the run is about to write (``ui/run_files.py``), on the
   pipe before the write happens (written by the writing thread itself, :meth:`ChannelWriter.send_now`); ``{"t": "imported", "files": [...]}``: Python files of the
-  project the run executed, as it executes them.
+  project the run executed, as it executes them; ``{"t": "read", "files": [...]}``: the project's
+  other files the run read, as it first reads them.
 
 Server to child, one JSON object a line on the child's stdin: ``{"t": "input", ...}`` (a person's
 click or key for the page, in studio) and ``{"t": "studio-done"}``.

@@ -8,8 +8,10 @@ The watcher (``ui/watch.py``) reports batches of changed files. Each change is o
 - not watched (a data file, a file the runs never executed): nothing happens;
 - a watched file: the pages are told ("changed: ..."), the project is read again (a new spec, a
   deleted one, another ``runner.json``), and when the last run runs that file (its specs, the
-  modules it executed, the support and plugins files, the configuration) and the configuration
-  reads, the last run is run again; a run in progress is stopped first.
+  modules it executed, the support and plugins files, the configuration), the last run is run
+  again; a run in progress is stopped first. When the configuration no longer reads, nothing
+  runs and the status bar says why. The last run's files
+  include the files of ``fixturesFolder`` it read (the child tells them too).
 
 Each batch is also told to the pages as ``{"t": "watch", "changed": [...], "rerun": bool,
 "ignored": {"run": [...], "unwatched": [...]}}`` (project-relative names). A changed
@@ -50,21 +52,26 @@ class RunWrites:
 
     def __init__(self) -> None:
         self._live: set[Path] = set()
+        # what the last two runs left: the watcher's news of a run's last writes comes within a
+        # moment of its end, so older runs' stamps are not kept (a run writing new names each time
+        # would grow them without bound)
         self._left: dict[Path, _Stamp] = {}
+        self._before: dict[Path, _Stamp] = {}
 
     def wrote(self, paths: Iterable[Any]) -> None:
         self._live.update(Path(os.path.realpath(p)) for p in paths if isinstance(p, str))
 
     def ended(self) -> None:
         """The run ended (its processes too): what it left is stamped."""
-        for path in self._live:
-            self._left[path] = _stamp(path)
+        self._before = {p: s for p, s in self._left.items() if p not in self._live}
+        self._left = {path: _stamp(path) for path in self._live}
         self._live = set()
 
     def by_run(self, path: Path) -> bool:
         if path in self._live:
             return True
-        return path in self._left and self._left[path] == _stamp(path)
+        left = self._left if path in self._left else self._before
+        return path in left and left[path] == _stamp(path)
 
 
 class WatchRerun:
@@ -82,6 +89,8 @@ class WatchRerun:
         self.writes = RunWrites()
         self._imported: set[Path] = set()  # the Python files the last run executed
         self._importing: set[Path] = set()  # those the run in progress executed so far
+        self._read: set[Path] = set()  # the other files the last run read (its fixtures among them)
+        self._reading: set[Path] = set()  # those the run in progress read so far
         self._task: asyncio.Task[Any] | None = None
         self._roots: tuple[list[Path], list[Path]] | None = None
         self._busy = False
@@ -89,26 +98,32 @@ class WatchRerun:
 
     # -- what the child tells ------------------------------------------------------------------
     def heard(self, message: dict[str, Any]) -> None:
-        """A ``wrote`` or ``imported`` message of the running child."""
+        """A ``wrote``, ``imported`` or ``read`` message of the running child."""
         files = message.get("paths") if message.get("t") == "wrote" else message.get("files")
         if not isinstance(files, list):
             return
         if message.get("t") == "wrote":
             self.writes.wrote(files)
+        elif message.get("t") == "read":
+            self._reading.update(Path(os.path.realpath(f)) for f in files if isinstance(f, str))
         else:
             self._importing.update(Path(os.path.realpath(f)) for f in files if isinstance(f, str))
 
     def run_started(self) -> None:
         self._importing = set()
+        self._reading = set()
 
     def run_ended(self, *, complete: bool) -> None:
         """A run's child ended; ``complete``: it ran to its end (not stopped), so what it executed
         replaces the last run's files, else adds to them."""
         self.writes.ended()
         imported = self._importing if complete else self._imported | self._importing
+        read = self._reading if complete else self._read | self._reading
         self._importing = set()
-        if imported and imported != self._imported:
-            self._imported = imported
+        self._reading = set()
+        if (imported and imported != self._imported) or read != self._read:
+            self._imported = imported or self._imported
+            self._read = read
             if self._task is not None and self._rules().roots() != self._roots:
                 self._restart_soon()
 
@@ -134,7 +149,7 @@ class WatchRerun:
     def _rules(self) -> WatchRules:
         from runner.ui.watch import WatchRules
 
-        return WatchRules(self._project.config, self._imported | self._importing)
+        return WatchRules(self._project.config, self._imported | self._importing, self._read | self._reading)
 
     async def _watch(self) -> None:
         from runner.ui.watch import SpecWatcher
@@ -159,7 +174,6 @@ class WatchRerun:
 
     async def _batch(self, batch: set[Path]) -> bool:
         """Handle one batch; returns whether the configuration changed."""
-        project = self._project
         rules = self._rules()
         changes = {p for p in batch if not self._ours(p)}
         by_run = {p for p in changes if self.writes.by_run(p)}
@@ -171,7 +185,7 @@ class WatchRerun:
         if watched:
             self._broadcast({"t": "notice", "level": "info", "message": f"changed: {self._names(watched)}"})
             self._refresh()  # a new spec, a deleted one, another runner.json
-            if runs and project.problem is None:
+            if runs:
                 rerun = await self._rerun()
         elif any(rules.kind(p) == "spec" for p in by_run):
             self._refresh()  # a spec the run wrote or removed: the list shows it, nothing runs

@@ -13,6 +13,9 @@ An audit hook (``sys.addaudithook``) sees, in every thread of the child:
 - each Python file of the project whose code the run executes (``exec`` of a module's code: the
   specs, the modules they import, the support file and its helpers, the plugins file), told as
   it is first executed (``{"t": "imported", "files": [...]}``): the modules the watcher re-runs on.
+- each other file of the project the run opens for reading (``runner.fixture``, ``open()``), told
+  as it is first read (``{"t": "read", "files": [...]}``): the watcher re-runs on those of
+  ``fixturesFolder``.
 
 Not seen: what processes the run starts write (a shell command, a task's subprocess, a forked
 process, the browser's downloads), nor writes through a file descriptor opened before the hook.
@@ -47,6 +50,8 @@ class RunFiles:
         self._told: set[str] = set()
         self._seen: set[str] = set()  # absolute paths as given, told or not the project's
         self._imported: set[str] = set()
+        self._read: set[str] = set()  # absolute paths as given, read already (told or not)
+        self._read_told: set[str] = set()
         self._lock = threading.Lock()
         self._on = False
         self._pid = os.getpid()  # a forked process has no writer's thread: it goes unheard
@@ -65,8 +70,11 @@ class RunFiles:
         # an exception here would fail the test's own open(), so none leaves
         try:
             if event == "open":
-                if self._on and isinstance(args[2], int) and args[2] & _WRITE_FLAGS:
-                    self._wrote(args[0])
+                if self._on and isinstance(args[2], int):
+                    if args[2] & _WRITE_FLAGS:
+                        self._wrote(args[0])
+                    else:
+                        self._reads(args[0])
             elif event in _TARGETS:
                 if self._on:
                     for index in _TARGETS[event]:
@@ -107,6 +115,26 @@ class RunFiles:
                 # absolute: the same file whatever the working folder; added once told, so that
                 # another thread writing it meanwhile waits for the line too
                 self._seen.add(raw)
+        finally:
+            self._inside.busy = False
+
+    def _reads(self, path: Any) -> None:
+        if isinstance(path, int):
+            return
+        raw = os.fspath(path)
+        if raw in self._read or getattr(self._inside, "busy", False) or os.getpid() != self._pid:
+            return
+        self._inside.busy = True
+        try:
+            name = self._mine(raw)
+            if name is not None and not name.endswith((".py", ".pyc")) and not _installed(name):
+                with self._lock:
+                    new = name not in self._read_told
+                    self._read_told.add(name)
+                if new:
+                    self._writer.send({"t": "read", "files": [name]})
+            if isinstance(raw, str) and raw.startswith(os.sep):
+                self._read.add(raw)  # absolute: the same file whatever the working folder
         finally:
             self._inside.busy = False
 

@@ -11,7 +11,8 @@ The page speaks to the server over one WebSocket (``/ws``), in JSON messages (se
 page -> server: ``run`` {spec?, test?}, ``stop``, ``studio-start`` {spec, test}, ``input`` {...},
 ``studio-save``, ``studio-cancel``, ``scaffold``;
 server -> page: ``hello`` (everything, on connect), ``specs``, ``event`` {key?, event}, ``drop``
-{key}, ``frame``, ``run`` {state, spec, test, number, summary}, ``output`` {line}, ``studio``
+{key}, ``forget`` {nodeids} (tests of a spec that ran again without them: no status any more),
+``frame``, ``run`` {state, spec, test, number, summary}, ``output`` {line}, ``studio``
 {...}, ``notice`` {message}, ``watch`` {changed, rerun, ignored} (each batch the watcher
 handled, ``ui/rerun.py``). A run's ``state`` is running, stopping, done, stopped or not-run
 (it never began); ``summary`` tells its end in words (``ui/state.py``'s ``RunTally``), never
@@ -132,18 +133,20 @@ class OpenServer:
         the file). A run in progress is stopped first. Raises ``RunnerError`` for a spec that is
         not one of the project's."""
         specs = self.project.specs
-        if spec is not None and (not isinstance(spec, str) or spec not in specs):
+        broken = self.project.config is None or self.project.problem is not None  # no specs listed then
+        if spec is not None and (not isinstance(spec, str) or (spec not in specs and not broken)):
             raise RunnerError(f"{spec!r} is not one of the project's specs.")
         if test is not None and (not isinstance(test, str) or spec is None or not test.strip()):
             raise RunnerError("a test is run within its spec: give both.")
-        target = {"spec": spec, "spec_path": str(specs[spec]) if spec else None, "test": test,
+        target = {"spec": spec, "spec_path": str(specs[spec]) if spec in specs else None, "test": test,
                   "studio": studio}
         async with self._lock:
             await self._stop_current()
             project = self.project
-            if project.config is None:
+            if broken:
                 problem = project.problem or "the configuration could not be read."
-                self._not_run(target, problem)
+                self.run_info = _not_run_info(target, problem)
+                self.pages.broadcast({"t": "run", "run": self.run_info})
                 raise RunnerError(problem)
             self.last_target = {k: v for k, v in target.items() if k != "studio"} | {"studio": False}
             self.runs_started += 1
@@ -165,14 +168,8 @@ class OpenServer:
                 await _start_child(self, run)
             except OSError as err:
                 self.run = None
-                self._not_run(target, f"the run could not start: {err}")
-
-    def _not_run(self, target: dict[str, Any], why: str) -> None:
-        """The status bar says the run asked for did not start, and why (its first line)."""
-        first = next((line.strip() for line in why.splitlines() if line.strip()), why)
-        self.run_info = {"state": "not-run", "spec": target.get("spec"), "test": target.get("test"),
-                         "studio": bool(target.get("studio")), "summary": first}
-        self.pages.broadcast({"t": "run", "run": self.run_info})
+                self.run_info = _not_run_info(target, f"the run could not start: {err}")
+                self.pages.broadcast({"t": "run", "run": self.run_info})
 
     async def stop_run(self) -> None:
         async with self._lock:
@@ -197,9 +194,14 @@ class OpenServer:
         await run.stop()
 
     async def _rerun(self) -> bool:
-        """The last run again; False when there is none (or its spec is gone)."""
+        """The last run again; False when there is none, its spec is gone or the configuration
+        has a problem (then the run in progress stops, and the status bar says why)."""
         target = self.last_target
         if target is None:
+            return False
+        if self.project.problem is not None:  # the save broke the configuration: the bar says so
+            with contextlib.suppress(RunnerError):
+                await self.start_run(spec=target.get("spec"), test=target.get("test"))
             return False
         if target.get("spec") is not None and target["spec"] not in self.project.specs:
             self.pages.broadcast({"t": "notice", "level": "info",
@@ -226,7 +228,7 @@ class OpenServer:
             self.pages.frame(self.frame)
         elif kind == "studio":
             self.studio.heard(message)
-        elif kind in ("wrote", "imported"):
+        elif kind in ("wrote", "imported", "read"):
             self.watch.heard(message)
         elif kind == "error":
             self.state.tally.errors.append(str(message.get("message")))
@@ -301,6 +303,13 @@ class OpenServer:
         if self._runner is not None:
             await self._runner.cleanup()
         shutil.rmtree(self.traces, ignore_errors=True)
+
+
+def _not_run_info(target: dict[str, Any], why: str) -> dict[str, Any]:
+    """What the status bar tells of a run asked for that did not start: why (its first line)."""
+    first = next((line.strip() for line in why.splitlines() if line.strip()), why)
+    return {"state": "not-run", "spec": target.get("spec"), "test": target.get("test"),
+            "studio": bool(target.get("studio")), "summary": first}
 
 
 async def _start_child(server: OpenServer, run: ChildRun, spare: bool = False) -> None:

@@ -173,6 +173,7 @@ class UiState:
         self._keys = itertools.count(1)
         self._run = 0  # the number of the run whose events come in
         self._one_test = False  # that run runs one test (it replaces that test's record only)
+        self._started: set[str] = set()  # the node ids that run started
         self.tally = RunTally()  # that run's tests, counted for its words when it ends
 
     @property
@@ -185,6 +186,7 @@ class UiState:
         earlier runs stay)."""
         self._run = number
         self._one_test = one_test
+        self._started = set()
         self.tally = RunTally()
 
     def apply(self, event: dict[str, Any]) -> list[dict[str, Any]]:
@@ -200,13 +202,16 @@ class UiState:
                 out += self._drop_kept(lambda r: r.spec == spec and r.run != self._run)
         elif kind == "spec.ended":
             spec = str(event.get("spec"))
+            out += self._forget_stale(spec)  # before the event: the page's spec state counts without them
             state = "failed" if event.get("error") else self._spec_state(spec)
             self.spec_status[spec] = {"state": state, "duration_ms": event.get("duration_ms"),
                                       "error": event.get("error_message") or event.get("error")}
+            return [*out, {"t": "event", "event": event}]
         if kind not in _TEST_EVENTS:
             return [{"t": "event", "event": event}, *out]
         nodeid = str(event.get("nodeid", ""))
         if kind == "test.started":
+            self._started.add(nodeid)
             out += self._drop_kept(lambda r: r.nodeid == nodeid)  # the test runs again: once in the tabs
             started = KeptTest(key=f"t{next(self._keys)}", nodeid=nodeid, spec=str(event.get("spec", "")),
                                title=list(event.get("title") or []), run=self.run)
@@ -227,11 +232,22 @@ class UiState:
             record.ended = True
             self.live.pop(nodeid, None)
             self.test_status[nodeid] = {"state": event.get("state"), "duration_ms": event.get("duration_ms"),
-                                        "spec": record.spec, "title": record.title}
+                                        "spec": record.spec, "title": record.title,
+                                        "quarantine": event.get("quarantine")}
             if not self.keep:
                 self._delete_traces(record)
                 out.append({"t": "drop", "key": record.key})
         return out
+
+    def _forget_stale(self, spec: str) -> list[dict[str, Any]]:
+        """A spec ran again (not one test of it): the statuses of its tests this run did not start
+        (renamed, deleted, or the spec no longer loads) are an earlier run's, and go."""
+        if self._one_test:
+            return []
+        stale = [n for n, s in self.test_status.items() if s.get("spec") == spec and n not in self._started]
+        for nodeid in stale:
+            del self.test_status[nodeid]
+        return [{"t": "forget", "nodeids": stale}] if stale else []
 
     def _spec_state(self, spec: str) -> str:
         states = [s.get("state") for s in self.test_status.values() if s.get("spec") == spec]

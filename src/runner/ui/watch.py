@@ -4,10 +4,12 @@ Watched (:class:`WatchRules`), the files a run runs: the configuration (``runner
 ``--config-file``, and ``runner.env.json``), the support file, the plugins file, the spec files
 of the spec folder (``integrationFolder``, ``componentFolder`` under ``--component``) and the
 Python files of the project the last runs executed (their helpers, the support package: the
-child tells them, ``ui/run_files.py``). Data files (fixtures, JSON, CSV, text, images) are not
-watched: a test reads them when it runs.
+child tells them, ``ui/run_files.py``), and the files of ``fixturesFolder`` the last run read
+(``runner.fixture``, ``open()``; the child tells them too). Other data files (JSON, CSV, text,
+images elsewhere, fixtures no run read) are not watched.
 
-The spec folder is watched with what it holds (a new spec may appear in any of its folders);
+The spec folder and the fixtures folder are watched with what they hold (a new spec may appear in
+any of its folders, a fixture be read from any);
 every other watched file through its own folder, not what is below it. A folder that does not
 exist yet is watched from its nearest existing folder, with what it holds. The watcher hears
 every change in those folders; :class:`WatchRules` says which are of watched files. Never told at
@@ -71,11 +73,15 @@ def _existing(path: Path) -> tuple[Path, bool]:
 
 class WatchRules:
     """The watched files of one configuration, given the Python files the runs executed
-    (``imported``, absolute paths)."""
+    (``imported``) and the other files the last run read (``read``; absolute paths)."""
 
-    def __init__(self, config: Any, imported: Iterable[Path] = ()) -> None:
+    def __init__(self, config: Any, imported: Iterable[Path] = (), read: Iterable[Path] = ()) -> None:
         self.config = config
         self.imported = frozenset(_real(p) for p in imported)
+        fixtures = _option_path(config, "fixturesFolder")
+        self.fixtures_folder = _real(fixtures) if fixtures is not None else None
+        self.fixtures = frozenset(p for p in (_real(r) for r in read)
+                                  if self.fixtures_folder is not None and p.is_relative_to(self.fixtures_folder))
         specs = _option_path(config, spec_folder_option(config))
         self.specs = _real(specs) if specs is not None else None
         self._is_spec = spec_matcher(config, self.specs) if self.specs is not None else None
@@ -88,7 +94,8 @@ class WatchRules:
 
     def kind(self, path: Path) -> str | None:
         """What ``path`` is: "config", "support", "plugins", "spec" (a spec file, there or not),
-        "module" (a Python file a run executed), or None: not watched."""
+        "module" (a Python file a run executed), "fixture" (a file of ``fixturesFolder`` the last
+        run read), or None: not watched."""
         if path in self.config_files:
             return "config"
         if path in self.named:
@@ -98,12 +105,14 @@ class WatchRules:
             return "spec"
         if path in self.imported:
             return "module"
+        if path in self.fixtures:
+            return "fixture"
         return None
 
     def starts_run(self, path: Path, specs: set[Path] | None) -> bool:
         """Whether a change of ``path`` re-runs a run of ``specs`` (None: every spec): a file it
-        runs (its specs, the modules it executed, the support and plugins files, the
-        configuration). Another spec's change updates the list only."""
+        runs (its specs, the modules it executed, the fixtures it read, the support and plugins
+        files, the configuration). Another spec's change updates the list only."""
         kind = self.kind(path)
         if kind == "spec":
             return specs is None or path in specs or path in self.imported
@@ -113,7 +122,11 @@ class WatchRules:
         """The folders to watch with what they hold, and those to watch alone (existing ones)."""
         deep: list[Path] = []
         flat: list[Path] = []
+        # the fixtures folder whole, from the start, though only the fixtures a run read count: a
+        # folder added later would restart the watcher, and a save during a restart is not heard
         wanted = [(self.specs, True)] if self.specs is not None else []
+        if self.fixtures_folder is not None and self.fixtures_folder.is_dir():
+            wanted.append((self.fixtures_folder, True))
         wanted += [(p.parent, False) for p in (*self.config_files, *self.named, *self.imported)]
         for folder, recursive in wanted:
             if folder is None:

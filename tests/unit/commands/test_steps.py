@@ -147,3 +147,17 @@ def test_an_intercept_step_names_its_route(row: dict[str, Any], name: str) -> No
     from runner.commands.network import intercept_step_name
 
     assert intercept_step_name(row) == name
+
+
+class Stopped(Thing):
+    @command("click")
+    def click(self, *, force: bool = False) -> str:
+        raise KeyboardInterrupt  # as run/interrupts.py raises it when the run is stopped
+
+
+def test_a_command_the_runs_stop_cut_short_says_so_not_keyboardinterrupt() -> None:
+    thing = Stopped()
+    with pytest.raises(KeyboardInterrupt):
+        thing.click()
+    ended = thing.told[-1]
+    assert ended.state == "failed" and ended.error == "Interrupted: the run was stopped while this command ran"

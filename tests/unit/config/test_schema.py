@@ -26,6 +26,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "reporter": "spec",
     "reporterOptions": None,
     "slowTestThreshold": 10000,
+    "quarantine": [],  # issue 27: no test is quarantined unless named
     "testFiles": "**/*.*",
     "watchForFileChanges": True,
     "defaultCommandTimeout": 4000,
@@ -49,6 +50,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "video": True,
     "videoUploadOnPasses": True,
     "eventsFile": "runner/results/events.jsonl",
+    "historyRuns": 30,
     "trace": "retain-on-failure",
     "traceScreenshots": False,
     "tracesFolder": "runner/traces",

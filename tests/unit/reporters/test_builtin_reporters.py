@@ -162,7 +162,8 @@ def test_json_to_stream_and_file(tmp_path):
     assert data["startedTestsAt"] and data["endedTestsAt"] >= data["startedTestsAt"]
     b = data["specs"][1]
     assert b["video"] == "videos/b_spec.py.mp4" and b["screenshots"] == ["shots/b.png"]
-    assert b["stats"] == {"tests": 2, "passes": 0, "failures": 1, "pending": 1, "skipped": 0, "duration_ms": 900}
+    assert b["stats"] == {"tests": 2, "passes": 0, "failures": 1, "pending": 1, "skipped": 0, "duration_ms": 900,
+                          "quarantined": 0}
     bad = b["tests"][0]
     assert bad["routes"] == [ROUTE] and bad["requests"] == [REQUEST] and bad["log"] == ["visit: http://x/"]
     assert [a["error"] for a in bad["attempts"]] == [ERROR_1, ERROR_2]

@@ -72,6 +72,8 @@ CHILD = textwrap.dedent(r'''
         site = project / "venv" / "lib" / "site-packages"
         site.mkdir(parents=True)
         (site / "pkg_b.py").write_text("B = 1\n")
+        (site / "pkg_data.json").write_text("{}")
+        (site / "pkg_data.json").read_text()  # an installed package's data: never told
         sys.path[:0] = [str(project), str(site)]
         importlib.import_module("mod_a")
         importlib.import_module("pkg_b")
@@ -96,12 +98,16 @@ def test_the_child_tells_each_write_before_it_and_the_modules_it_runs(tmp_path: 
     imported = [p for m in out["messages"] if m["t"] == "imported" for p in m["files"]]
     names = [os.path.relpath(p, project) for p in wrote]
     assert names == ["a.txt", "b.bin", "c.bin", "d.txt", "old.txt", "rel.txt", "mod_a.py",
-                     "venv/lib/site-packages/pkg_b.py"]
+                     "venv/lib/site-packages/pkg_b.py", "venv/lib/site-packages/pkg_data.json"]
     assert [os.path.relpath(p, project) for p in imported] == ["mod_a.py"]
+    # the other files read, once each: not Python, not compiled, not an installed package's
+    read = [p for m in out["messages"] if m["t"] == "read" for p in m["files"]]
+    assert [os.path.relpath(p, project) for p in read] == ["a.txt"]
     # every write of the project's files began once the pipe named it (but after the run's end)
     before = {os.path.relpath(p, project): told for p, told in out["told_before"].items()}
     assert before == {"a.txt": True, "b.bin": True, "d.txt": True, "rel.txt": True, "mod_a.py": True,
-                      "venv/lib/site-packages/pkg_b.py": True, "after.txt": False}
+                      "venv/lib/site-packages/pkg_b.py": True, "venv/lib/site-packages/pkg_data.json": True,
+                      "after.txt": False}
 
 
 def _stamp_changes(path: Path, text: str) -> None:
@@ -126,3 +132,16 @@ def test_a_runs_writes_are_its_own_while_it_runs_and_as_it_left_them(tmp_path: P
     assert not writes.by_run(counter) and not writes.by_run(gone)
     writes.wrote([str(counter)])  # the next run writes it again: its own
     assert writes.by_run(counter)
+
+
+def test_the_stamps_kept_are_the_last_two_runs_writes(tmp_path: Path) -> None:
+    """Every file any run wrote was kept for the server's lifetime."""
+    writes = RunWrites()
+    files = [tmp_path / f"{n}.txt" for n in range(4)]
+    for number, path in enumerate(files):
+        path.write_text(str(number))
+        writes.wrote([str(path)])
+        writes.ended()
+    # the last two runs' files are theirs as they left them; older runs' are forgotten
+    assert [writes.by_run(p) for p in files] == [False, False, True, True]
+    assert len(writes._left) + len(writes._before) == 2

@@ -46,8 +46,11 @@ def test_the_folders_watched(tmp_path: Path) -> None:
     (root / "runner" / "plugins").mkdir()
     (root / "helpers").mkdir()
     rules = WatchRules(config, imported=[root / "helpers" / "h.py", root / "runner" / "integration" / "x.py"])
-    assert rules.roots() == ([root / "runner" / "integration"],
+    assert rules.roots() == ([root / "runner" / "fixtures", root / "runner" / "integration"],
                              [root, root / "helpers", root / "runner" / "plugins", root / "runner" / "support"])
+    # the fixtures folder is watched whole from the start (only the fixtures a run read count)
+    (root / "runner" / "fixtures").rmdir()
+    assert rules.roots()[0] == [root / "runner" / "integration"]
 
 
 RULES = [
@@ -62,7 +65,10 @@ RULES = [
     ("runner/integration/other.py", "spec", False, True),  # testFiles "**/*.*": a spec by its name
     ("runner/integration/__init__.py", None, False, False),
     ("runner/integration/counter.txt", None, False, False),  # data: a test reads it when it runs
-    ("runner/fixtures/users.json", None, False, False),
+    ("runner/fixtures/users.json", "fixture", True, True),  # the last run read it
+    ("runner/fixtures/deep/cart.json", "fixture", True, True),
+    ("runner/fixtures/other.json", None, False, False),  # no run read it
+    ("runner/support/data.json", None, False, False),  # read, but not a fixture
     ("runner/fixtures/make.py", None, False, False),  # never executed by a run
     ("runner/support/notes.txt", None, False, False),
     ("helpers/h.py", "module", True, True),
@@ -77,7 +83,9 @@ def test_what_a_change_is_and_what_it_reruns(tmp_path: Path, name: str, kind: st
     root = _project(tmp_path)
     rules = WatchRules(load_config(root), imported=[root / "runner" / "integration" / "a_spec.py",
                                                     root / "runner" / "integration" / "helper.py",
-                                                    root / "helpers" / "h.py"])
+                                                    root / "helpers" / "h.py"],
+                       read=[root / "runner" / "fixtures" / "users.json", root / "runner" / "fixtures" / "deep" / "cart.json",
+                             root / "runner" / "support" / "data.json"])
     path = root / name
     assert rules.kind(path) == kind
     assert rules.starts_run(path, {root / "runner" / "integration" / "a_spec.py"}) is reruns_one

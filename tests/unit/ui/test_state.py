@@ -62,6 +62,16 @@ def test_zero_keeps_only_the_running_test(tmp_path: Path) -> None:
     assert state.test_status["runner/integration/a_spec.py::test_1"]["state"] == "passed"
 
 
+def test_a_quarantined_tests_status_keeps_its_reason(tmp_path: Path) -> None:
+    state = UiState(5, tmp_path)
+    events = _test_events(1)
+    events[-1] = {**events[-1], "state": "failed", "quarantine": "known bug"}
+    _feed(state, events + _test_events(2))
+    status = state.test_status
+    assert status["runner/integration/a_spec.py::test_1"]["quarantine"] == "known bug"  # runner open tags it
+    assert status["runner/integration/a_spec.py::test_2"]["quarantine"] is None
+
+
 def test_a_trace_outside_the_servers_folder_is_never_deleted(tmp_path: Path) -> None:
     ours = tmp_path / "ours"
     ours.mkdir()
@@ -196,3 +206,30 @@ def test_a_run_that_never_began_says_why_on_one_line(tmp_path: Path) -> None:
     assert state.tally.not_run() == ""  # it began: its tests tell it
     assert state.tally.words(1, stopped=False) == ("1 passed; then: Your configuration file runner.json is invalid "
                                                    "(1 problem) (see the Output tab)")
+
+
+def test_a_spec_run_again_forgets_the_statuses_of_tests_it_no_longer_runs(tmp_path: Path) -> None:
+    """The list kept a renamed test's and a spec's that no longer loads old green dots."""
+    state = UiState(50, tmp_path)
+    _spec_run(state, 1, "a_spec.py", [1, 2])
+    _spec_run(state, 2, "b_spec.py", [1])
+    # test_1 renamed to test_3: its status goes, before the spec's end is told
+    out = _spec_run(state, 3, "a_spec.py", [2, 3])
+    forget = [m for m in out if m["t"] == "forget"]
+    assert forget == [{"t": "forget", "nodeids": ["runner/integration/a_spec.py::test_1"]}]
+    spec_end = next(i for i, m in enumerate(out) if m.get("event", {}).get("kind") == "spec.ended")
+    assert out.index(forget[0]) < spec_end
+    assert sorted(state.test_status) == ["runner/integration/a_spec.py::test_2", "runner/integration/a_spec.py::test_3",
+                                         "runner/integration/b_spec.py::test_1"]
+    # one test run alone forgets nothing
+    _spec_run(state, 4, "a_spec.py", [2], one_test=True)
+    assert "runner/integration/a_spec.py::test_3" in state.test_status
+    # the spec no longer loads: none of its tests has a status; the other spec's stay
+    state.new_run(5)
+    out = _feed(state, [{"kind": "spec.started", "spec": "a_spec.py", "absolute": "/x"},
+                        {"kind": "spec.ended", "spec": "a_spec.py", "duration_ms": 1.0, "error": "E",
+                         "error_message": "SyntaxError: invalid syntax"}])
+    assert [m["nodeids"] for m in out if m["t"] == "forget"] == [["runner/integration/a_spec.py::test_2",
+                                                                  "runner/integration/a_spec.py::test_3"]]
+    assert list(state.test_status) == ["runner/integration/b_spec.py::test_1"]
+    assert state.spec_status["a_spec.py"]["state"] == "failed"

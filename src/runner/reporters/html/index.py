@@ -40,11 +40,13 @@ class RunIndex:
         self.ended: RunEnded | None = None
         self.first_at: float | None = None
         self.last_at: float | None = None
+        self.quarantine: dict[str, str] = {}  # nodeid -> why the test is quarantined
 
     @property
     def failures(self) -> int:
-        """Failed tests, and specs that could not be loaded, of the events so far."""
-        return sum(1 for row in self.rows if row[3] == "failed") + \
+        """Failed tests (not the quarantined ones), and specs that could not be loaded, of the
+        events so far."""
+        return sum(1 for row in self.rows if row[3] == "failed" and row[7] not in self.quarantine) + \
             sum(1 for spec in self.specs.values() if spec["error"])
 
     def saw(self, at: float) -> None:
@@ -118,7 +120,7 @@ class RunIndex:
         for row in rows:
             row[1] = index_of.get(row[1], 0)
         return {"run": self._summary(run), "specs": [self.specs[name] for name in present], "tests": rows,
-                "traceViewer": trace_viewer}
+                "traceViewer": trace_viewer, "quarantine": dict(self.quarantine)}
 
     def _summary(self, run: RunResult) -> dict[str, Any]:
         started, ended = self.started, self.ended
@@ -127,7 +129,9 @@ class RunIndex:
         totals = {"tests": len(self.rows), "passed": states.count("passed"), "failed": states.count("failed"),
                   "pending": states.count("pending"), "skipped": states.count("skipped"),
                   "flaky": sum(row[6] for row in self.rows), "unfinished": states.count("unfinished"),
-                  "specErrors": sum(1 for s in self.specs.values() if s["error"])}
+                  "specErrors": sum(1 for s in self.specs.values() if s["error"]),
+                  # failed, but quarantined: in "failed" too, and not a failure of the run
+                  "quarantinedFailed": sum(1 for row in self.rows if row[3] == "failed" and row[7] in self.quarantine)}
         notes = list(self.notes)
         if ended is None:
             notes.append("The events end before the run did (there is no run.ended event): the run was "

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from runner.events import (
     AttemptEnded,
@@ -69,6 +70,9 @@ class HtmlReport:
         self._numbers = 0
         self._copies: ArtifactCopies | None = None
         self._problems = 0
+        # the history's strip and flaky-across-runs marks (run/history.py's report_data), handed in
+        # by `runner run` before finish(); None: no history column
+        self.history: dict[str, Any] | None = None
 
     @property
     def target(self) -> Path:
@@ -151,6 +155,8 @@ class HtmlReport:
         del self.tests[event.nodeid]
         self.ended_tests.add(event.nodeid)
         test.title = list(event.title) or test.title
+        if event.quarantine is not None:
+            self.index.quarantine[event.nodeid] = event.quarantine
         self._write_test(test, state=event.state, duration_ms=event.duration_ms, flaky=event.flaky,
                          slow=event.slow, verdict=event.verdict)
 
@@ -202,6 +208,7 @@ class HtmlReport:
             data = root / "data"
             data.mkdir(exist_ok=True)
             index = self.index.data(self.builder.run, trace_viewer=trace_viewer)
+            index["history"] = self.history
             (data / "index.js").write_text(js_call("index", index), encoding="utf-8")
             static = resources.files("runner.reporters.html") / "static"
             for name in STATIC_FILES:

@@ -165,6 +165,7 @@
         const row = el("li", { className: "test-row", dataset: { nodeid } }, statusDot(ts.state),
           el("button", { type: "button", className: "run-test", title: "run this test", text: "▶", onclick: () => send({ t: "run", spec, test: testId }) }),
           el("span", { className: "test-name", text: (ts.title || []).join(" › ") || testId }),
+          ts.quarantine ? el("span", { className: "quarantined", title: ts.quarantine, text: "quarantined" }) : null,
           el("span", { className: "duration", text: ms(ts.duration_ms) }));
         if (S.config.studio) row.append(el("button", { type: "button", className: "studio-test", title: "add commands to this test with studio", text: "✚ studio", onclick: () => send({ t: "studio-start", spec, test: testId }) }));
         tests.append(row);
@@ -394,10 +395,11 @@
           if (ev.kind === "spec.started") S.specStatus[ev.spec] = { state: "running" };
           if (ev.kind === "spec.ended") S.specStatus[ev.spec] = { state: ev.error ? "failed" : specState(ev.spec), duration_ms: ev.duration_ms, error: ev.error_message || ev.error };
           if (ev.kind === "test.started") S.testStatus[ev.nodeid] = { state: "running", spec: ev.spec, title: ev.title };
-          if (ev.kind === "test.ended") S.testStatus[ev.nodeid] = { state: ev.state, duration_ms: ev.duration_ms, spec: ev.spec, title: ev.title };
+          if (ev.kind === "test.ended") S.testStatus[ev.nodeid] = { state: ev.state, duration_ms: ev.duration_ms, spec: ev.spec, title: ev.title, quarantine: ev.quarantine };
           break;
         }
         case "drop": dropTest(msg.key); break;
+        case "forget": for (const nodeid of msg.nodeids || []) delete S.testStatus[nodeid]; break;
         case "frame": showFrame(msg); return;
         case "run": S.run = msg.run; if (msg.run.state === "running") { S.follow = true; } break;
         case "output": {

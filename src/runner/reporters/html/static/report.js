@@ -112,10 +112,19 @@
     return el("span", { cls: "badge s-" + name, text: (ICON[name] || "?") + " " + name });
   }
 
+  // "quarantined" and its reason (as text, never markup); null for a test not quarantined
+  function quarantineTag(nodeid, long) {
+    var reasons = state.index.quarantine || {};
+    if (!Object.prototype.hasOwnProperty.call(reasons, nodeid)) { return null; }
+    var why = String(reasons[nodeid]);
+    return el("span", { cls: "tag quarantined", title: why, text: long ? "quarantined: " + why : "quarantined" });
+  }
+
   // -- the summary ------------------------------------------------------------------------------
   function renderSummary() {
     var run = state.index.run, t = run.totals;
-    var failed = t.failed > 0 || t.specErrors > 0 || !!run.error;
+    // a quarantined test's failure is shown (its row, its chip) but does not fail the run
+    var failed = t.failed - (t.quarantinedFailed || 0) > 0 || t.specErrors > 0 || !!run.error;
     var verdict = document.getElementById("verdict");
     verdict.className = "badge big s-" + (failed ? "failed" : run.interrupted ? "unfinished" : "passed");
     verdict.textContent = failed ? "failed" : run.interrupted ? "interrupted" : "passed";
@@ -124,6 +133,7 @@
       ["tests", t.tests], ["passed", t.passed], ["failed", t.failed], ["flaky", t.flaky],
       ["skipped", t.skipped], ["pending", t.pending],
     ];
+    if (t.quarantinedFailed) { chips.push(["quarantined", t.quarantinedFailed]); }
     if (t.unfinished) { chips.push(["unfinished", t.unfinished]); }
     if (t.specErrors) { chips.push(["spec errors", t.specErrors]); }
     append(summary, el("div", { cls: "chips" }, chips.map(function (c) {
@@ -204,10 +214,13 @@
         el("span", { cls: "icon", "aria-hidden": "true", text: ICON[row.flaky ? "flaky" : row.state] || "?" }),
         el("span", { cls: "title", text: titleText(row.title) }),
         el("span", { cls: "meta" },
+          quarantineTag(row.nodeid),
           row.flaky ? el("span", { cls: "tag flaky", text: "flaky" }) : null,
+          acrossRuns(row.nodeid),
           row.attempts > 1 ? el("span", { cls: "tag", text: row.attempts + " attempts" }) : null,
           row.slow ? el("span", { cls: "tag", text: "slow" }) : null,
-          el("span", { cls: "dur", text: ms(row.ms) })),
+          el("span", { cls: "dur", text: ms(row.ms) }),
+          historyStrip(row.nodeid)),
         row.headline ? el("span", { cls: "headline", text: row.headline }) : null);
       state.rows.push(row);
       if (!(row.nodeid in state.byNodeid)) { state.byNodeid[row.nodeid] = row; }
@@ -221,6 +234,32 @@
       var row = rowByNumber(Number(target.getAttribute("data-n")));
       if (row) { select(state.visible.indexOf(row)); openRow(row); }
     });
+  }
+
+  // -- the history: this test's outcome in the last runs (run/history.py's report_data) ----------
+  var HISTORY_WORD = { passed: "passed", failed: "failed", flaky: "passed on a retry", skipped: "skipped",
+                       pending: "pending" };
+
+  function historyOf(nodeid) {
+    var h = state.index.history;
+    return h && h.tests && Object.prototype.hasOwnProperty.call(h.tests, nodeid) ? h.tests[nodeid] : null;
+  }
+
+  function historyStrip(nodeid) {
+    var outcomes = historyOf(nodeid);
+    if (!outcomes) { return null; }
+    var words = outcomes.map(function (o) { return HISTORY_WORD[o] || "not run"; });
+    var label = "the last " + outcomes.length + " run" + (outcomes.length === 1 ? "" : "s") +
+      ", oldest first: " + words.join(", ");
+    return el("span", { cls: "hist", role: "img", title: label, "aria-label": label },
+      outcomes.map(function (o) { return el("i", { cls: "h-" + (HISTORY_WORD[o] ? o : "none") }); }));
+  }
+
+  function acrossRuns(nodeid) {
+    var h = state.index.history;
+    if (!h || !h.flaky || !Object.prototype.hasOwnProperty.call(h.flaky, nodeid)) { return null; }
+    return el("span", { cls: "tag flaky across", text: "flaky across runs",
+                        title: h.flaky[nodeid] + " (the last " + h.runs + " runs)" });
   }
 
   function rowByNumber(n) {
@@ -396,6 +435,7 @@
       el("span", null, "Attempts ", el("b", { text: String(data.attempts.length) })),
       data.slow ? el("span", { cls: "tag", text: "slow" }) : null,
       data.verdict ? el("span", { cls: "verdict" }, "Retry strategy ", el("b", { text: data.verdict })) : null,
+      quarantineTag(data.nodeid, true),
       el("a", { href: "#test=" + encodeURIComponent(data.nodeid), cls: "permalink", text: "Link to this test" })));
     append(detail, el("p", { cls: "nodeid" }, el("code", { text: data.nodeid })));
     var attempts = data.attempts || [];
