@@ -11,6 +11,7 @@ from typing import Any, Literal
 from runner.casing import snake_to_camel
 from runner.config.accessors import OptionAccessors
 from runner.config.paths import resolve_path
+from runner.config.retries import RetryPolicy, global_only_problem
 from runner.config.schema import option_names, option_schema, override_level
 from runner.config.validate import Problem, problems_error, problems_of, suggest
 from runner.errors import UsageError
@@ -91,6 +92,10 @@ def _checked_overrides(
         "configuration option."
         for name in read_only
     ]
+    global_only = global_only_problem(normalised.get("retries")) if level in ("suite", "test") else None
+    if global_only is not None:
+        lines.append(global_only)
+        read_only.append("retries")  # one message for it, not the schema's too
     problems: list[Problem] = [
         p
         for p in problems_of(normalised, flat=True, root=root)
@@ -260,13 +265,16 @@ class Config(OptionAccessors, Mapping[str, Any]):
         return resolve_path(self._project_root, str(value))
 
     def retries_for(self, mode: str) -> int:
-        """Retries of a failing test in ``"runMode"`` (``runner run``) or ``"openMode"``."""
+        """Retries of a failing test in ``"runMode"`` (``runner run``) or ``"openMode"``: with
+        a retry strategy, its ``maxRetries`` when the mode is ``true``, else 0."""
+        return self.retry_policy(mode).retries
+
+    def retry_policy(self, mode: str) -> RetryPolicy:
+        """The retries of ``"runMode"`` or ``"openMode"``: how many, the strategy and its
+        options (config/retries.py)."""
         if mode not in ("runMode", "openMode"):
-            raise UsageError(f"config.retries_for({mode!r}): expected 'runMode' or 'openMode'.")
-        retries = self._values["retries"]
-        if isinstance(retries, dict):
-            retries = retries.get(mode)
-        return int(retries) if isinstance(retries, int) else 0
+            raise UsageError(f"config.retry_policy({mode!r}): expected 'runMode' or 'openMode'.")
+        return RetryPolicy.of(self._values["retries"], mode)
 
     @property
     def video_crf(self) -> int | None:

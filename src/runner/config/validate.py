@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runner.config.limits import path_problem, structure_problems
+from runner.config.retries import retries_problem
 from runner.config.schema import BLOCK_KEYS, _schema, flat_schema, option_names, option_schema
 from runner.config.valid_cache import digest, is_known_valid, remember_valid
 from runner.errors import ConfigError
@@ -335,6 +336,26 @@ def _limit_problems(doc: dict[str, Any], flat: bool, root: Path | None) -> list[
     return problems
 
 
+def _retries_problems(doc: dict[str, Any], flat: bool) -> list[Problem]:
+    """A retry strategy's options that the schema cannot check against each other
+    (config/retries.py), each as the ``retries`` message with the reason."""
+    places: list[tuple[str | int, ...]] = [("retries",)]
+    if not flat:
+        places += [(block, "retries") for block in BLOCK_KEYS if isinstance(doc.get(block), dict)]
+    problems = []
+    for parts in places:
+        try:
+            value = _value_at(doc, parts)
+        except (KeyError, TypeError):
+            continue
+        reason = retries_problem(value)
+        if reason is not None:
+            phrase = option_schema("retries")["x-expected"]
+            text = f"{_expected_text(parts, phrase, value)} ({reason})."
+            problems.append(Problem(format_path(parts), text, parts))
+    return problems
+
+
 def problems_of(
     doc: Mapping[str, Any], *, flat: bool = False, root: Path | None = None
 ) -> list[Problem]:
@@ -356,6 +377,8 @@ def problems_of(
         for problem in _schema_problems(plain, flat):
             found.setdefault(problem.path, problem)
         for problem in _limit_problems(plain, flat, root):
+            found.setdefault(problem.path, problem)
+        for problem in _retries_problems(plain, flat):
             found.setdefault(problem.path, problem)
     return sorted(found.values(), key=lambda p: (_order(plain, p.parts), p.path))
 

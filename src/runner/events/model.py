@@ -291,9 +291,10 @@ class AttemptEnded(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class TestEnded(Event):
-    """A test ended after its last attempt. ``slow``: over ``slowTestThreshold``. ``state``
-    ``not_run`` (``NOT_RUN``): the run stopped before the test started, ``attempts`` is 0 and
-    ``reason`` says why (``"stopped after 2 failures (--max-failures 2)"``)."""
+    """A test ended after its last attempt. ``slow``: over ``slowTestThreshold``. ``state`` is
+    the test's outcome, which a retry strategy may make ``failed`` when its last attempt passed
+    (``verdict`` says why); ``not_run`` (``NOT_RUN``): the run stopped before the test started,
+    ``attempts`` is 0 and ``reason`` says why (``"stopped after 2 failures (--max-failures 2)"``)."""
 
     __test__: ClassVar[bool] = False
     kind: ClassVar[str] = "test.ended"
@@ -308,6 +309,9 @@ class TestEnded(Event):
     # how many attempts the test's retries allowed (retries + 1), so a report says "attempt 2 of
     # 3"; None: not a runner test (no retries apply) or an events file written before this field
     attempts_allowed: int | None = None
+    # a retry strategy's verdict when it applied (an attempt failed): "passed 2 of 3 attempts, 2
+    # required (detect-flake-and-pass-on-threshold)"; None: no strategy, or no attempt failed
+    verdict: str | None = None
     # why the test is quarantined (its mark's reason, or the `quarantine` entry naming it): its
     # failure does not fail the run; None: it is not (or an events file written before this field)
     quarantine: str | None = None

@@ -10,14 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import time
 import uuid
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
-from _pytest.runner import runtestprotocol
 
 from runner.commands.steps import tell_failure
 from runner.engine.loop import EngineTimeout
@@ -26,11 +24,9 @@ from runner.events import RunStarted, ScreenshotTaken
 from runner.events.cut import ERROR_TEXT_LIMIT, cut_text
 from runner.plugin.frames import drop_runner_frames, mark_line
 from runner.plugin.outcomes import (
-    ALLOWED_ATTR,
     ATTEMPTS_ATTR,
     ERROR_ATTR,
     TEST_ATTR,
-    attempt_from_reports,
     error_summary,
     interrupted_report,
     interruption_reason,
@@ -52,6 +48,8 @@ _SESSION_KEY = pytest.StashKey["Any"]()  # the run session (config.stash)
 _OWNS_SESSION_KEY = pytest.StashKey[bool]()  # the plugin made it, so the plugin closes it
 _TEST_CONFIG_KEY = pytest.StashKey["Config"]()  # a test's configuration (item.stash)
 _ATTEMPT_KEY = pytest.StashKey[int]()  # the attempt running (item.stash)
+# the tests of the spec running whose retries wait for its end (retries.deferred; config.stash)
+_WAITING_KEY = pytest.StashKey[list[Any]]()
 _CTX_KEY = pytest.StashKey[Any]()  # the runner fixture's TestContext of the attempt (item.stash)
 _EXTRAS_KEY = pytest.StashKey[dict[str, Any]]()  # the attempt's log, routes, requests (item.stash)
 _FAILED_KEY = pytest.StashKey[bool]()  # the attempt failed in its setup or call (item.stash)
@@ -188,6 +186,16 @@ def _split_specs_notice(config: pytest.Config, session: Any) -> str | None:
             "`runner run --workers N` (or add `--dist loadfile`) to record each spec's video.")
 
 
+def _deferred_notice(config: pytest.Config, session: Any) -> str | None:
+    """What the run cannot do with workers: a pytest-xdist worker reports a test only while it
+    runs it, so a test's retries cannot wait for its spec's end there (retrying.py)."""
+    retries = session.config["retries"]
+    if not getattr(config.option, "numprocesses", None) or not isinstance(retries, dict) or not retries.get("deferred"):
+        return None
+    return ("`retries.deferred` does not apply with workers (`--workers` or `-n`): a worker reports a test only "
+            "while it runs it, so a failed test's retries run at once, as without `deferred`.")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
     """A spec that calls ``sys.exit()`` as it is imported fails alone, as a spec that raises does:
@@ -241,9 +249,9 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         if stop is not None:  # registered last: its hooks run before the relay's
             config.pluginmanager.register(stop, "runner-worker-stop")
         return
-    notice = _split_specs_notice(config, session)
-    if notice is not None:
-        print(f"runner: notice: {notice}", file=sys.stderr, flush=True)
+    for notice in (_split_specs_notice(config, session), _deferred_notice(config, session)):
+        if notice is not None:
+            print(f"runner: notice: {notice}", file=sys.stderr, flush=True)
     from runner.plugin.recorder import RunRecorder
     from runner.plugin.run_events import subscribe_after, subscribe_before
     from runner.reporters.feed import ReporterFeed
@@ -624,40 +632,34 @@ def _failure_screenshot(item: pytest.Item, ctx: Any) -> Path | None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
-    """Run ``runner`` tests with retries (``retries`` / the mark) and keep every attempt."""
-    if "runner" not in getattr(item, "fixturenames", ()):
-        return None
+    """Run ``runner`` tests with retries (``retries`` / the mark) and keep every attempt; with
+    ``retries.deferred``, a failed test's retries run after its spec's other tests (retrying.py)."""
     session = item.config.stash.get(_SESSION_KEY, None)
     if session is None:
         return None
-    try:
-        config = config_for_item(session, item)
-    except ConfigError:
-        return None  # the fixture raises it as the test's error
-    mode = "openMode" if session.mode == "open" else "runMode"
-    retries = config.retries_for(mode)
-    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
-    earlier: list[dict[str, Any]] = []
-    reports = []
-    for attempt in range(retries + 1):
-        item.stash[_ATTEMPT_KEY] = attempt + 1
-        started = time.monotonic()
+    from runner.plugin.retrying import TestAttempts, run_test
+
+    waiting = item.config.stash.setdefault(_WAITING_KEY, [])
+    attempts = None
+    if "runner" in getattr(item, "fixturenames", ()):
         try:
-            reports = runtestprotocol(item, nextitem=nextitem, log=False)
-        except (KeyboardInterrupt, pytest.exit.Exception) as err:
-            _tell_interrupted(item, err, earlier, time.monotonic() - started)
-            raise  # pytest ends the run as interrupted
-        if not any(r.failed for r in reports) or attempt == retries:
-            break
-        earlier.append(attempt_from_reports(reports))
-    for report in reports:
-        setattr(report, ALLOWED_ATTR, retries + 1)  # "attempt 2 of 3", not "of 2": the retries allowed
-        if earlier:
-            setattr(report, ATTEMPTS_ATTR, earlier)  # plain data: it crosses to xdist's controller
-            report.sections.append(("runner attempts", f"attempt {len(earlier) + 1} of {retries + 1}"))
-        item.ihook.pytest_runtest_logreport(report=report)
-    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+            config = config_for_item(session, item)
+        except ConfigError:
+            pass  # the fixture raises it as the test's error: one attempt
+        else:
+            policy = config.retry_policy("openMode" if session.mode == "open" else "runMode")
+            attempts = TestAttempts(item, policy, _set_attempt, _tell_interrupted)
+    if attempts is None and not waiting:
+        return None  # pytest's own protocol: no test's retries wait for the spec's end
+    # pytest's -x / --maxfail stops at a failed test: its retries cannot wait for later ones; a
+    # pytest-xdist worker reports only the test it runs (see _deferred_notice)
+    may_defer = not item.config.option.maxfail and not _is_xdist_worker(item.config)
+    run_test(item, nextitem, attempts, waiting, may_defer=may_defer)
     return True
+
+
+def _set_attempt(item: pytest.Item, number: int) -> None:
+    item.stash[_ATTEMPT_KEY] = number
 
 
 def _tell_interrupted(item: pytest.Item, err: BaseException, earlier: list[dict[str, Any]],

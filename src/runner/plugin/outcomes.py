@@ -18,7 +18,7 @@ import pytest
 from runner.events.cut import ERROR_TEXT_LIMIT, cut_line, cut_text
 from runner.usercode.tracebacks import error_line, is_internal, split_error_line
 
-__all__ = ["ALLOWED_ATTR", "DIED_TYPE", "ERROR_ATTR", "died_report", "spec_exit_report", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "QUARANTINE_ATTR", "INTERRUPTED_TYPE", "error_summary",
+__all__ = ["ALLOWED_ATTR", "DIED_TYPE", "ERROR_ATTR", "died_report", "spec_exit_report", "ATTEMPTS_ATTR", "TEST_ATTR", "EVENTS_ATTR", "SPEC_VIDEO_ATTR", "QUARANTINE_ATTR", "INTERRUPTED_TYPE", "VERDICT_ATTR", "error_summary",
            "attempt_from_reports", "interrupted_report", "interruption_reason", "load_error_text",
            "load_error_summary", "relative_to_first", "title_of"]
 
@@ -28,6 +28,11 @@ ERROR_ATTR = "runner_error"
 ATTEMPTS_ATTR = "runner_attempts"
 #: On a test's final reports: how many attempts its retries allowed (``retries`` + 1).
 ALLOWED_ATTR = "runner_attempts_allowed"
+#: On a test's final reports, when a retry strategy decided its outcome: ``{"outcome", "text",
+#: "last_attempt_kept"}`` (``text``: "passed 2 of 3 attempts, 2 required (...)"; with
+#: ``last_attempt_kept`` the attempts in ``ATTEMPTS_ATTR`` include the last, as it ran, because
+#: the strategy failed a test whose last attempt passed).
+VERDICT_ATTR = "runner_verdict"
 #: On an attempt's teardown report: ``{"log", "routes", "requests", "slow_ms", "trace"}``.
 TEST_ATTR = "runner_test"
 #: In pytest-xdist workers: the finer events of the test (commands, routes, requests, ...) as

@@ -22,6 +22,7 @@ from runner.plugin.outcomes import (
     EVENTS_ATTR,
     QUARANTINE_ATTR,
     SPEC_VIDEO_ATTR,
+    VERDICT_ATTR,
     attempt_from_reports,
     died_report,
     interrupted_report,
@@ -88,11 +89,13 @@ class TestsLedger:
         spec = self._specs.spec_of(nodeid)
         if spec.started is None:  # a test whose start was not told (a plugin skipped logstart)
             self._specs.start(spec)
-        attempts, allowed = self._attempts(nodeid, spec, reports)
+        verdict = next((v for r in reports if isinstance(v := getattr(r, VERDICT_ATTR, None), dict)), {})
+        attempts, allowed = self._attempts(nodeid, spec, reports, last_kept=bool(verdict.get("last_attempt_kept")))
         final = attempts[-1]
         duration = sum(a["duration_ms"] for a in attempts)
         threshold = final["slow_ms"] if final["slow_ms"] is not None else self._slow_ms
-        state = final["state"]
+        # a retry strategy's outcome may differ from the last attempt's (a flaky test it fails)
+        state = str(verdict.get("outcome") or final["state"])
         quarantine = next((str(getattr(r, QUARANTINE_ATTR)) for r in reports if getattr(r, QUARANTINE_ATTR, None)), None)
         self._totals["tests"] += 1
         self._totals[state] = self._totals.get(state, 0) + 1
@@ -101,7 +104,8 @@ class TestsLedger:
         self._publish(TestEnded(
             spec=spec.relative, nodeid=nodeid, title=title_of(nodeid), state=state, duration_ms=duration,
             attempts=len(attempts), slow=duration > float(threshold),
-            flaky=state == "passed" and len(attempts) > 1, attempts_allowed=allowed, quarantine=quarantine,
+            flaky=state == "passed" and len(attempts) > 1, attempts_allowed=allowed,
+            quarantine=quarantine, verdict=verdict.get("text"),
         ))
         self._running.pop(nodeid, None)
         self._ended.add(nodeid)
@@ -124,9 +128,10 @@ class TestsLedger:
             if spec.started is not None:
                 self._specs.test_ended(spec, NOT_RUN)
 
-    def _attempts(self, nodeid: str, spec: SpecRecord,
-                  reports: list[pytest.TestReport]) -> tuple[list[dict[str, Any]], int | None]:
-        """The test's attempts (the earlier ones its last report carries), each told as
+    def _attempts(self, nodeid: str, spec: SpecRecord, reports: list[pytest.TestReport], *,
+                  last_kept: bool = False) -> tuple[list[dict[str, Any]], int | None]:
+        """The test's attempts (the earlier ones its last report carries; with ``last_kept``, the
+        last one too, as it ran, its reports holding a strategy's verdict), each told as
         ``attempt.ended``, and how many it was allowed; a pytest-xdist worker's events of the test
         are told first, in their place (worker_relay.py)."""
         earlier: list[dict[str, Any]] = []
@@ -139,7 +144,7 @@ class TestsLedger:
             told = getattr(report, SPEC_VIDEO_ATTR, None)
             if isinstance(told, dict):
                 spec.video, spec.video_told = told.get("video"), True
-        attempts = [*earlier, attempt_from_reports(reports)]
+        attempts = earlier if last_kept and earlier else [*earlier, attempt_from_reports(reports)]
         for number, attempt in enumerate(attempts, 1):
             self._publish(AttemptEnded(
                 spec=spec.relative, nodeid=nodeid, attempt=number, state=attempt["state"],

@@ -64,7 +64,7 @@ class RunBuilder:
             test = TestResult(nodeid=event.nodeid, title=list(event.title), state=event.state,
                               attempts=attempts, duration_ms=event.duration_ms, slow=event.slow,
                               attempts_allowed=event.attempts_allowed, quarantine=event.quarantine,
-                              reason=event.reason)
+                              reason=event.reason, verdict=event.verdict)
             if extras is not None:
                 test.log, test.routes, test.requests = list(extras.log), list(extras.routes), list(extras.requests)
             spec = self.spec(event.spec)

@@ -30,6 +30,7 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
         for test_data, test in zip(spec_data["tests"], spec.tests, strict=True):
             test_data["full_title"] = test.full_title
             test_data["flaky"] = test.flaky
+            test_data["flaky_failed"] = test.flaky_failed  # a retry strategy failed it (see verdict)
             test_data["error"] = test.error
             test_data["message"] = test.message
             test_data["screenshots"] = test.screenshots
@@ -48,6 +49,7 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
         "totalSkipped": run.total("skipped"),
         "totalNotRun": run.total(NOT_RUN),  # the run stopped before them: "stopped" says why
         "totalFlaky": sum(1 for s in run.specs for t in s.tests if t.flaky),
+        "totalFlakyFailed": sum(1 for s in run.specs for t in s.tests if t.flaky_failed),
         "totalSlow": sum(1 for s in run.specs for t in s.tests if t.slow),
         "totalSpecErrors": sum(1 for s in run.specs if s.error),
         "totalDuration": run.duration_ms,

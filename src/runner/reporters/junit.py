@@ -116,7 +116,8 @@ class JunitReporter(Reporter):
             last = test.last_failed
             error = test.error or "failed"
             failure = ET.SubElement(case, "failure", {
-                "message": _clean(test.message or "failed"),
+                # a flaky test a retry strategy failed: its verdict, not an earlier attempt's error
+                "message": _clean((test.verdict if test.flaky_failed else test.message) or "failed"),
                 "type": _clean((last.error_type if last else None) or "AssertionError"),
             })
             errors = [f"attempt {i}: {a.headline()}\n{a.error}" for i, a in enumerate(test.attempts, 1) if a.error]
@@ -126,6 +127,10 @@ class JunitReporter(Reporter):
             out_lines.append("[[PROPERTY|slow=true]]")
         if test.flaky:
             out_lines.append(f"[[PROPERTY|flaky=true]] passed on attempt {len(test.attempts)}")
+        elif test.flaky_failed:
+            out_lines.append("[[PROPERTY|flaky=true]] failed by its retry strategy")
+        if test.verdict:
+            out_lines.append(f"retry strategy: {test.verdict}")
         if test.quarantine is not None:
             out_lines.append(f"[[PROPERTY|quarantined={test.quarantine}]]")
             if test.quarantined_failure:

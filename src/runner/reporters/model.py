@@ -45,6 +45,7 @@ class TestResult:
     routes: list[dict[str, Any]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     attempts_allowed: int | None = None  # retries + 1; None when not known
+    verdict: str | None = None  # a retry strategy's words on the outcome ("passed 2 of 3 attempts, ...")
     quarantine: str | None = None  # why it is quarantined (its failure does not fail the run)
     reason: str | None = None  # why a not_run test did not run: "stopped after 1 failure (--max-failures 1)"
 
@@ -65,6 +66,11 @@ class TestResult:
     @property
     def flaky(self) -> bool:
         return self.state == "passed" and len(self.attempts) > 1
+
+    @property
+    def flaky_failed(self) -> bool:
+        """Failed although an attempt passed: a retry strategy failed a flaky test."""
+        return self.state == "failed" and any(a.state == "passed" for a in self.attempts)
 
     @property
     def error(self) -> str | None:

@@ -101,12 +101,16 @@ class SpecReporter(Reporter):
         if test.state == "passed":
             allowed = test.attempts_allowed or len(test.attempts)
             flaky = c.yellow(f" [passed on attempt {len(test.attempts)} of {allowed}, flaky]") if test.flaky else ""
+            if test.verdict and test.flaky:
+                flaky = c.yellow(f" [flaky: {test.verdict}]")
             self._print(f"{indent}{c.green('✓')} {c.gray(name)} {time_text}{flaky}{quarantine_tag(test, c)}")
             for line in flaky_screenshot_lines(test, c, indent + "    "):
                 self._print(line)
         elif test.state == "failed":
             self._failure_no += 1
             attempts = f" [failed {len(test.attempts)} attempts]" if len(test.attempts) > 1 else ""
+            if test.verdict:  # a retry strategy's words: how many passed, and what it needed
+                attempts = f" [{test.verdict}]" if test.flaky_failed else f" [failed: {test.verdict}]"
             paint = c.yellow if test.quarantine is not None else c.red
             self._print(f"{indent}{paint(f'{self._failure_no}) {name}')} {time_text}{attempts}{quarantine_tag(test, c)}")
         else:
@@ -281,6 +285,8 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
         # the whole report, unless it is that one line again (a death, an interruption)
         if (i, attempt) == failed[-1] and attempt.error and attempt.error.strip() != attempt.headline():
             lines.append(c.red(_indent(attempt.error, prefix + "  ")))
+    if test.verdict:
+        lines.append(c.red(f"{prefix}retry strategy: {test.verdict}"))
     lines.extend(c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots)
     lines.extend(trace_lines(test, c, prefix))
     return lines

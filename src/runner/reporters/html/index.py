@@ -90,11 +90,14 @@ class RunIndex:
         return spec
 
     def add_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool,
-                 reason: str | None = None) -> None:
-        """The row of a test whose page was written, with the headline of its error or skip, or
-        why it was not run (``reason``, state ``not_run``: no attempt)."""
+                 reason: str | None = None, verdict: str | None = None) -> None:
+        """The row of a test whose page was written, with the headline of its error or skip (a
+        test a retry strategy failed though an attempt passed: the strategy's verdict), or why it
+        was not run (``reason``, state ``not_run``: no attempt)."""
         headline = None
-        if state == "failed" or flaky:
+        if state == "failed" and verdict and any(a.state == "passed" for a in test.attempts):
+            headline = verdict[:_HEADLINE]
+        elif state == "failed" or flaky:
             failed = [a for a in test.attempts if a.error or a.message]
             if failed:
                 last = failed[-1]

@@ -158,10 +158,10 @@ class HtmlReport:
         if event.quarantine is not None:
             self.index.quarantine[event.nodeid] = event.quarantine
         self._write_test(test, state=event.state, duration_ms=event.duration_ms, flaky=event.flaky,
-                         slow=event.slow, reason=event.reason)
+                         slow=event.slow, reason=event.reason, verdict=event.verdict)
 
     def _write_test(self, test: TestEvents, *, state: str, duration_ms: float, flaky: bool, slow: bool,
-                    reason: str | None = None) -> None:
+                    reason: str | None = None, verdict: str | None = None) -> None:
         root = self.staging.make()
         copies = self._artifact_copies(root)
         folder = root / "bodies" / str(test.number)
@@ -173,10 +173,12 @@ class HtmlReport:
 
         page = test_page(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow,
                          copies=copies, write_body=write_body, project_root=self.project_root)
+        page["verdict"] = verdict
         data = root / "data" / "t"
         data.mkdir(parents=True, exist_ok=True)
         (data / f"{test.number}.js").write_text(js_call("test", test.number, page), encoding="utf-8")
-        self.index.add_test(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow, reason=reason)
+        self.index.add_test(test, state=state, duration_ms=duration_ms, flaky=flaky, slow=slow, reason=reason,
+                            verdict=verdict)
 
     def _artifact_copies(self, root: Path) -> ArtifactCopies:
         """What links (or copies) artifacts into the report at ``root``; relative artifact paths

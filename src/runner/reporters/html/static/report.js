@@ -437,6 +437,7 @@
       el("span", null, "Duration ", el("b", { text: ms(data.durationMs) })),
       el("span", null, "Attempts ", el("b", { text: String(data.attempts.length) })),
       data.slow ? el("span", { cls: "tag", text: "slow" }) : null,
+      data.verdict ? el("span", { cls: "verdict" }, "Retry strategy ", el("b", { text: data.verdict })) : null,
       quarantineTag(data.nodeid, true),
       el("a", { href: "#test=" + encodeURIComponent(data.nodeid), cls: "permalink", text: "Link to this test" })));
     append(detail, el("p", { cls: "nodeid" }, el("code", { text: data.nodeid })));
