@@ -241,3 +241,32 @@ def test_a_quarantined_failure_does_not_count(tmp_path: Path) -> None:
     result = run_runner("run", "--max-failures", "1", "-r", "dot", cwd=root, timeout=180)
     assert result.code == 1, result.text  # a2: the quarantined failure fails neither the run nor stops it
     assert _states(_events(root)) == {"test_a1": "failed", "test_a2": "failed", "test_a3": "not_run"}
+
+
+@pytest.mark.slow
+def test_a_stop_while_retries_wait_ends_the_waiting_tests_failed(tmp_path: Path) -> None:
+    """Deferred retries wait for their spec's end, which a --max-failures stop never lets come:
+    the waiting test was never told as ended."""
+    specs = {"runner/integration/d_spec.py": '''
+        import pytest
+
+        def test_waits(runner):
+            assert False, "fails, its retry waits"
+
+        @pytest.mark.runner(retries=0)
+        def test_stops(runner):
+            assert False, "the first final failure"
+
+        def test_after(runner):
+            runner.log("after ran")
+    '''}
+    root = write_project(tmp_path, base_project(specs, {"video": False,
+                                                        "retries": {"runMode": 1, "openMode": 0, "deferred": True}}))
+    result = run_runner("run", "--max-failures", "1", cwd=root, timeout=180)
+    assert result.code == 2, result.text  # both failed tests count; the third did not run
+    _no_interruption(result.text)
+    assert _states(_events(root)) == {"test_waits": "failed", "test_stops": "failed", "test_after": "not_run"}
+    attempts = [e for e in _events(root) if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_waits")]
+    # it ended by the attempt it had (no retry after the stop), not as a death of the process
+    assert len(attempts) == 1 and "fails, its retry waits" in attempts[0]["message"], attempts
+    assert "TestProcessDied" not in result.text

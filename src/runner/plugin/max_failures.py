@@ -33,7 +33,7 @@ import pytest
 from runner.events import Event, TestEnded
 from runner.plugin.outcomes import QUARANTINE_ATTR
 
-__all__ = ["STOP_FILE_KEY", "MaxFailures", "WorkerStop", "stop_reason"]
+__all__ = ["STOP_FILE_KEY", "MaxFailures", "WorkerStop", "run_stopped", "stop_reason"]
 
 #: The stop folder and the limit, in a pytest-xdist worker's ``workerinput``.
 STOP_FILE_KEY = "runner_stop_folder"
@@ -43,6 +43,11 @@ _LIMIT_KEY = "runner_max_failures"
 def stop_reason(limit: int) -> str:
     """Why the run stopped, as every report says it."""
     return f"stopped after {limit} failure{'s' if limit != 1 else ''} (--max-failures {limit})"
+
+
+def run_stopped(config: pytest.Config) -> bool:
+    """Whether ``--max-failures`` stopped the run (in this process): no test starts any more."""
+    return any(isinstance(p, MaxFailures) and p.reason is not None for p in config.pluginmanager.get_plugins())
 
 
 class MaxFailures:

@@ -22,6 +22,7 @@ import pytest
 from _pytest.runner import runtestprotocol
 
 from runner.config.retries import RetryPolicy, Verdict
+from runner.plugin.max_failures import run_stopped
 from runner.plugin.outcomes import (
     ALLOWED_ATTR,
     ATTEMPTS_ATTR,
@@ -111,9 +112,10 @@ def run_test(item: pytest.Item, nextitem: pytest.Item | None, attempts: TestAtte
         while attempts.more:
             attempts.attempt(towards)
         attempts.finish()
-    if waiting and (item.session.shouldstop or item.session.shouldfail):
-        # the run stops after this test (a plugin's stop on failures): the waiting tests end
-        # now, failed by the attempt they had, and the run stops as asked
+    if waiting and (item.session.shouldstop or item.session.shouldfail or run_stopped(item.config)):
+        # the run stops after this test (--max-failures, a plugin's stop on failures): the
+        # waiting tests end now, failed by the attempt they had (no test starts after this one,
+        # so their spec's end never comes), and the run stops as asked
         while waiting:
             waiting.pop(0).give_up()
     if not last_of_spec:
