@@ -6,6 +6,8 @@ server counts what reached it; real Chromium on 127.0.0.1."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 from tests.support.page_fetch import fetch, open_page
 
@@ -126,3 +128,27 @@ def test_a_watched_request_the_server_drops_ends_errored_as_the_page_saw_it(runn
     ended = runner.wait("@drop")
     assert ended.state == "Errored" and ended.error
     assert ended.response is None or ended.response.status_code is None
+
+
+def test_a_watched_request_of_a_page_that_closes_ends_and_the_wait_does_not_hang(runner, server):
+    release = threading.Event()
+
+    def held(h):
+        release.wait(10)
+        h.send(200, "late", content_type="text/plain")
+
+    server.route("/held", held)
+    server.page("/popup.html", "<html><body><script>fetch('/held')</script></body></html>")
+    open_page(runner, server)
+    runner.intercept("/held").as_("held")
+    page = runner._ctx.browser.page
+    try:
+        runner._ctx.run(page.evaluate("() => { window.w = window.open('/popup.html'); }"))
+        runner.wait("@held.request")  # the popup's request was seen, its answer held by the server
+        started = time.monotonic()
+        runner._ctx.run(page.evaluate("() => window.w.close()"))
+        ended = runner.wait("@held.response", response_timeout=5000)
+        assert time.monotonic() - started < 5
+        assert ended.state == "Errored" and ended.error
+    finally:
+        release.set()

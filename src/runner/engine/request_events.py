@@ -22,6 +22,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
+
 try:  # the event emitter under Playwright's channel objects: adding to it subscribes to nothing
     from playwright._impl._async_base import mapping as _to_public
     from playwright._impl.event_emitter import EventEmitter as _Emitter
@@ -59,25 +61,54 @@ def listen(owner: Any, event: str, callback: Callable[[Any], Any], *, subscribe:
 
 class RequestEnds:
     """The responses and failures of a context's requests, from the events the driver sends
-    (see the module); :meth:`response` waits for one."""
+    (see the module); :meth:`response` waits for one. A page that closes or crashes ends the
+    waits for its requests with Playwright's ``Error``, as asking the driver would."""
 
     def __init__(self, context: Any) -> None:
-        self._waiting: dict[int, list[asyncio.Future[Any]]] = {}
-        self._stops: list[Callable[[], object]] = [
-            listen(context, "response", self._responded, subscribe=False),
-            listen(context, "requestfailed", lambda request: self._ended(request, None), subscribe=False),
-            # a request can finish with no response object; its response event came first otherwise
-            listen(context, "requestfinished", lambda request: self._ended(request, None), subscribe=False),
-        ]
+        self._waiting: dict[int, tuple[int, list[asyncio.Future[Any]]]] = {}  # request -> (page, waits)
+        self._pages: dict[int, set[int]] = {}  # page -> its requests waited for
+        # they go with the context (a new context gets a new RequestEnds)
+        listen(context, "response", self._responded, subscribe=False)
+        listen(context, "requestfailed", lambda request: self._ended(request, None), subscribe=False)
+        # a request can finish with no response object; its response event came first otherwise
+        listen(context, "requestfinished", lambda request: self._ended(request, None), subscribe=False)
 
     def _responded(self, response: Any) -> None:
         self._ended(response.request, response)
 
     def _ended(self, request: Any, response: Any) -> None:
-        waiting = self._waiting.pop(id(_impl(request)), None)
-        for future in waiting or ():
+        key = id(_impl(request))
+        entry = self._waiting.pop(key, None)
+        if entry is None:
+            return
+        page, waits = entry
+        self._pages.get(page, set()).discard(key)
+        for future in waits:
             if not future.done():
                 future.set_result(response)
+
+    def _page_gone(self, page: int) -> None:
+        for key in self._pages.pop(page, set()):
+            _page, waits = self._waiting.pop(key, (page, []))
+            for future in waits:
+                if not future.done():
+                    future.set_exception(PlaywrightError("Target page, context or browser has been closed"))
+
+    def _page_key(self, impl: Any) -> int | None:
+        """The key of the page that made ``impl`` (its close is listened to), None without one."""
+        safe_page = getattr(impl, "_safe_page", None)
+        page: Any = safe_page() if safe_page is not None else None
+        if page is None or _Emitter is None or not isinstance(page, _Emitter):
+            return None
+        key = id(page)
+        closed = getattr(page, "is_closed", None)
+        if closed is not None and closed():
+            raise PlaywrightError("Target page, context or browser has been closed")
+        if key not in self._pages:
+            self._pages[key] = set()
+            for event in ("close", "crash"):
+                _Emitter.on(page, event, lambda *_: self._page_gone(key))
+        return key
 
     async def response(self, request: Any) -> Any:
         """``request``'s response (Playwright's own object, or the public one), or None when it
@@ -89,20 +120,23 @@ class RequestEnds:
             return impl._response
         if impl._failure_text is not None:
             return None
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        page = self._page_key(impl)
+        if page is None:  # a service worker's request: no page to watch, so ask the driver
+            return await request.response()
         key = id(impl)
-        self._waiting.setdefault(key, []).append(future)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        entry = self._waiting.get(key)
+        if entry is None:
+            self._waiting[key] = (page, [future])
+            self._pages[page].add(key)
+        else:
+            entry[1].append(future)
         try:
-            scope = getattr(impl, "_target_closed_scope", None)
-            return await (scope().race(future) if scope is not None else future)
+            return await future
         finally:
-            left = [f for f in self._waiting.get(key, ()) if f is not future]
-            if left:
-                self._waiting[key] = left
-            else:
-                self._waiting.pop(key, None)
-
-    def close(self) -> None:
-        for stop in self._stops:
-            stop()
-        self._stops = []
+            entry = self._waiting.get(key)
+            if entry is not None and future in entry[1]:
+                entry[1].remove(future)
+                if not entry[1]:
+                    del self._waiting[key]
+                    self._pages.get(page, set()).discard(key)
