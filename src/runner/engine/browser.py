@@ -30,7 +30,6 @@ from playwright.async_api import (
     CDPSession,
     Page,
     Playwright,
-    Request,
 )
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
@@ -178,7 +177,9 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         # next reset replaces what broke.
         self.broken: str | None = None
         self._touched_origins: set[str] = set()
-        self._observer: Callable[[Request], None] | None = None  # the request listener while watching
+        self._observer: Callable[[], object] | None = None  # stops the request listener while watching
+        self._observer_quiet = False
+        self._ends: Any = None  # the ends of the context's requests (request_events.py)
         self._revalidations: Any = None  # while watching: which responses were the server's 304
         self._routed = False
         self._ws_page: Page | None = None  # the page whose WebSockets go to the routes (once set)
@@ -280,6 +281,7 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         self.page.on("download", self._on_download)
         self._routed = False
         self._observer = None
+        self._ends = None  # its listeners went with the old context
         self._revalidations = None
         self.broken = None
         self._fresh = True  # a new page is clean: the first reset can skip most of its work

@@ -31,6 +31,7 @@ _STREAM_CONNECT_S = 300.0  # the browser asks runner's stream server for a throt
 if TYPE_CHECKING:
     from runner.engine.client_certs import ClientCertificate
     from runner.engine.direct_fetch import DirectClient
+    from runner.engine.request_events import RequestEnds
     from runner.engine.revalidations import Revalidations
     from runner.engine.routing import RoutingTarget
 
@@ -47,10 +48,12 @@ class PlaywrightExchange:
     sends_itself = False  # pass_through lets the browser send it
     watch_only = False
 
-    def __init__(self, route: Route, request: Request, client: DirectClient | None = None) -> None:
+    def __init__(self, route: Route, request: Request, client: DirectClient | None = None,
+                 ends: RequestEnds | None = None) -> None:
         self._route = route
         self._request = request
         self._client = client
+        self._ends = ends
 
     def _overrides(self, request: HttpRequest | None) -> dict[str, Any]:
         if request is None:
@@ -67,7 +70,7 @@ class PlaywrightExchange:
             await self._route.continue_(**self._overrides(request))
         except PlaywrightError as err:
             return UpstreamError(first_line(err), timed_out=False)
-        return await _observed(self._request)
+        return await _observed(self._request, self._ends)
 
     async def let_go(self) -> None:
         try:
@@ -234,12 +237,14 @@ class WatchingExchange:
     watch_only = True  # no handler or stub can act on it: its routes only record it
     streams_body = False  # fulfill is never used: nothing answers a watched request
 
-    def __init__(self, request: Request, revalidations: Revalidations | None = None) -> None:
-        self._request = request
+    def __init__(self, request: Any, revalidations: Revalidations | None = None,
+                 ends: RequestEnds | None = None) -> None:
+        self._request = request  # Playwright's request, public or its own object (request_events.py)
         self._revalidations = revalidations
+        self._ends = ends
 
     async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
-        observed = await _observed(self._request)
+        observed = await _observed(self._request, self._ends)
         if self._revalidations is not None and isinstance(observed, HttpResponse) and observed.status == 200:
             self._revalidations.arm({k.lower(): v for k, v in observed.headers.items()})
             if await self._revalidations.take(self._request.url):
@@ -267,10 +272,12 @@ def abandoned_message(why: str | None) -> str:
     return f"The page abandoned the request before it got its response ({why or 'it went away'})."
 
 
-def observe_request(target: RoutingTarget, request: Request, page_url: str | None,
-                    revalidations: Revalidations | None = None) -> None:
+def observe_request(target: RoutingTarget, request: Any, page_url: str | None,
+                    revalidations: Revalidations | None = None, ends: RequestEnds | None = None) -> None:
     """The page's request listener while every route is a spy (runs on the engine loop).
-    ``revalidations`` tells which responses were the server's 304 (see revalidations.py)."""
+    ``request`` is Playwright's, public or its own object (request_events.py);
+    ``revalidations`` tells which responses were the server's 304 (see revalidations.py);
+    ``ends`` when it got its response, without asking the driver."""
     interceptor = target.interceptor()
     if interceptor is None or not interceptor.wants_requests():
         return
@@ -278,10 +285,10 @@ def observe_request(target: RoutingTarget, request: Request, page_url: str | Non
         raw = _raw_request(request, page_url)
     except PlaywrightError:
         return
-    asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request, revalidations)))
+    asyncio.ensure_future(interceptor.handle(raw, WatchingExchange(request, revalidations, ends)))
 
 
-def _raw_request(request: Request, page_url: str | None) -> HttpRequest:
+def _raw_request(request: Any, page_url: str | None) -> HttpRequest:
     return HttpRequest(
         id=str(id(request)),
         method=request.method,
@@ -293,10 +300,11 @@ def _raw_request(request: Request, page_url: str | None) -> HttpRequest:
     )
 
 
-async def _observed(request: Request) -> HttpResponse | UpstreamError:
-    """The response Playwright saw for ``request`` (its body is read only if asked for)."""
+async def _observed(request: Any, ends: RequestEnds | None = None) -> HttpResponse | UpstreamError:
+    """The response Playwright saw for ``request`` (its body is read only if asked for), learnt
+    from the events ``ends`` hears when given, else asked of the driver."""
     try:
-        response = await request.response()
+        response = await (ends.response(request) if ends is not None else request.response())
     except PlaywrightError as err:
         return UpstreamError(first_line(err), timed_out=False)
     if response is None:
@@ -314,16 +322,17 @@ async def _observed(request: Request) -> HttpResponse | UpstreamError:
 
 
 async def handle_route(target: RoutingTarget, route: Route, request: Request, page_url: str | None,
-                       client: DirectClient | None = None) -> None:
+                       client: DirectClient | None = None, ends: RequestEnds | None = None) -> None:
     """The page's route handler: blocked hosts first, then the interception engine. ``client``
-    sends the requests whose response runner reads (see :meth:`PlaywrightExchange.fetch`)."""
+    sends the requests whose response runner reads (see :meth:`PlaywrightExchange.fetch`);
+    ``ends`` tells when a request sent on got its response."""
     url = request.url
     try:
         if target.blocked(url):
             await route.fulfill(status=503, headers={BLOCKED_HEADER: url}, body="")
             return
         certificate = target.certificate(url)
-        exchange = (PlaywrightExchange(route, request, client) if certificate is None
+        exchange = (PlaywrightExchange(route, request, client, ends) if certificate is None
                     else CertificateExchange(route, request, certificate, target.response_timeout_ms(), target.warn))
         interceptor = target.interceptor()
         if interceptor is None or not interceptor.wants_requests():

@@ -47,28 +47,36 @@ class NetworkVerbs(BrowserHolder):
     preflights: Any  # while routed: CORS preflights through the routes (preflights.py)
     _direct: Any  # runner's own HTTP client (context_fetch.py), made on first use
     _agent: str | None  # the browser's user agent, once asked
-    _observer: Any  # the request listener while watching
+    _observer: Any  # what stops the request listener while watching
+    _observer_quiet: bool  # the listener hears only what the driver sends anyway (while routed)
+    _ends: Any  # the ends of the context's requests (request_events.py), made on first use
     _revalidations: Any  # while watching: which responses were the server's 304
     _routed: bool
     _ws_page: Page | None  # the page whose WebSockets go to the routes (once set)
 
-    def set_watching(self, on: bool, *, revalidations: bool = True) -> None:
+    def set_watching(self, on: bool, *, revalidations: bool = True, routed: bool = False) -> None:
         """Show every request the page makes to the routing target, without intercepting it.
 
         Watching costs next to nothing, unlike routing: spies use it (see net's cost rule).
         ``revalidations``: also learn which responses were the server's 304 (only worth it while
-        the page is not routed: routing turns the HTTP cache off).
+        the page is not routed: routing turns the HTTP cache off). ``routed``: the page is
+        routed already, so only the hops after a redirect are watched, and the driver sends
+        those without being asked (request_events.py): the listener subscribes to nothing.
         """
         page = self.page
         if page is None:
             return
-        if self._observer is not None:
-            page.remove_listener("request", self._observer)
-        self._observer = self._on_request if on else None
-        if self._observer is not None:
-            page.on("request", self._observer)
+        quiet = on and routed
+        if self._observer is not None and (not on or quiet != self._observer_quiet):
+            self._observer()
+            self._observer = None
+        if on and self._observer is None:
+            from runner.engine.request_events import listen
+
+            self._observer = listen(page, "request", self._on_request, subscribe=not quiet)
+            self._observer_quiet = quiet
         if self.popups is not None:
-            self.popups.watch(on)
+            self.popups.watch(on, quiet=quiet)
         if on and revalidations and self._revalidations is None and self.cdp is not None:
             from runner.engine.revalidations import Revalidations
 
@@ -86,13 +94,21 @@ class NetworkVerbs(BrowserHolder):
         if self._revalidations is not None:
             await self._revalidations.ready()
 
-    def _on_request(self, request: Request) -> None:
+    def _on_request(self, request: Any) -> None:
         # While routed, the route handler sees every request but the hops after a redirect
         # (Playwright does not route those): they are watched here, the rest there.
         if self._routing is not None and (not self._routed or request.redirected_from is not None):
             from runner.engine.exchange import observe_request
 
-            observe_request(self._routing, request, self.page_url, self._revalidations)
+            observe_request(self._routing, request, self.page_url, self._revalidations, self.request_ends())
+
+    def request_ends(self) -> Any:
+        """The ends of the context's requests (``request_events.RequestEnds``), made on first use."""
+        if self._ends is None:
+            from runner.engine.request_events import RequestEnds
+
+            self._ends = RequestEnds(self.context)
+        return self._ends
 
     async def _on_route(self, route: Route, request: Request) -> None:
         if self._routing is None:
@@ -101,7 +117,7 @@ class NetworkVerbs(BrowserHolder):
         # Imported on the first routed request: the interception engine loads only when used.
         from runner.engine.exchange import handle_route
 
-        await handle_route(self._routing, route, request, self.page_url, self._direct_client())
+        await handle_route(self._routing, route, request, self.page_url, self._direct_client(), self.request_ends())
 
     async def route_web_sockets(self) -> None:
         """Send the page's WebSockets that a WebSocket route matches to the routing target

@@ -118,7 +118,8 @@ class PopupPages:
         self._ids = itertools.count(1)
         self.views: list[PageView] = []  # the popups handed to the test, tab[1] first
         self._routed = False
-        self._watching = False
+        self._watching: Callable[[], object] | None = None  # stops the request listener while watched
+        self._watching_quiet = False
         self._own: set[Page] = set()  # runner's own tabs (opened by open_own): no popups
         self._opening_own = False
         context.on("page", self._on_page)
@@ -196,15 +197,20 @@ class PopupPages:
             await self._context.unroute("**/*", self._on_route)
         self._routed = on
 
-    def watch(self, on: bool) -> None:
-        """Show the other pages' requests to the routing target, as the watched test's page."""
-        if on == self._watching:
+    def watch(self, on: bool, *, quiet: bool = False) -> None:
+        """Show the other pages' requests to the routing target, as the watched test's page;
+        ``quiet`` as its listener is (the context routed: only the hops after a redirect,
+        which the driver sends anyway, see request_events.py)."""
+        if on == (self._watching is not None) and (not on or quiet == self._watching_quiet):
             return
+        if self._watching is not None:
+            self._watching()
+            self._watching = None
         if on:
-            self._context.on("request", self._on_request)
-        else:
-            self._context.remove_listener("request", self._on_request)
-        self._watching = on
+            from runner.engine.request_events import listen
+
+            self._watching = listen(self._context, "request", self._on_request, subscribe=not quiet, public=True)
+            self._watching_quiet = quiet
 
     async def _on_route(self, route: Route, request: Request) -> None:
         page = _page_of(request)
@@ -214,7 +220,8 @@ class PopupPages:
             return
         from runner.engine.exchange import handle_route
 
-        await handle_route(routing, route, request, _url_of(page), self._client())
+        ends = self._session.request_ends()  # type: ignore[attr-defined]
+        await handle_route(routing, route, request, _url_of(page), self._client(), ends)
 
     def _on_request(self, request: Request) -> None:
         page = _page_of(request)
@@ -225,7 +232,7 @@ class PopupPages:
         if not self._routed or request.redirected_from is not None:
             from runner.engine.exchange import observe_request
 
-            observe_request(routing, request, _url_of(page))
+            observe_request(routing, request, _url_of(page), None, self._session.request_ends())  # type: ignore[attr-defined]
 
     async def close_all(self) -> None:
         """Close every page of the context but the test's (the reset between tests)."""

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from runner.engine.devtools import quietly
+from runner.engine.request_events import listen
 
 __all__ = ["Revalidations"]
 
@@ -39,6 +41,7 @@ class Revalidations:
         self._not_modified: Counter[str] = Counter()
         self._waiters: dict[str, asyncio.Event] = {}
         self._on = False
+        self._stops: list[Callable[[], object]] = []
         self._starting: asyncio.Future[None] | None = None
 
     def arm(self, headers: dict[str, str]) -> None:
@@ -61,8 +64,9 @@ class Revalidations:
         if self._on:
             return
         self._on = True
-        self._cdp.on("Network.requestWillBeSent", self._sent)
-        self._cdp.on("Network.responseReceivedExtraInfo", self._raw)
+        # every request of the page sends these: heard under Playwright's public wrapper
+        self._stops = [listen(self._cdp, "Network.requestWillBeSent", self._sent, subscribe=True),
+                       listen(self._cdp, "Network.responseReceivedExtraInfo", self._raw, subscribe=True)]
         await self._cdp.send("Network.enable")
 
     async def stop(self) -> None:
@@ -70,8 +74,9 @@ class Revalidations:
             return
         self._on = False
         self._starting = None
-        self._cdp.remove_listener("Network.requestWillBeSent", self._sent)
-        self._cdp.remove_listener("Network.responseReceivedExtraInfo", self._raw)
+        for stop in self._stops:
+            stop()
+        self._stops = []
         self._urls.clear()
         self._early.clear()
         self._pending.clear()

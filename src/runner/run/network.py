@@ -140,10 +140,13 @@ class RunNetwork:
             if sockets:
                 await browser.route_web_sockets()
             # Spies only watch (no interception, HTTP cache kept); anything else routes, and
-            # watches only the hops after a redirect, which Playwright does not route.
+            # watches only the hops after a redirect, which Playwright does not route: once
+            # routed, quietly (the driver sends those hops unasked), never leaving a gap.
             browser.set_watching(watch, revalidations=not route)
             await browser.watching_ready()
             await browser.set_routing(route, preflights=preflights)
+            if route and watch:
+                browser.set_watching(watch, revalidations=False, routed=True)
 
         loop = self._host.loop
         ctx = self._current()
