@@ -39,7 +39,11 @@ CHILD = textwrap.dedent(r'''
         except BlockingIOError:
             pass
 
+    parent = os.getpid()
+
     def after(event, args):  # added after RunFiles' hook: called after it, before the write
+        if os.getpid() != parent:
+            return  # the forked process below: reading the pipe would steal the parent's lines
         if event == "open" and isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR):
             name = os.path.abspath(os.fsdecode(args[0]))
             if name.startswith(str(project)) and "__pycache__" not in name:
