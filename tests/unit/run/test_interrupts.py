@@ -28,8 +28,9 @@ CHILD = textwrap.dedent("""
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}  # the test reads ours
         subprocess.Popen(["sh", "-c", f"echo $$ > {folder / 'direct'}; exec sleep 60"], **quiet)
         subprocess.run(["sh", "-c", f"sleep 60 & echo $! > {folder / 'orphan'}"], check=True, **quiet)
-        (folder / "ready").write_text("x")
         try:
+            # inside the try: the test's signal may come as soon as the file is there
+            (folder / "ready").write_text("x")
             time.sleep(60)
         except KeyboardInterrupt:
             print("first:", interrupts.name, interrupts.exit_code, flush=True)
