@@ -7,7 +7,9 @@ own, not the page's main one: the Network domain it enables costs every request 
 so it is turned on for the navigation and off after it, and turning it off must not turn off
 another listener's (``revalidations.py`` enables it on the page's main session). That session is
 opened at a page's first visit and kept for the page's next ones (attaching a session to the page
-and detaching it cost a visit some 10 ms on the shared 2-core machine); it goes with its page.
+and detaching it cost a visit 6 ms at load 2.5 and 10 ms at load 13 on the shared 2-core
+machine, measured by visiting the page of bench/defaults_cost.py in one process, interleaved); it
+goes with its page.
 """
 
 from __future__ import annotations
