@@ -10,7 +10,11 @@ Printed, per test, as (time for N tests - time for 1 test) / (N - 1) with the me
 interleaved rounds: pytest-playwright; ``runner run`` with every default on (``video``, ``trace:
 "retain-on-failure"``, the HTML report, the events file, failure screenshots); runner with each
 of those off in turn, and with all of them off; each one's ratio to pytest-playwright (target:
-every default on at most 0.5) and each default's own cost (all on minus that one off).
+every default on at most 0.5) and each default's own cost (all on minus that one off). The same
+table is printed a second time for CPU time: the user + system time of each run's processes (read
+from the run's ``wait4``; runner or pytest, Playwright's driver, the browser's processes and ffmpeg
+as far as they are waited for), which a machine shared with other work disturbs far less than
+the wall time.
 
 Usage: ``.venv/bin/python bench/defaults_cost.py [--tests 20] [--rounds 3] [--only all,video-off]
 [--before SRC]`` (needs pytest-playwright: ``.venv/bin/pip install -e '.[bench]'``). ``--before``
@@ -157,17 +161,23 @@ def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, 
     return root
 
 
-def timed(cmd: list[str], cwd: Path, stamp: Path, pythonpath: str | None) -> float:
-    """Seconds the whole run took (``pythonpath``: the runner source tree to run, else the installed one)."""
+def timed(cmd: list[str], cwd: Path, stamp: Path, pythonpath: str | None) -> tuple[float, float]:
+    """Seconds the whole run took, and the CPU seconds (user + system) of the run's processes
+    that were waited for (runner or pytest, Playwright's driver, the browser's processes, ffmpeg)
+    (``pythonpath``: the runner source tree to run, else the installed one)."""
     stamp.unlink(missing_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RUNNER_") and k != "PYTHONPATH"}
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     started = time.time()
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
-    if done.returncode != 0:
-        raise SystemExit(f"benchmark run failed: {' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-    return time.time() - started
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            out.seek(0)
+            raise SystemExit(f"benchmark run failed: {' '.join(cmd)}\n{out.read()[-6000:].decode(errors='replace')}")
+    return time.time() - started, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -197,19 +207,27 @@ def main() -> None:
                 values = VARIANTS[name.removesuffix("@before")]
                 projects[(name, count)] = (runner_project(base / f"{name}{count}", server.url, count, stamp, values),
                                            source)
-        results: dict[tuple[str, int], list[float]] = {key: [] for key in projects}
+        results: dict[tuple[str, int], list[tuple[float, float]]] = {key: [] for key in projects}
         for _ in range(args.rounds):  # interleaved: every variant sees the same machine state
             for key, (root, source) in projects.items():
                 cmd = command(root, playwright=key[0] == "pytest-playwright")
                 results[key].append(timed(cmd, root, stamp, source))
+    report(results, runs, variants, n, args.rounds, which=0, title="per-test cost on the app page (ms")
+    report(results, runs, variants, n, args.rounds, which=1,
+           title="per-test CPU on the app page (CPU ms of the run's processes, less sensitive to the machine's load")
+
+
+def report(results: dict[tuple[str, int], list[tuple[float, float]]], runs: list[tuple[str, str | None]],
+           variants: list[str], n: int, rounds: int, *, which: int, title: str) -> None:
+    """Print one table: wall time (``which`` 0) or CPU time (1) per test, and the ratios."""
 
     def per_test(name: str) -> float:
-        whole = {count: statistics.median(results[(name, count)]) for count in (1, n)}
+        whole = {count: statistics.median(r[which] for r in results[(name, count)]) for count in (1, n)}
         return (whole[n] - whole[1]) / (n - 1) * 1000
 
     pw = per_test("pytest-playwright")
     cost = {name: per_test(name) for name, _ in runs}
-    print(f"per-test cost on the app page (ms; median of {args.rounds} interleaved rounds, {n} tests):")
+    print(f"{title}; median of {rounds} interleaved rounds, {n} tests):")
     print(f"  {'pytest-playwright':28} {pw:8.1f}  1.00")
     for name, _ in runs:
         print(f"  {'runner ' + name:28} {cost[name]:8.1f}  {cost[name] / pw:.2f}")

@@ -90,6 +90,10 @@ def test_by_default_only_the_failed_test_keeps_its_trace_and_every_report_says_w
     assert clicks and clicks[0]["parentId"] == steps["get('#b').click()"]["callId"]  # the click is in its step
     snapshots = [e for e in all_events if e["type"] == "frame-snapshot"]
     assert any("BUTTON" in json.dumps(s["snapshot"]["html"]) for s in snapshots)
+    # the command that acted shows the page before it (the button says "go") and after it ("ok"),
+    # though runner's re-check of the button right before the mouse went down is not recorded
+    assert "go" in page_before(all_events, clicks[0]).split() and "ok" not in page_before(all_events, clicks[0]).split()
+    assert "ok" in after_page(all_events, steps["get('#b').click()"]).split()
 
     # the spec reporter names it, with the command that opens it
     spec_run = run_runner("run", "--config", "trashAssetsBeforeRuns=false", cwd=root, env=xdg)
@@ -297,6 +301,24 @@ def after_page(events: list[dict[str, Any]], step: dict[str, Any]) -> str:
         return ""
     _, call, frame = max(inner)
     return snapshot_text(frames[frame], afters[(call, frame)])
+
+
+def page_before(events: list[dict[str, Any]], call: dict[str, Any]) -> str:
+    """The text of the page the trace viewer shows as the "before" of ``call`` (a browser call):
+    its own before snapshot, else the after snapshot of the last call that ended before it
+    started (as Playwright's viewer picks it)."""
+    ends = {e["callId"]: e["endTime"] for e in events if e["type"] == "after"}
+    frames: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        if e["type"] == "frame-snapshot" and e["snapshot"].get("isMainFrame"):
+            frames.setdefault(e["snapshot"]["frameId"], []).append(e["snapshot"])
+    (frame, snapshots), = frames.items()
+    own = [i for i, s in enumerate(snapshots) if s["callId"] == call["callId"] and s["phase"] == "before"]
+    if own:
+        return snapshot_text(snapshots, own[-1])
+    earlier = [(ends[s["callId"]], i) for i, s in enumerate(snapshots)
+               if s["phase"] == "after" and ends.get(s["callId"], float("inf")) <= call["startTime"]]
+    return snapshot_text(snapshots, max(earlier)[1]) if earlier else ""
 
 
 def snapshot_text(snapshots: list[dict[str, Any]], index: int) -> str:

@@ -20,12 +20,16 @@ from runner.commands.screenshots import element_screenshot
 from runner.commands.scrolling import scroll, scroll_target, shown_target
 from runner.commands.steps import command
 from runner.engine.actionability import why_not_actionable
+from runner.engine.frames import FrameUnavailable
 from runner.errors import CommandError, UsageError
 
 __all__ = ["Actions"]
 
 _SCROLL = {"top": "start", "center": "center", "bottom": "end", "nearest": "nearest"}
 _BLOCKS = ("start", "center", "end", "nearest")  # scrollIntoView({block})
+#: How long (ms) the first look at an action's element waits for it to stop moving before it
+#: leaves the wait to the retrying path (whose messages name what the element is waiting for).
+FIRST_LOOK_MOTION_MS = 100.0
 
 
 class Actions(DomQuery):
@@ -44,6 +48,11 @@ class Actions(DomQuery):
         scroll = _SCROLL.get(str(behavior)) if behavior else None
         threshold = config.animation_distance_threshold if config.wait_for_animations and not force else None
         deadline_ms = self._timeout_ms(timeout)
+        if not multiple and not index:
+            ready = self._first_look(force=force, enabled=enabled, scroll=scroll, threshold=threshold,
+                                     deadline_ms=deadline_ms)
+            if ready is not None:
+                return [ready]
         snap = self._existing(timeout, f"to {name}")
         count = len(snap.elements)
         if count > 1 and not multiple:
@@ -73,6 +82,27 @@ class Actions(DomQuery):
             else:
                 spots.append(retry(self._ctx, attempt, deadline_ms, f"{self._label}.{name}()"))
         return spots
+
+    def _first_look(self, *, force: bool, enabled: bool, scroll: str | None, threshold: float | None,
+                    deadline_ms: float) -> dict[str, Any] | None:
+        """The common case in one evaluation instead of two (finding the subject, then checking
+        it): where to act when the subject is exactly one element that can take the action now
+        (any one element with ``force``); else None, and :meth:`_prepare` waits as it always
+        did (for the element to exist, then to be actionable, each with its own messages). The
+        look's wait for motion is short: a moving element is waited for by that slower path."""
+        __tracebackhide__ = True
+        arg = {**self._query_arg(), "mode": "prepare", "index": 0, "single": True, "scroll": scroll,
+               "threshold": threshold, "animationTimeout": min(deadline_ms, FIRST_LOOK_MOTION_MS),
+               "checkCovered": not force, "checkEnabled": enabled}
+        self._ctx.checkpoint()
+        try:
+            spot: dict[str, Any] = self._ctx.run(self._ctx.browser.dom(arg), deadline_ms)
+        except FrameUnavailable:  # the slower path waits for the frame
+            return None
+        if spot.get("reason") == "count" or not (force or spot.get("ok")):
+            return None
+        self._ctx.checkpoint()  # as retry() does after an attempt that held
+        return spot
 
     def _one_element(self, name: str, timeout: float | None) -> expect.DomSubject:
         """Wait for the subject's element (up to the timeout); raises ``CommandError`` when there

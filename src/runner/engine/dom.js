@@ -1,6 +1,6 @@
 // The in-page half of runner's queries. Evaluated by Playwright as a function of one argument:
-//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, scroll, threshold,
-//    checkCovered, checkEnabled}
+//   {mode: "snapshot" | "elements" | "prepare", steps, shadow, css, props, limit, index, single, scroll,
+//    threshold, animationTimeout, checkCovered, checkEnabled}
 // "snapshot" returns plain data about the matched elements (one round trip per retry),
 // "elements" returns the matched elements themselves (for actions),
 // "prepare" scrolls one element into view, waits for it to stop moving and reports where to act.
@@ -349,7 +349,10 @@ async (arg) => {
   }
   if (arg.mode === "elements") return current;
 
-  // mode "prepare": make one element ready for a user action and say where to act.
+  // mode "prepare": make one element ready for a user action and say where to act. With
+  // "single", only when the query finds exactly one element (an action's first look: finding
+  // and checking in one evaluation); else nothing is touched and the count is told.
+  if (arg.single && current.length !== 1) return { ok: false, reason: "count", count: current.length };
   const el = current[arg.index || 0];
   if (!el) return { ok: false, reason: "gone" };
   if (arg.scroll) el.scrollIntoView({ block: arg.scroll, inline: "nearest" });

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from playwright._impl import channel_owner  # ApiCallOptions: evaluate_untraced
 from playwright.async_api import ElementHandle, Frame, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
@@ -33,7 +34,7 @@ from runner.engine.frames import (
 from runner.engine.holder import BrowserHolder, PageError
 from runner.engine.page_verbs import NAVIGATING, past_navigation
 
-__all__ = ["ElementVerbs", "DOM_SCRIPT", "InvalidSelector"]
+__all__ = ["ElementVerbs", "DOM_SCRIPT", "InvalidSelector", "evaluate_untraced"]
 
 DOM_SCRIPT = (Path(__file__).with_name("dom.js")).read_text(encoding="utf-8")
 _CALL_METHOD_SCRIPT = (
@@ -58,17 +59,34 @@ class InvalidSelector(PageError):
         self.part = part
 
 
+async def evaluate_untraced(target: Page | Frame, script: str, arg: Any) -> Any:
+    """``target.evaluate(script, arg)`` sent as a call internal to Playwright's driver, as its
+    own bookkeeping calls are: the same evaluation, waits and errors, but a trace that records
+    keeps no action and takes no DOM snapshots for it (two a call otherwise, the larger part of
+    what a trace costs a test). Where Playwright's implementation object is not there (another
+    Playwright), it is the public, traced call."""
+    impl: Any = getattr(target, "_impl_obj", None)
+    wrap = getattr(impl, "_wrap_api_call", None)
+    options = getattr(channel_owner, "ApiCallOptions", None)
+    if wrap is None or options is None:
+        return await target.evaluate(script, arg)
+    return await wrap(lambda _zone: impl.evaluate(script, arg), options(internal=True))
+
+
 _HAS_VALUES_SCRIPT = "(s, vals) => vals.every(v => Array.from(s.options).some(o => o.value === v))"
 
 
 class ElementVerbs(BrowserHolder):
     """The page's elements, found by ``dom.js`` and acted on like a user; the keyboard."""
 
-    async def dom(self, arg: dict[str, Any]) -> Any:
-        """Run ``dom.js`` with ``arg`` (its modes: ``snapshot``, ``prepare``) and return its data.
+    async def dom(self, arg: dict[str, Any], *, untraced: bool = False) -> Any:
+        """Run ``dom.js`` with ``arg`` (its modes: ``snapshot``, ``prepare``) and return its data;
+        ``untraced``: as a call a trace does not record (:func:`evaluate_untraced`).
 
         Raises ``frames.FrameUnavailable`` when the query's frame cannot be reached now."""
         path, arg = split_frames(arg)
+        if untraced:
+            return await self._in_page(lambda target: evaluate_untraced(target, DOM_SCRIPT, arg), path)
         return await self._in_page(lambda target: target.evaluate(DOM_SCRIPT, arg), path)
 
     async def _elements(self, query: dict[str, Any]) -> JSHandle:
@@ -142,7 +160,9 @@ class ElementVerbs(BrowserHolder):
                "checkEnabled": enabled}
         path = split_frames(query)[0]
         while True:
-            spot: dict[str, Any] = await self.dom(arg)
+            # runner's check right before the mouse goes down, not recorded in a trace: the
+            # action's own call (Click, Mouse move) has the page and the point at that moment
+            spot: dict[str, Any] = await self.dom(arg, untraced=True)
             if spot.get("ok"):
                 # dom.js measures in its own document's viewport; the mouse moves in the page's,
                 # and the documents around a frame may lay something over its iframe
