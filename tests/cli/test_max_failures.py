@@ -270,3 +270,29 @@ def test_a_stop_while_retries_wait_ends_the_waiting_tests_failed(tmp_path: Path)
     # it ended by the attempt it had (no retry after the stop), not as a death of the process
     assert len(attempts) == 1 and "fails, its retry waits" in attempts[0]["message"], attempts
     assert "TestProcessDied" not in result.text
+
+
+@pytest.mark.slow
+def test_a_stop_at_the_specs_end_gives_up_the_other_waiting_retries(tmp_path: Path) -> None:
+    """At the spec's end the waiting tests retried one after the other: the first reached the
+    limit, and the next one's retries still ran (the new user's finding)."""
+    specs = {"runner/integration/e_spec.py": '''
+        def test_first(runner):
+            assert False, "first fails"
+
+        def test_second(runner):
+            assert False, "second fails"
+
+        def test_last(runner):
+            runner.log("last passes")
+    '''}
+    root = write_project(tmp_path, base_project(specs, {"video": False,
+                                                        "retries": {"runMode": 2, "openMode": 0, "deferred": True}}))
+    result = run_runner("run", "--max-failures", "1", cwd=root, timeout=180)
+    assert result.code == 2, result.text
+    _no_interruption(result.text)
+    events = _events(root)
+    assert _states(events) == {"test_first": "failed", "test_second": "failed", "test_last": "passed"}
+    tried = [e["nodeid"].rsplit("::", 1)[-1] for e in events if e["kind"] == "attempt.ended"]
+    # test_first's three attempts reach the limit; test_second keeps the one attempt it had
+    assert tried.count("test_first") == 3 and tried.count("test_second") == 1, tried

@@ -112,12 +112,7 @@ def run_test(item: pytest.Item, nextitem: pytest.Item | None, attempts: TestAtte
         while attempts.more:
             attempts.attempt(towards)
         attempts.finish()
-    if waiting and (item.session.shouldstop or item.session.shouldfail or run_stopped(item.config)):
-        # the run stops after this test (--max-failures, a plugin's stop on failures): the
-        # waiting tests end now, failed by the attempt they had (no test starts after this one,
-        # so their spec's end never comes), and the run stops as asked
-        while waiting:
-            waiting.pop(0).give_up()
+    _give_up_if_stopped(item, waiting)
     if not last_of_spec:
         return
     while waiting:
@@ -126,6 +121,16 @@ def run_test(item: pytest.Item, nextitem: pytest.Item | None, attempts: TestAtte
         while held.more:
             held.attempt(after)
         held.finish()
+        _give_up_if_stopped(item, waiting)
+
+
+def _give_up_if_stopped(item: pytest.Item, waiting: list[TestAttempts]) -> None:
+    """The run stops after the test that just ended (--max-failures, a plugin's stop on
+    failures): the tests still waiting end now, failed by the attempt they had (no test starts
+    after this one, so their spec's end never comes, nor do their retries), as the run asked."""
+    if waiting and (item.session.shouldstop or item.session.shouldfail or run_stopped(item.config)):
+        while waiting:
+            waiting.pop(0).give_up()
 
 
 def _give_verdict(reports: list[pytest.TestReport], verdict: Verdict, earlier: list[dict[str, Any]],
