@@ -71,6 +71,10 @@ def test_one_process_stops_after_the_first_failure_and_lists_what_did_not_run(tm
         assert f"- {name} (not run: {STOPPED_1})" in result.out
     assert f"Not run: 5 tests in 3 specs ({STOPPED_1})" in result.out
     assert "a2 ran" not in result.text
+    # the specs the stop came before are headed as not run, not as running (the new user's finding)
+    headers = [line.split("  (")[0].strip() for line in result.out.splitlines() if line.startswith("  Running:  ")
+               or line.startswith("  Not run:  ")]
+    assert headers == ["Running:  a_spec.py", "Not run:  b_spec.py", "Not run:  c_spec.py"], result.out
     # the events file: a not_run test.ended for each, with its reason; no spec.started for a spec
     # that never ran (so no before:spec for it); run.ended says why and how many
     events = _events(root)
