@@ -80,9 +80,9 @@ def command(args: argparse.Namespace) -> int:
     def run(journal: Any) -> int:
         try:
             extra = _pytest_extra(args)
-            args.max_failures, args.pytest_args = _max_failures(args.max_failures, extra)
-            if len(args.pytest_args) < len(extra):
-                print(f"runner: notice: pytest's {' '.join(a for a in extra if a not in args.pytest_args)} is "
+            args.max_failures, args.pytest_args, stops = _max_failures(args.max_failures, extra)
+            if stops:
+                print(f"runner: notice: pytest's {', '.join(stops)} is "
                       f"runner's --max-failures {args.max_failures} in a runner run (it counts the failures of "
                       "all workers).", file=sys.stderr)
             return _run_watched(args, journal)
@@ -538,40 +538,87 @@ def _pytest_extra(args: argparse.Namespace) -> list[str]:
     return extra[1:] if extra and extra[0] == "--" else extra
 
 
-def _max_failures(flag: str | None, extra: list[str]) -> tuple[int | None, list[str]]:
-    """``--max-failures N`` checked, and pytest's own stops (``-x``, ``--exitfirst``,
-    ``--maxfail=N``) taken out of the pytest arguments and made runner's (the smallest limit
-    holds): pytest's stop works in one process only, and ends a run with workers as interrupted.
-    Raises :class:`UsageError` for a limit that is not a whole number of 1 or more."""
+def _max_failures(flag: str | None, extra: list[str]) -> tuple[int | None, list[str], list[str]]:
+    """``--max-failures N`` checked, and pytest's own stops (``-x``, also in a group of short
+    flags such as ``-sx``, ``--exitfirst``, ``--maxfail=N``) taken out of the pytest arguments and
+    made runner's (the smallest limit holds): pytest's stop works in one process only, and ends a
+    run with workers as interrupted. Returns the limit, the pytest arguments left and the stops
+    taken, as written. Raises :class:`UsageError` for a limit that is not a whole number of 1 or
+    more, and for pytest's terminal verbosity flags (``-v``, ``-q``), which a run without pytest's
+    terminal reporter would refuse only once pytest starts."""
     limits = [] if flag is None else [_failures_limit(flag, "--max-failures")]
     kept: list[str] = []
+    stops: list[str] = []
     values = iter(extra)
     for arg in values:
         if arg == "--":  # pytest's own: what follows is no option
             kept += [arg, *values]
-        elif arg in ("-x", "--exitfirst"):
+        elif arg == "--exitfirst":
             limits.append(1)
-        elif arg == "--maxfail":
-            limits.append(_failures_limit(next(values, ""), "pytest's --maxfail"))
-        elif arg.startswith("--maxfail="):
-            limits.append(_failures_limit(arg.partition("=")[2], "pytest's --maxfail"))
+            stops.append(arg)
+        elif arg == "--maxfail" or arg.startswith("--maxfail="):
+            value = arg.partition("=")[2] if "=" in arg else next(values, "")
+            limits.append(_failures_limit(value, "pytest's --maxfail"))
+            stops.append(arg if "=" in arg else f"{arg} {value}")
+        elif arg in _PYTEST_VERBOSITY or arg.startswith("--verbosity="):
+            raise UsageError(_verbosity_refused(arg))
+        elif _is_short_group(arg):
+            group, letters, takes_next = _short_group(arg)
+            if "x" in letters:
+                limits.append(1)
+                stops.append(arg if arg == "-x" else f"-x (in {arg})")
+            kept += [group] if group else []
+            kept += [next(values, "")] if takes_next else []
         else:
             kept.append(arg)
             if arg in _PYTEST_VALUE_OPTIONS:  # its value is no flag, whatever it reads
                 kept.append(next(values, ""))
-    return (min(limits) if limits else None), kept
+    return (min(limits) if limits else None), kept, stops
 
 
 # pytest's options whose value is the next argument (so `-k -x` is not runner's stop)
-_PYTEST_VALUE_OPTIONS = frozenset(("-k", "-m", "-p", "-o", "-c", "-W", "-r", "--deselect", "--ignore",
-                                   "--ignore-glob", "--rootdir", "--confcutdir", "--basetemp"))
+_PYTEST_VALUE_OPTIONS = frozenset(("--deselect", "--ignore", "--ignore-glob", "--rootdir", "--confcutdir",
+                                   "--basetemp", "--pythonwarnings", "--config-file", "--override-ini",
+                                   "--report-chars", "--numprocesses"))
+# pytest's short options that take a value (its own and pytest-xdist's -n): in a group of short
+# flags the rest of the group after one is its value (`-kx` selects by "x"; `-sk login`)
+_PYTEST_VALUE_LETTERS = frozenset("kmpcoWrn")
+# pytest's terminal reporter's verbosity, which a runner run turns off (runner's reporters print)
+_PYTEST_VERBOSITY = frozenset(("--verbose", "--quiet", "--verbosity"))
+
+
+def _is_short_group(arg: str) -> bool:
+    return len(arg) > 1 and arg[0] == "-" and arg[1] != "-"
+
+
+def _short_group(arg: str) -> tuple[str, set[str], bool]:
+    """A group of pytest's short flags (``-sx``, ``-xk login``): the group without ``x`` ("" when
+    nothing is left), the flag letters before any value, and whether its last letter is an
+    option that takes the next argument as its value. Raises :class:`UsageError` for ``-v`` or
+    ``-q`` among the flags."""
+    letters = arg[1:]
+    cut = next((i for i, letter in enumerate(letters) if letter in _PYTEST_VALUE_LETTERS), len(letters))
+    flags, value = letters[:cut], letters[cut:]
+    if set(flags) & set("vq"):
+        raise UsageError(_verbosity_refused(arg))
+    rest = flags.replace("x", "") + value
+    return ("-" + rest if rest else ""), set(flags), len(value) == 1
+
+
+def _verbosity_refused(arg: str) -> str:
+    return (f"pytest's {arg} (its terminal's verbosity) does not apply in a runner run: runner's reporters "
+            "print the run; choose how with --reporter (spec, the default, lists every test by spec; list "
+            "lists them in one list; dot and min print less).")
 
 
 def _failures_limit(text: str, where: str) -> int:
     value = text.strip()
     if not value.isascii() or not value.isdigit() or int(value) < 1:
         also = "" if where == "--max-failures" else " (runner's --max-failures)"
-        raise UsageError(f"{where}{also} {text!r}: expected a number of failed tests to stop after (1 or more).")
+        # 0 is pytest's "no limit": a runner run has none unless asked
+        none = "; for no limit, leave the flag out" if value.isascii() and value.isdigit() else ""
+        raise UsageError(f"{where}{also} {text!r}: expected a number of failed tests to stop after "
+                         f"(1 or more{none}).")
     return int(value)
 
 

@@ -147,6 +147,12 @@ class SpecResult:
     def ok(self) -> bool:
         return self.failures == 0
 
+    @property
+    def never_started(self) -> bool:
+        """A stop (``--max-failures``) came before it: it was never started (no ``spec.started``
+        event) and its tests, as far as told, were not run."""
+        return self.started_at is None and bool(self.tests) and all(t.state == NOT_RUN for t in self.tests)
+
 
 @dataclass
 class RunResult:

@@ -83,7 +83,9 @@ class SpecReporter(Reporter):
     def on_spec_start(self, spec: SpecResult, index: int, total: int) -> None:
         self._suites_shown = []
         self._print(self.c.gray("─" * 90))
-        self._print(f"  Running:  {spec.relative}".ljust(80) + self.c.gray(f"({index} of {total})"))
+        # a spec a stop came before is listed with its tests not run, but it did not run
+        label = "Not run:" if spec.never_started else "Running:"
+        self._print(f"  {label:<10}{spec.relative}".ljust(80) + self.c.gray(f"({index} of {total})"))
         self._print()
 
     def on_test_end(self, spec: SpecResult, test: TestResult) -> None:
