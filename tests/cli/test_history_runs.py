@@ -141,6 +141,7 @@ def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_fai
     merged = run_runner("merge", "merged.jsonl", "shards", cwd=root)
     assert merged.code == 3, merged.text
     assert _history(root)["runs"] == runs  # the shards added themselves already: nothing twice
+    assert "runner: the merged run is already in the history: nothing added (runner/history.json)." in merged.err
 
     # the same merge in a project without that history (a CI job that gathers the shards): one run
     other = tmp_path / "gathered"
@@ -149,10 +150,22 @@ def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_fai
     for events in (root / "shards").iterdir():
         (other / "shards" / events.name).write_bytes(events.read_bytes())
     gathered = run_runner("merge", "merged.jsonl", "shards", cwd=other)
-    assert "the merged run was added to the history (runner/history.json)." in gathered.err, gathered.text
+    assert "the merged run was added to the history: 7 tests (runner/history.json)." in gathered.err, gathered.text
     again = run_runner("merge", "merged2.jsonl", "shards", cwd=other)
-    assert again.code == 3 and "history" not in again.err, again.text
+    assert again.code == 3 and "already in the history: nothing added" in again.err, again.text
+    assert "added to the history:" not in again.err and "note:" not in again.err, again.text
     assert [len(run["tests"]) for run in _history(other)["runs"]] == [7]
+
+    # a job that gathers the events without the repository: the tests are kept, and it says so
+    bare = tmp_path / "bare"
+    write_project(bare, {"runner.json": json.dumps(CONFIG)})
+    (bare / "shards").mkdir()
+    for events in (root / "shards").iterdir():
+        (bare / "shards" / events.name).write_bytes(events.read_bytes())
+    kept = run_runner("merge", "merged.jsonl", "shards", cwd=bare)
+    assert "the merged run was added to the history: 7 tests" in kept.err, kept.text
+    assert "note: 5 spec file(s) of the merged run are not in this project" in kept.err, kept.text
+    assert [len(run["tests"]) for run in _history(bare)["runs"]] == [7]
 
     # --last-failed over both shards: the shards share out the last run's three failures
     ran: list[str] = []
@@ -208,3 +221,27 @@ def test_two_runs_at_once_both_end_up_in_the_history(tmp_path: Path) -> None:
     runs = _history(root)["runs"]
     ids = {json.loads((root / name / "e.jsonl").read_text().splitlines()[0])["run_id"] for name in ("one", "two")}
     assert {run["id"] for run in runs} == ids
+
+
+def test_a_closed_output_pipe_and_a_missing_project_folder_end_in_one_line(tmp_path: Path) -> None:
+    root = write_project(tmp_path, base_project({"runner/integration/a_spec.py": "def test_a():\n    pass\n"}, CONFIG))
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
+    for command in (["flakes", "--json"], ["config"], ["schema"]):
+        # a real pipe whose reader is gone before runner writes (what `| head -1` leaves, without its race)
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            done = subprocess.run([RUNNER, *command], cwd=root, env=env, stdout=write, stderr=subprocess.PIPE,
+                                  text=True, timeout=60, stdin=subprocess.DEVNULL)
+        finally:
+            os.close(write)
+        assert done.returncode == 141 and done.stderr == "", (command, done.returncode, done.stderr)
+
+    missing = run_runner("flakes", "--project", str(tmp_path / "nonexist"), cwd=root)
+    assert missing.code == 1 and missing.out == "", missing.text
+    assert missing.err == (f"runner: the project folder {str(tmp_path / 'nonexist')!r} does not exist: expected the "
+                           "folder of runner.json (--project DIR, or the current directory).\n")
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    no_config = run_runner("flakes", "--project", str(bare), cwd=root)
+    assert no_config.code == 0 and f"(in {str(bare)!r}, which holds no runner.json)" in no_config.err, no_config.text

@@ -265,14 +265,17 @@ def _locked(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def update_history(path: Path, run: HistoryRun, keep: int, project_root: Path | None = None) -> str:
+def update_history(path: Path, run: HistoryRun, keep: int, project_root: Path | None = None) -> tuple[str, int]:
     """Add ``run`` to the history file at ``path`` under its lock; returns how (see
-    :func:`add_run`). Raises :class:`HistoryError` when the file cannot be read (it is then left
-    as it is) or written."""
+    :func:`add_run`) and how many of its tests the file gained (counted in the file, before and
+    after). Raises :class:`HistoryError` when the file cannot be read (it is then left as it is)
+    or written."""
     try:
         with _locked(path):
             history = read_history(path)
+            before = _held(history, run)
             how = add_run(history, run, keep, project_root)
+            gained = _held(history, run) - before
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
             try:
@@ -282,7 +285,14 @@ def update_history(path: Path, run: HistoryRun, keep: int, project_root: Path | 
                 partial.unlink(missing_ok=True)
     except OSError as err:
         raise HistoryError(f"the history file {str(path)!r} cannot be written: {err.strerror or err}") from err
-    return how
+    return how, gained
+
+
+def _held(history: History, run: HistoryRun) -> int:
+    """How many of ``run``'s tests the history holds for it: in the run of the same id, or in the
+    run that one of its shards joined."""
+    mine = {run.id} | run.shard_runs()
+    return sum(len(run.tests.keys() & old.tests.keys()) for old in history.runs if ({old.id} | old.shard_runs()) & mine)
 
 
 class HistoryRecorder:
