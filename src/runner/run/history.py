@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.events import AttemptEnded, Event, RunStarted, TestEnded
+from runner.events import NOT_RUN, AttemptEnded, Event, RunStarted, TestEnded
 
 __all__ = ["HISTORY_FILE", "VERSION", "Flake", "History", "HistoryError", "HistoryRecorder", "HistoryRun", "Outcome",
            "add_run", "failed_last", "find_flakes", "history_path", "read_history", "run_from_events",
@@ -326,7 +326,7 @@ class HistoryRecorder:
     def report_data(self, runs: int = REPORT_RUNS) -> dict[str, Any] | None:
         """What the HTML report shows of the history, this run added (in memory; the file is
         written by :meth:`write`): each test of this run's outcomes in the last ``runs`` runs
-        (oldest first, None: not run), and the tests flaky across them with their rates. None:
+        (oldest first, None: not run; a test this run stopped before is one of them), and the tests flaky across them with their rates. None:
         no test ended, or the file cannot be read."""
         run = run_from_events(self._events)
         if run is None:
@@ -336,9 +336,12 @@ class HistoryRecorder:
         except HistoryError:
             return None  # the warning is told when the run is added
         add_run(history, run, self._keep)
-        mine = history.last.tests if history.last is not None else {}
+        # the tests the run stopped before (--max-failures) are no outcome of the file, but their
+        # rows show their past runs too, this one an empty box
+        not_run = {e.nodeid for e in self._events if isinstance(e, TestEnded) and e.state == NOT_RUN}
+        mine = set(history.last.tests if history.last is not None else {}) | not_run
         looked = min(runs, len(history.runs))
-        return {"runs": looked, "tests": {test: history.outcomes(test, looked) for test in mine},
+        return {"runs": looked, "tests": {test: history.outcomes(test, looked) for test in sorted(mine)},
                 "flaky": {flake.test: flake.rates() for flake in find_flakes(history, looked) if flake.test in mine}}
 
 
