@@ -141,6 +141,7 @@ def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_fai
     merged = run_runner("merge", "merged.jsonl", "shards", cwd=root)
     assert merged.code == 3, merged.text
     assert _history(root)["runs"] == runs  # the shards added themselves already: nothing twice
+    assert "runner: the merged run is already in the history: nothing added (runner/history.json)." in merged.err
 
     # the same merge in a project without that history (a CI job that gathers the shards): one run
     other = tmp_path / "gathered"
@@ -149,17 +150,34 @@ def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_fai
     for events in (root / "shards").iterdir():
         (other / "shards" / events.name).write_bytes(events.read_bytes())
     gathered = run_runner("merge", "merged.jsonl", "shards", cwd=other)
-    assert "the merged run was added to the history (runner/history.json)." in gathered.err, gathered.text
+    assert "the merged run was added to the history: 7 tests (runner/history.json)." in gathered.err, gathered.text
     again = run_runner("merge", "merged2.jsonl", "shards", cwd=other)
-    assert again.code == 3 and "history" not in again.err, again.text
+    assert again.code == 3 and "already in the history: nothing added" in again.err, again.text
+    assert "added to the history:" not in again.err and "note:" not in again.err, again.text
     assert [len(run["tests"]) for run in _history(other)["runs"]] == [7]
 
+    # a job that gathers the events without the repository: the tests are kept, and it says so
+    bare = tmp_path / "bare"
+    write_project(bare, {"runner.json": json.dumps(CONFIG)})
+    (bare / "shards").mkdir()
+    for events in (root / "shards").iterdir():
+        (bare / "shards" / events.name).write_bytes(events.read_bytes())
+    kept = run_runner("merge", "merged.jsonl", "shards", cwd=bare)
+    assert "the merged run was added to the history: 7 tests" in kept.err, kept.text
+    assert "note: 5 spec file(s) of the merged run are not in this project" in kept.err, kept.text
+    assert [len(run["tests"]) for run in _history(bare)["runs"]] == [7]
+
     # --last-failed over both shards: the shards share out the last run's three failures
+    # each shard counts the selected tests (not every test of their specs) and its own share of them
     ran: list[str] = []
     for which in ("1/2", "2/2"):
         result = shard(which, "--last-failed")
-        assert "--last-failed: running only the 3 test(s) that failed in the last run, in 3 spec(s)." in result.err
-        ran += _started(root / f"shards/{which.replace('/', '-of-')}.jsonl") if "has no spec" not in result.err else []
+        mine = _started(root / f"shards/{which.replace('/', '-of-')}.jsonl") if "has no spec" not in result.err else []
+        specs_of = {test.split("::", 1)[0] for test in mine}
+        assert f"runner: --last-failed: shard {which} runs {len(mine)} of the 3 test(s) that failed in the last run, " \
+               f"in {len(specs_of)} spec(s)." in result.err, result.err
+        assert f"specs, by test counts ({len(mine)} tests of 3 tests;" in result.err, result.err
+        ran += mine
     assert sorted(ran) == sorted([FLIP, m1, a1])
     runs = _history(root)["runs"]
     assert len(runs) == 2 and sorted(runs[1]["tests"]) == sorted(ran)
@@ -169,6 +187,37 @@ def test_shards_add_one_run_merge_adds_none_twice_and_last_failed_splits_the_fai
     assert workers.code == 2, workers.text
     assert "--last-failed: running only the 2 test(s) that failed in the last run, in 2 spec(s)." in workers.err
     assert sorted(_started(root / "runner/results/events.jsonl")) == sorted([m1, a1])  # not m2
+
+    # --failed-first over two shards: each tells the failures of its own specs only
+    held = 0
+    for which in ("1/2", "2/2"):
+        result = shard(which, "--failed-first")
+        mine = [test for test in _started(root / f"shards/{which.replace('/', '-of-')}.jsonl") if test in (m1, a1)]
+        assert f"runner: --failed-first: shard {which} holds {len(mine)} of the 2 test(s) that failed in the last " \
+               f"run, in {len(mine)} spec(s): they run first." in result.err, result.err
+        held += len(mine)
+    assert held == 2
+
+
+def test_last_failed_counts_only_the_failed_tests_that_still_exist(tmp_path: Path) -> None:
+    spec = "runner/integration/two_spec.py"
+    root = write_project(tmp_path, base_project({
+        spec: "def test_one():\n    assert False\n\n\ndef test_two():\n    assert False\n\n\ndef test_ok():\n    pass\n",
+    }, CONFIG))
+    assert run_runner("run", "-r", "dot", cwd=root).code == 2
+    source = root / spec
+    source.write_text(source.read_text().replace("def test_two", "def test_second"))
+    again = run_runner("run", "-r", "dot", "--lf", cwd=root)
+    assert again.code == 1, again.text
+    assert ("runner: --last-failed: running only the 1 test(s) that failed in the last run, in 1 spec(s); 1 other "
+            f"test(s) that failed there no longer exist (renamed or removed: {spec}::test_two).") in again.err, again.err
+    assert _started(root / "runner/results/events.jsonl") == [f"{spec}::test_one"]
+    # and when none of them is left, every test runs, as the line says
+    source.write_text(source.read_text().replace("def test_one", "def test_first"))
+    gone = run_runner("run", "-r", "dot", "--lf", cwd=root)
+    assert ("runner: --last-failed: the 1 test(s) that failed in the last run no longer exist (renamed or removed: "
+            f"{spec}::test_one): every test runs.") in gone.err, gone.err
+    assert len(_started(root / "runner/results/events.jsonl")) == 3
 
 
 def test_a_history_runner_cannot_read_is_left_as_it_is_and_the_run_goes_on(tmp_path: Path) -> None:
@@ -208,3 +257,27 @@ def test_two_runs_at_once_both_end_up_in_the_history(tmp_path: Path) -> None:
     runs = _history(root)["runs"]
     ids = {json.loads((root / name / "e.jsonl").read_text().splitlines()[0])["run_id"] for name in ("one", "two")}
     assert {run["id"] for run in runs} == ids
+
+
+def test_a_closed_output_pipe_and_a_missing_project_folder_end_in_one_line(tmp_path: Path) -> None:
+    root = write_project(tmp_path, base_project({"runner/integration/a_spec.py": "def test_a():\n    pass\n"}, CONFIG))
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
+    for command in (["flakes", "--json"], ["config"], ["schema"]):
+        # a real pipe whose reader is gone before runner writes (what `| head -1` leaves, without its race)
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            done = subprocess.run([RUNNER, *command], cwd=root, env=env, stdout=write, stderr=subprocess.PIPE,
+                                  text=True, timeout=60, stdin=subprocess.DEVNULL)
+        finally:
+            os.close(write)
+        assert done.returncode == 141 and done.stderr == "", (command, done.returncode, done.stderr)
+
+    missing = run_runner("flakes", "--project", str(tmp_path / "nonexist"), cwd=root)
+    assert missing.code == 1 and missing.out == "", missing.text
+    assert missing.err == (f"runner: the project folder {str(tmp_path / 'nonexist')!r} does not exist: expected the "
+                           "folder of runner.json (--project DIR, or the current directory).\n")
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    no_config = run_runner("flakes", "--project", str(bare), cwd=root)
+    assert no_config.code == 0 and f"(in {str(bare)!r}, which holds no runner.json)" in no_config.err, no_config.text

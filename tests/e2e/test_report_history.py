@@ -64,3 +64,30 @@ def test_each_row_shows_its_last_runs_and_the_flaky_one_is_marked(runner, report
     # the hostile test id is text, never HTML
     runner.get("#list img").should("have.length", 0)
     assert runner.evaluate("window.pwned === undefined") is True
+
+
+def test_a_test_the_run_stopped_before_keeps_its_strip_and_its_flaky_mark(runner, tmp_path) -> None:
+    specs = {
+        "runner/integration/a_spec.py": "def test_broken():\n    assert False, 'always'\n",
+        "runner/integration/b_spec.py": SPECS["runner/integration/flip_spec.py"].replace(
+            f'"{HOSTILE}"', '"case"'),
+    }
+    root = write_project(tmp_path, base_project(specs, {"video": False, "trashAssetsBeforeRuns": False}))
+    for code in (2, 1):  # flip: failed, passed (broken fails in each)
+        result = run_runner("run", "-r", "dot", cwd=root)
+        assert result.code == code, result.text
+    stopped = run_runner("run", "-r", "dot", "--max-failures", "1", cwd=root)
+    assert stopped.code == 1 and "2 not run" in stopped.out, stopped.text
+    with serve_folder(root / "runner/report") as url:
+        runner.visit(url + "/index.html")
+        flip = runner.contains("#list .row", "test_flip")
+        flip.should("have.class", "s-not_run")
+        flip.find(".hist i").should("have.length", 3)
+        rows = runner.evaluate(
+            "() => Array.from(document.querySelectorAll('#list .row')).map(r => "
+            "[r.querySelector('.title').textContent, Array.from(r.querySelectorAll('.hist i')).map(i => i.className), "
+            "(r.querySelector('.tag.across') || {}).title || null, (r.querySelector('.hist') || {}).title || ''])")
+    by_title = {title: (marks, across, label) for title, marks, across, label in rows}
+    assert by_title["test_flip[case]"] == (["h-failed", "h-passed", "h-none"], "1 of 2 runs failed (the last 3 runs)",
+                                           "the last 3 runs, oldest first: failed, passed, not run")
+    assert by_title["test_broken"][0] == ["h-failed", "h-failed", "h-failed"] and by_title["test_broken"][1] is None

@@ -4,12 +4,14 @@
 :func:`main` parses the command line (:mod:`runner.cli.parser`) and hands the command to its
 module, one per command (``runner.cli.run``, ``runner.cli.open``, ...). Every failure to start ends
 with one clear message on stderr and exit status 1; ``runner run`` otherwise exits with the number
-of failed tests (0 when all pass, at most 255).
+of failed tests (0 when all pass, at most 255). A command whose output is closed early (``runner
+flakes | head -1``) stops quietly with status 141, as a program killed by SIGPIPE does.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -41,6 +43,15 @@ _COMMANDS: dict[str, ModuleType] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
+    except BrokenPipeError:
+        return _output_closed()
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     adders: list[Callable[[object], None]] = [module.add_parser for module in _COMMANDS.values()]
     parser = build_parser(adders)
     try:
@@ -59,6 +70,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nrunner: interrupted", file=sys.stderr)
         return 130
+
+
+# 128 + SIGPIPE: the status a shell shows for a program that a closed pipe stopped (``git log | head``).
+_PIPE_CLOSED = 141
+
+
+def _output_closed() -> int:
+    """The reader of runner's output went away (``| head``): stop without a traceback. What is still
+    buffered for stdout goes to /dev/null, or Python's flush at exit would raise the same error again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind stdout: nothing left to flush
+        pass
+    return _PIPE_CLOSED
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -46,6 +46,10 @@ def command(args: argparse.Namespace) -> int:
     )
 
     root = Path(args.project or ".").resolve()
+    if not root.is_dir():
+        what = "is not a folder" if root.exists() else "does not exist"
+        raise UsageError(f"the project folder {str(root)!r} {what}: expected the folder of runner.json "
+                         "(--project DIR, or the current directory).")
     path = history_path(root)
     try:
         history = read_history(path)
@@ -59,7 +63,10 @@ def command(args: argparse.Namespace) -> int:
                          indent=2))
         return 0
     if not history.runs:
-        print(f"runner: no history yet: {HISTORY_FILE} does not exist or holds no run. Each `runner run` "
+        # a folder without runner.json is a project too (runner runs it with the defaults): no
+        # history there is no error, but the hint tells the user where runner looked
+        where = "" if (root / "runner.json").is_file() else f" (in {str(root)!r}, which holds no runner.json)"
+        print(f"runner: no history yet: {HISTORY_FILE} does not exist or holds no run{where}. Each `runner run` "
               "adds its tests' outcomes to it (historyRuns in runner.json).", file=sys.stderr)
         return 0
     runs = f"the last {looked} run{'s' if looked != 1 else ''}"

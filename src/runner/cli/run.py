@@ -186,7 +186,11 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     if args.shard is not None:
         from runner.run.shards import take_shard
 
-        specs = take_shard(session, args.shard, args.durations, specs)
+        # with --last-failed a spec weighs the tests of it that run, not all it holds
+        only = rerun.selected() if rerun is not None and rerun.select and args.rerun == "only" else None
+        specs = take_shard(session, args.shard, args.durations, specs, only)
+    if rerun is not None:
+        print(rerun.told(specs, config.project_root, args.shard), file=sys.stderr)
     workers = _workers(args, config, specs)
     if workers > 1:
         from runner.run.shards import durations_for
@@ -372,7 +376,7 @@ def _history_recorder(session: Any) -> Any:
 
 def _rerun(args: argparse.Namespace, config: Any, specs: list[Path]) -> Any:
     """``--last-failed``/``--failed-first`` (or pytest's ``--lf``/``--ff`` after ``--``, which mean
-    the same in a runner run: pytest's own cache is off): the history's plan, told in one line."""
+    the same in a runner run: pytest's own cache is off): the history's plan."""
     extra = list(args.pytest_args or [])
     aliases = {"--lf": "only", "--last-failed": "only", "--ff": "first", "--failed-first": "first"}
     cut = extra.index("--", 1) if "--" in extra[1:] else len(extra)  # pytest's own -- ends its options
@@ -396,9 +400,8 @@ def _rerun(args: argparse.Namespace, config: Any, specs: list[Path]) -> Any:
 
         parsed = parse_shard(args.shard)
         shard = (parsed.index, parsed.total)
-    plan = plan_rerun(history_path(config.project_root), specs, config.project_root, args.rerun, shard)
-    print(plan.notice, file=sys.stderr)
-    return plan
+    # told once this run's specs are known (a shard's own): Rerun.told
+    return plan_rerun(history_path(config.project_root), specs, config.project_root, args.rerun, shard)
 
 
 def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, args: argparse.Namespace,

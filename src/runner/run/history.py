@@ -26,6 +26,7 @@ read (torn, foreign, a newer version) is never replaced: the run says so in one 
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import hashlib
 import json
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.events import AttemptEnded, Event, RunStarted, TestEnded
+from runner.events import NOT_RUN, AttemptEnded, Event, RunStarted, TestEnded
 
 __all__ = ["HISTORY_FILE", "VERSION", "Flake", "History", "HistoryError", "HistoryRecorder", "HistoryRun", "Outcome",
            "add_run", "failed_last", "find_flakes", "history_path", "read_history", "run_from_events",
@@ -265,14 +266,17 @@ def _locked(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def update_history(path: Path, run: HistoryRun, keep: int, project_root: Path | None = None) -> str:
+def update_history(path: Path, run: HistoryRun, keep: int, project_root: Path | None = None) -> tuple[str, int]:
     """Add ``run`` to the history file at ``path`` under its lock; returns how (see
-    :func:`add_run`). Raises :class:`HistoryError` when the file cannot be read (it is then left
-    as it is) or written."""
+    :func:`add_run`) and how many of its tests the file gained (counted in the file, before and
+    after). Raises :class:`HistoryError` when the file cannot be read (it is then left as it is)
+    or written."""
     try:
         with _locked(path):
             history = read_history(path)
+            before = _held(history, run)
             how = add_run(history, run, keep, project_root)
+            gained = _held(history, run) - before
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
             try:
@@ -282,7 +286,14 @@ def update_history(path: Path, run: HistoryRun, keep: int, project_root: Path | 
                 partial.unlink(missing_ok=True)
     except OSError as err:
         raise HistoryError(f"the history file {str(path)!r} cannot be written: {err.strerror or err}") from err
-    return how
+    return how, gained
+
+
+def _held(history: History, run: HistoryRun) -> int:
+    """How many of ``run``'s tests the history holds for it: in the run of the same id, or in the
+    run that one of its shards joined."""
+    mine = {run.id} | run.shard_runs()
+    return sum(len(run.tests.keys() & old.tests.keys()) for old in history.runs if ({old.id} | old.shard_runs()) & mine)
 
 
 class HistoryRecorder:
@@ -315,7 +326,7 @@ class HistoryRecorder:
     def report_data(self, runs: int = REPORT_RUNS) -> dict[str, Any] | None:
         """What the HTML report shows of the history, this run added (in memory; the file is
         written by :meth:`write`): each test of this run's outcomes in the last ``runs`` runs
-        (oldest first, None: not run), and the tests flaky across them with their rates. None:
+        (oldest first, None: not run; a test this run stopped before is one of them), and the tests flaky across them with their rates. None:
         no test ended, or the file cannot be read."""
         run = run_from_events(self._events)
         if run is None:
@@ -325,9 +336,12 @@ class HistoryRecorder:
         except HistoryError:
             return None  # the warning is told when the run is added
         add_run(history, run, self._keep)
-        mine = history.last.tests if history.last is not None else {}
+        # the tests the run stopped before (--max-failures) are no outcome of the file, but their
+        # rows show their past runs too, this one an empty box
+        not_run = {e.nodeid for e in self._events if isinstance(e, TestEnded) and e.state == NOT_RUN}
+        mine = set(history.last.tests if history.last is not None else {}) | not_run
         looked = min(runs, len(history.runs))
-        return {"runs": looked, "tests": {test: history.outcomes(test, looked) for test in mine},
+        return {"runs": looked, "tests": {test: history.outcomes(test, looked) for test in sorted(mine)},
                 "flaky": {flake.test: flake.rates() for flake in find_flakes(history, looked) if flake.test in mine}}
 
 
@@ -380,18 +394,48 @@ def failed_last(history: History) -> list[str]:
 @dataclass
 class Rerun:
     """What ``--last-failed``/``--failed-first`` make of the run: its specs, the option for pytest
-    (None: every test of them, in the usual order) and the line that tells the user."""
+    (None: every test of them, in the usual order) and what tells the user (:meth:`told`)."""
 
     specs: list[Path]
     select: str | None
-    notice: str
+    notice: str  # the whole line when no test is selected; else the flag
     failed_specs: set[str] = field(default_factory=set)  # keys (paths from the project) of specs with failures
+    tests: list[str] = field(default_factory=list)  # the failed tests that still exist
+    gone: list[str] = field(default_factory=list)  # the failed tests whose spec no longer defines them
 
     def failing_first(self, specs: list[Path], root: Path) -> list[Path]:
         """``specs`` with those holding a failure first (each group in its order)."""
         if not self.failed_specs:
             return specs
         return sorted(specs, key=lambda s: _spec_key(s, root) not in self.failed_specs)
+
+    def selected(self) -> dict[str, int]:
+        """How many of the selected tests each spec holds (keys as in ``failed_specs``)."""
+        counts: dict[str, int] = {}
+        for test in self.tests:
+            counts[test.split("::", 1)[0]] = counts.get(test.split("::", 1)[0], 0) + 1
+        return counts
+
+    def told(self, specs: list[Path], root: Path, shard: str | None = None) -> str:
+        """The line that tells the user, counting the tests of ``specs`` (this shard's, with
+        ``shard``) only."""
+        if self.select is None:
+            return self.notice
+        keys = {_spec_key(spec, root) for spec in specs}
+        mine = [test for test in self.tests if test.split("::", 1)[0] in keys]
+        held = len({test.split("::", 1)[0] for test in mine})
+        gone = ""
+        if self.gone:
+            gone = (f"; {len(self.gone)} other test(s) that failed there no longer exist (renamed or removed: "
+                    f"{', '.join(self.gone[:3])}{', ...' if len(self.gone) > 3 else ''})")
+        if shard is None:
+            count = f"{len(mine)} test(s) that failed in the last run, in {held} spec(s)"
+            line = (f"running only the {count}" if self.notice == "--last-failed" else f"the {count} run first")
+        else:
+            count = f"{len(mine)} of the {len(self.tests)} test(s) that failed in the last run"
+            line = (f"shard {shard} runs {count}, in {held} spec(s)" if self.notice == "--last-failed"
+                    else f"shard {shard} holds {count}, in {held} spec(s): they run first")
+        return f"runner: {self.notice}: {line}{gone}."
 
 
 def plan_rerun(path: Path, specs: list[Path], root: Path, mode: str, shard: tuple[int, int] | None = None) -> Rerun:
@@ -418,13 +462,67 @@ def plan_rerun(path: Path, specs: list[Path], root: Path, mode: str, shard: tupl
         why = ("no test failed in the last run" if not failed_last(history)
                else "the tests that failed in the last run are not in the selected specs")
         return Rerun(specs, None, f"runner: {flag}: {why}: every test runs.")
+    defined: dict[str, set[str] | None] = {}
+    for test in failed:
+        spec = test.split("::", 1)[0]
+        if spec not in defined:
+            defined[spec] = _defined_names(root / spec)
+    gone = [test for test in failed if not _still_defined(test, defined[test.split("::", 1)[0]])]
+    failed = [test for test in failed if test not in gone]
+    if not failed:
+        return Rerun(specs, None, f"runner: {flag}: the {len(gone)} test(s) that failed in the last run no longer "
+                                  f"exist (renamed or removed: {', '.join(gone[:3])}{', ...' if len(gone) > 3 else ''})"
+                                  ": every test runs.")
     failed_specs = {test.split("::", 1)[0] for test in failed}
     select = json.dumps({"mode": mode, "tests": failed})
-    count = f"{len(failed)} test(s) that failed in the last run, in {len(failed_specs)} spec(s)"
-    if mode == "only":
-        chosen = [spec for spec in specs if _spec_key(spec, root) in failed_specs]
-        return Rerun(chosen, select, f"runner: --last-failed: running only the {count}.", failed_specs)
-    return Rerun(specs, select, f"runner: --failed-first: the {count} run first.", failed_specs)
+    chosen = [spec for spec in specs if _spec_key(spec, root) in failed_specs] if mode == "only" else specs
+    return Rerun(chosen, select, flag, failed_specs, failed, gone)
+
+
+def _defined_names(spec: Path) -> set[str] | None:
+    """The names a spec binds at its top level and in its top-level classes (``"test_a"``,
+    ``"TestB"``, ``"TestB::test_c"``; ``"TestB::*"`` for a class with bases), read from its source without importing it; None when it
+    cannot be read (every test of it is then taken as there: pytest will say what is wrong)."""
+    try:
+        tree = ast.parse(spec.read_bytes(), filename=str(spec))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names.update(f"{node.name}::{name}" for name in _bound(node.body))
+            if node.bases or node.keywords:
+                names.add(f"{node.name}::*")  # it may inherit its tests: collection knows
+    names.update(_bound(tree.body))
+    return names
+
+
+def _bound(body: list[ast.stmt]) -> set[str]:
+    """The names bound by ``def``, ``class``, ``import`` and plain assignments in ``body``."""
+    names: set[str] = set()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def _still_defined(test: str, names: set[str] | None) -> bool:
+    """Whether the spec still defines ``test`` (a node id): its function, or its method in its
+    class (any method of a class with bases, which may inherit it); a parametrized case counts
+    by its function, whose cases only collection knows."""
+    if names is None:
+        return True
+    parts = [part.split("[", 1)[0] for part in test.split("::")[1:]]
+    if not parts or parts[0] not in names:
+        return False
+    if len(parts) == 1:
+        return True
+    return f"{parts[0]}::{parts[1]}" in names or f"{parts[0]}::*" in names
 
 
 def _spec_key(spec: Path, root: Path) -> str:

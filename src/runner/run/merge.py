@@ -234,12 +234,31 @@ def _add_to_history(events: list[Event], root: Path) -> None:
         return
     path = history_path(root)
     try:
-        how = update_history(path, run, keep, root)
+        # no pruning of removed specs (project_root None): the shards ran these tests where their spec
+        # files were, and a job that only gathers the shards' events may not have them; `runner run`
+        # prunes when it adds its own run
+        how, gained = update_history(path, run, keep)
     except HistoryError as err:
         print(f"runner: warning: {err}; the merged run was not added to the history. Move the file away to "
               "start a new history.", file=sys.stderr)
         return
-    told = {"added": "the merged run was added to the history",
-            "filled": "the shards of the merged run that had not added themselves joined their run in the history"}
-    if how in told:  # "known": every shard added itself when it ran here
-        print(f"runner: {told[how]} ({HISTORY_FILE}).", file=sys.stderr)
+    print(f"runner: {_history_told(how, gained, len(run.tests))} ({HISTORY_FILE}).", file=sys.stderr)
+    absent = sorted(spec for spec in {test.split("::", 1)[0] for test in run.tests} if not (root / spec).is_file())
+    if absent and gained:
+        print(f"runner: note: {len(absent)} spec file(s) of the merged run are not in this project (e.g. {absent[0]}): "
+              "the history keeps their tests, but the next `runner run` here drops them as removed specs.",
+              file=sys.stderr)
+
+
+def _history_told(how: str, gained: int, tests: int) -> str:
+    """What merging did to the history, from what the file gained."""
+    if not gained:
+        return "the merged run is already in the history: nothing added"
+    if how == "added":
+        return f"the merged run was added to the history: {_tests(gained)}"
+    return (f"{_tests(gained)} of the merged run's shards that had not added themselves joined their run in the "
+            f"history ({tests - gained} were there already)")
+
+
+def _tests(count: int) -> str:
+    return f"{count} test{'s' if count != 1 else ''}"

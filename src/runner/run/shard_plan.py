@@ -200,11 +200,18 @@ class ShardPlan:
         return sum(self.weights[s] for s in self.shards[index - 1])
 
 
-def plan_shards(specs: list[Path], root: Path, total: int, durations: Mapping[str, float] | None) -> ShardPlan:
-    """Split ``specs`` into ``total`` shards (see the module)."""
+def plan_shards(specs: list[Path], root: Path, total: int, durations: Mapping[str, float] | None,
+                selected: Mapping[str, int] | None = None) -> ShardPlan:
+    """Split ``specs`` into ``total`` shards (see the module). ``selected``: how many tests of
+    each spec run when not all do (``--last-failed``): a spec then weighs those, and a recorded
+    duration its share of them."""
     keys = {spec_key(spec, root): spec for spec in specs}
     counts = {key: count_tests(path) for key, path in keys.items()}
     recorded = {k: v for k, v in (durations or {}).items() if k in keys}
+    if selected is not None:
+        recorded = {k: v * min(1.0, selected.get(k, counts[k]) / counts[k]) if counts[k] else v
+                    for k, v in recorded.items()}
+        counts = {k: selected.get(k, c) for k, c in counts.items()}
     stale = sorted(k for k in (durations or {}) if k not in keys and not (root / k).is_file())
     if not recorded:
         weights = {k: float(c) for k, c in counts.items()}

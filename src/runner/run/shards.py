@@ -45,8 +45,10 @@ def durations_for(project_root: Path, option: str | None) -> dict[str, float] | 
         return None
 
 
-def take_shard(session: Any, text: str, durations_option: str | None, specs: list[Path]) -> list[Path]:
+def take_shard(session: Any, text: str, durations_option: str | None, specs: list[Path],
+               selected: dict[str, int] | None = None) -> list[Path]:
     """This shard's specs (in the run's order); prints what it runs, sets ``session.shard``.
+    ``selected``: how many tests of each spec run, when fewer than it holds run (``--last-failed``).
     Raises :class:`ShardError` for a bad ``--shard`` or durations file."""
     shard = parse_shard(text)
     root = Path(session.config.project_root)
@@ -58,7 +60,7 @@ def take_shard(session: Any, text: str, durations_option: str | None, specs: lis
         raise ShardError(f"--durations {durations_option!r}: the file {str(path)!r} does not exist. Write it with "
                          "`runner run --record-durations` (or `runner durations --from EVENTS`), or leave "
                          "--durations out to balance by test counts.")
-    plan = plan_shards(specs, root, shard.total, durations)
+    plan = plan_shards(specs, root, shard.total, durations, selected)
     if plan.stale:
         shown = ", ".join(plan.stale[:5]) + (", ..." if len(plan.stale) > 5 else "")
         print(f"runner: notice: {shown_path(path, root)} names {len(plan.stale)} spec(s) that no longer exist "

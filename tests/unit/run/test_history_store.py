@@ -179,7 +179,7 @@ def test_every_shard_of_a_split_in_progress_chooses_from_the_run_before_it(tmp_p
     update_history(path, HistoryRun("shard1", 1, {"runner/integration/a_spec.py::t": Outcome("passed")},
                                     split={"total": 2, "plan": "p", "shards": {}, "index": 1}), keep=5)
     second = plan_rerun(path, specs, tmp_path, "only", shard=(2, 2))
-    assert second.select is not None and "running only the 1 test(s)" in second.notice
+    assert second.select is not None and "running only the 1 test(s)" in second.told(specs, tmp_path)
     # a plain run (no shard) takes the last run as it is: nothing failed in it
     plain = plan_rerun(path, specs, tmp_path, "only")
     assert plain.select is None and "no test failed in the last run" in plain.notice
