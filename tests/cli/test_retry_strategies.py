@@ -371,3 +371,34 @@ def test_deferred_retries_under_x_wait_and_each_attempt_is_told_as_it_ends(proje
               (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     logs = [e["message"] for e in events if e["kind"] == "log"]
     assert logs == ["a runs"] * 3, logs
+
+
+@pytest.mark.slow
+def test_an_interruption_while_a_test_waits_keeps_the_attempt_it_had(project, tmp_path):
+    """A waiting test's first attempt was told as it ended; the interruption (here the run's own
+    SIGINT, during the next test) ends it with that attempt kept before the interrupted one."""
+    root = project(base_project({"runner/integration/a_spec.py": """
+        import os
+        import signal
+
+        def test_first(runner):
+            assert False, "first fails"
+
+        def test_interrupts(runner):
+            os.kill(os.getpid(), signal.SIGINT)
+
+        def test_after(runner):
+            pass
+    """}, {"video": False, "trace": "off", "retries": {"runMode": 2, "openMode": 0, "deferred": True}}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 130, result.text
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    firsts = [(e["kind"], e.get("attempt"), e["state"]) for e in events
+              if e["kind"] in ("attempt.ended", "test.ended") and e["nodeid"].endswith("test_first")]
+    assert firsts == [("attempt.ended", 1, "failed"), ("attempt.ended", 2, "failed"), ("test.ended", None, "failed")]
+    told = [e for e in events if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_first")]
+    assert told[0]["message"] == "AssertionError: first fails"
+    assert "Interrupted" in told[1]["message"]
+    (ended,) = [e for e in events if e["kind"] == "test.ended" and e["nodeid"].endswith("test_first")]
+    assert ended["attempts"] == 2
