@@ -85,6 +85,34 @@ def test_specs_import_helpers_from_support_and_a_custom_command_is_a_line_with_i
     assert commands[5]["name"] == "should" and commands[5]["parent"] is None
 
 
+def test_a_module_beside_the_specs_is_importable_only_from_the_pythonpath(tmp_path: Path) -> None:
+    """Specs are imported with pytest's importlib mode, which puts no folder on sys.path: a module
+    beside them is found, statically or by importlib, only once its folder is in the pythonpath
+    of the project's pytest configuration (docs/commands.md, Importing helpers)."""
+    root = write_project(tmp_path, base_project({
+        "runner/integration/pages.py": 'TITLE = "pages beside the specs"\n',
+        "runner/integration/static_spec.py": """
+            import pages
+
+            def test_static(runner):
+                assert pages.TITLE == "pages beside the specs"
+        """,
+        "runner/integration/dynamic_spec.py": """
+            import importlib
+
+            def test_dynamic(runner):
+                assert importlib.import_module("pages").TITLE == "pages beside the specs"
+        """,
+    }, {"video": False}))
+    result = run_runner("run", "-r", "list", cwd=root)
+    assert result.code == 2, result.text
+    assert result.out.count("No module named 'pages'") >= 2, result.out
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = runner/integration\n", encoding="utf-8")
+    result = run_runner("run", "-r", "list", cwd=root)
+    assert result.code == 0, result.text
+    assert "2 passing" in result.out
+
+
 def test_an_error_inside_a_custom_command_names_it(tmp_path: Path) -> None:
     spec = ('def test_x(runner):\n    runner.visit("/")\n'
             '    runner.login("ann", "pw", timeout=1)\n')

@@ -321,3 +321,84 @@ def test_a_stop_asked_while_retries_wait_ends_the_waiting_tests_with_their_attem
     assert ended == [("test_stopper", "passed", 1), ("test_first", "failed", 1)]
     (attempt,) = [e for e in events if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_first")]
     assert attempt["message"] == "AssertionError: first fails"  # its own, not an interruption
+
+
+@pytest.mark.slow
+def test_deferred_retries_under_x_wait_and_each_attempt_is_told_as_it_ends(project, tmp_path):
+    """`runner run -- -x` is runner's --max-failures 1, which counts final outcomes: a failed
+    test's retries still wait for the spec's end. Each attempt's `attempt.ended` is written as
+    it ends (before the next test, and before the next attempt's commands), at its own time.
+    pytest's own -x, which runner does not see (PYTEST_ADDOPTS), stops at the failed test: its
+    retries run at once."""
+    root = project(base_project({"runner/integration/zz_defer_spec.py": """
+        def test_a(runner):
+            runner.log("a runs")
+            assert False, "a fails"
+
+        def test_b(runner):
+            runner.log("b runs")
+
+        def test_c(runner):
+            runner.log("c runs")
+    """}, {"video": False, "trace": "off", "retries": {"runMode": 2, "openMode": 0, "deferred": True}}))
+    result = run_runner("run", "--spec", "**/zz_defer_spec.py", "--", "-x", cwd=root)
+    assert result.code == 1, result.text
+    out = result.out
+    assert out.index("✓ test_b") < out.index("✓ test_c") < out.index("1) test_a") < out.index("2 passing, 1 failing")
+    assert "[failed 3 attempts]" in out
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    seen = [(e["kind"], e["nodeid"].rpartition("::")[2], e.get("attempt")) for e in events
+            if e["kind"] in ("test.started", "attempt.ended", "test.ended", "log")]
+    assert seen == [
+        ("test.started", "test_a", None), ("log", "test_a", 1), ("attempt.ended", "test_a", 1),
+        ("test.started", "test_b", None), ("log", "test_b", 1), ("attempt.ended", "test_b", 1),
+        ("test.ended", "test_b", None),
+        ("test.started", "test_c", None), ("log", "test_c", 1), ("attempt.ended", "test_c", 1),
+        ("test.ended", "test_c", None),
+        ("log", "test_a", 2), ("attempt.ended", "test_a", 2),
+        ("log", "test_a", 3), ("attempt.ended", "test_a", 3), ("test.ended", "test_a", None),
+    ], seen
+    told = [e for e in events if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_a")]
+    assert [e["state"] for e in told] == ["failed"] * 3
+    assert told[0]["at"] < told[1]["at"] < told[2]["at"]  # each at its own end
+    (ended,) = [e for e in events if e["kind"] == "test.ended" and e["nodeid"].endswith("test_a")]
+    assert (ended["state"], ended["attempts"]) == ("failed", 3)
+    # pytest's own -x, out of runner's sight: the retries run at once and pytest stops there
+    result = run_runner("run", "--spec", "**/zz_defer_spec.py", "-r", "list", cwd=root, env={"PYTEST_ADDOPTS": "-x"})
+    assert result.code == 1, result.text
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    logs = [e["message"] for e in events if e["kind"] == "log"]
+    assert logs == ["a runs"] * 3, logs
+
+
+@pytest.mark.slow
+def test_an_interruption_while_a_test_waits_keeps_the_attempt_it_had(project, tmp_path):
+    """A waiting test's first attempt was told as it ended; the interruption (here the run's own
+    SIGINT, during the next test) ends it with that attempt kept before the interrupted one."""
+    root = project(base_project({"runner/integration/a_spec.py": """
+        import os
+        import signal
+
+        def test_first(runner):
+            assert False, "first fails"
+
+        def test_interrupts(runner):
+            os.kill(os.getpid(), signal.SIGINT)
+
+        def test_after(runner):
+            pass
+    """}, {"video": False, "trace": "off", "retries": {"runMode": 2, "openMode": 0, "deferred": True}}))
+    result = run_runner("run", cwd=root)
+    assert result.code == 130, result.text
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    firsts = [(e["kind"], e.get("attempt"), e["state"]) for e in events
+              if e["kind"] in ("attempt.ended", "test.ended") and e["nodeid"].endswith("test_first")]
+    assert firsts == [("attempt.ended", 1, "failed"), ("attempt.ended", 2, "failed"), ("test.ended", None, "failed")]
+    told = [e for e in events if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_first")]
+    assert told[0]["message"] == "AssertionError: first fails"
+    assert "Interrupted" in told[1]["message"]
+    (ended,) = [e for e in events if e["kind"] == "test.ended" and e["nodeid"].endswith("test_first")]
+    assert ended["attempts"] == 2

@@ -13,13 +13,15 @@ test's outcome and the words that explain it. The rules follow the original's:
   only while none passed); then failed, even when attempts passed (a flaky test fails);
 * no strategy: another attempt while one is left; passed at the first pass.
 
-The schema checks the shape (runner.schema.json); :func:`retries_problem` adds the one rule a
-schema cannot say (``passesRequired`` at most ``maxRetries``), and :func:`global_only_problem`
+The schema checks the shape (runner.schema.json); :func:`retries_problem` gives the reason
+appended to its message (the refused key, or the one rule a schema cannot say:
+``passesRequired`` at most ``maxRetries``), and :func:`global_only_problem`
 the original's refusal of the experimental keys in a suite's or test's override.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,12 +115,80 @@ class RetryPolicy:
         return f"{flaky}passed {passed} of {ran} attempts; failed by {ALWAYS_FAIL}"
 
 
+_MODES = ("runMode", "openMode")
+_KEYS = (*_MODES, "deferred", *_GLOBAL_ONLY)
+_OPTION_KEYS = {PASS_ON_THRESHOLD: ("maxRetries", "passesRequired"), ALWAYS_FAIL: ("maxRetries", "stopIfAnyPassed")}
+_MOST = 2147483647
+
+
+def _found(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _whole(value: Any, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= _MOST
+
+
+def _plain_problem(value: dict[str, Any]) -> str | None:
+    """The fault of ``{"runMode": n, "openMode": n}`` (no strategy)."""
+    if "experimentalOptions" in value:
+        return "`experimentalOptions` needs `experimentalStrategy`"
+    for mode in _MODES:
+        count = value.get(mode)
+        if mode in value and count is not None and not _whole(count, 0):
+            return f"`{mode}` must be a whole number from 0 to {_MOST} or null, found {_found(count)}"
+    return None
+
+
+def _strategy_problem(value: dict[str, Any]) -> str | None:
+    """The fault of a strategy's object, its options checked against the strategy's own keys."""
+    strategy = value["experimentalStrategy"]
+    if strategy not in _OPTION_KEYS:
+        return (f"`experimentalStrategy` must be \"{PASS_ON_THRESHOLD}\" or \"{ALWAYS_FAIL}\", "
+                f"found {_found(strategy)}")
+    for mode in _MODES:
+        if mode not in value:
+            return f"`{mode}` is required with `experimentalStrategy`: true or false"
+        if not isinstance(value[mode], bool):
+            return f"`{mode}` must be a boolean with `experimentalStrategy`, found {_found(value[mode])}"
+    options = value.get("experimentalOptions", {})
+    if not isinstance(options, dict):
+        return f"`experimentalOptions` must be an object, found {_found(options)}"
+    for key, option in options.items():
+        if key not in _OPTION_KEYS[strategy]:
+            return f"unknown key `experimentalOptions.{key}` for {strategy}"
+        if key == "stopIfAnyPassed" and not isinstance(option, bool):
+            return f"`stopIfAnyPassed` must be a boolean, found {_found(option)}"
+        if key != "stopIfAnyPassed" and not _whole(option, 1):
+            wanted = "1 or more" if _whole(option, -_MOST) else f"a whole number from 1 to {_MOST}"
+            return f"`{key}` must be {wanted}, found {_found(option)}"
+    return None
+
+
+def _shape_problem(value: dict[str, Any]) -> str | None:
+    """Which key of a ``retries`` object the schema refuses, and why (the schema's own error of
+    a ``oneOf`` names no branch, so its message alone cannot say)."""
+    unknown = next((key for key in value if key not in _KEYS), None)
+    if unknown is not None:
+        return f"unknown key `{unknown}`"
+    if "deferred" in value and not isinstance(value["deferred"], bool):
+        return f"`deferred` must be a boolean, found {_found(value['deferred'])}"
+    if "experimentalStrategy" in value:
+        return _strategy_problem(value)
+    return _plain_problem(value)
+
+
 def retries_problem(value: Any) -> str | None:
-    """What the schema cannot check in a ``retries`` value of the right shape: the passes a
+    """The reason a ``retries`` object is refused, appended to the original's message: the key
+    the schema refuses (:func:`_shape_problem`), or what a schema cannot say, the passes a
     strategy requires (``passesRequired``, its default 2 when left out) against the attempts it
-    allows (``maxRetries``, default 2). None when fine."""
-    if not isinstance(value, dict) or value.get("experimentalStrategy") != PASS_ON_THRESHOLD:
+    allows (``maxRetries``, default 2). None when fine, and for a value that is not an object
+    (the original's message names it whole)."""
+    if not isinstance(value, dict):
         return None
+    shape = _shape_problem(value)
+    if shape is not None or value.get("experimentalStrategy") != PASS_ON_THRESHOLD:
+        return shape
     given = value.get("experimentalOptions")
     options = {**_DEFAULT_OPTIONS[PASS_ON_THRESHOLD], **(given if isinstance(given, dict) else {})}
     required, most = options.get("passesRequired"), options.get("maxRetries")

@@ -337,8 +337,8 @@ def _limit_problems(doc: dict[str, Any], flat: bool, root: Path | None) -> list[
 
 
 def _retries_problems(doc: dict[str, Any], flat: bool) -> list[Problem]:
-    """A retry strategy's options that the schema cannot check against each other
-    (config/retries.py), each as the ``retries`` message with the reason."""
+    """A refused ``retries`` object (config/retries.py), as the ``retries`` message with the
+    reason: it replaces the schema's same message at that path."""
     places: list[tuple[str | int, ...]] = [("retries",)]
     if not flat:
         places += [(block, "retries") for block in BLOCK_KEYS if isinstance(doc.get(block), dict)]
@@ -378,8 +378,8 @@ def problems_of(
             found.setdefault(problem.path, problem)
         for problem in _limit_problems(plain, flat, root):
             found.setdefault(problem.path, problem)
-        for problem in _retries_problems(plain, flat):
-            found.setdefault(problem.path, problem)
+        for problem in _retries_problems(plain, flat):  # the schema's message, with the reason
+            found[problem.path] = problem
     return sorted(found.values(), key=lambda p: (_order(plain, p.parts), p.path))
 
 

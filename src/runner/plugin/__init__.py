@@ -648,11 +648,12 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             pass  # the fixture raises it as the test's error: one attempt
         else:
             policy = config.retry_policy("openMode" if session.mode == "open" else "runMode")
-            attempts = TestAttempts(item, policy, _set_attempt, _tell_interrupted)
+            attempts = TestAttempts(item, policy, _set_attempt, _tell_interrupted, _tell_attempt_ended)
     if attempts is None and not waiting:
         return None  # pytest's own protocol: no test's retries wait for the spec's end
-    # pytest's -x / --maxfail stops at a failed test: its retries cannot wait for later ones; a
-    # pytest-xdist worker reports only the test it runs (see _deferred_notice)
+    # pytest's own -x / --maxfail (plain pytest, PYTEST_ADDOPTS: `runner run -- -x` is runner's
+    # --max-failures, which counts final outcomes) stops at a failed test: its retries cannot wait
+    # for later ones; a pytest-xdist worker reports only the test it runs (see _deferred_notice)
     may_defer = not item.config.option.maxfail and not _is_xdist_worker(item.config)
     run_test(item, nextitem, attempts, waiting, may_defer=may_defer)
     return True
@@ -660,6 +661,14 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 def _set_attempt(item: pytest.Item, number: int) -> None:
     item.stash[_ATTEMPT_KEY] = number
+
+
+def _tell_attempt_ended(item: pytest.Item, attempt: dict[str, Any]) -> None:
+    """An attempt after which ``item`` runs another: its ``attempt.ended`` now, by the run's
+    recorder (a pytest-xdist worker has none: the controller tells it from the test's reports)."""
+    recorder = item.config.pluginmanager.get_plugin("runner-results")
+    if recorder is not None:
+        recorder.attempt_ended(item.nodeid, attempt)
 
 
 def _tell_interrupted(item: pytest.Item, err: BaseException, earlier: list[dict[str, Any]],

@@ -115,6 +115,10 @@ class RunRecorder:
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         self._tests.finished(nodeid, location)
 
+    def attempt_ended(self, nodeid: str, attempt: dict[str, Any]) -> None:
+        """An attempt after which the test runs another, told as it ends (plugin/retrying.py)."""
+        self._tests.attempt_ended(nodeid, attempt)
+
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         self._interruption = excinfo.value
 

@@ -35,12 +35,15 @@ __all__ = ["TestAttempts", "run_test"]
 
 #: ``tell_interrupted(item, error, earlier attempts, seconds)``: the run stopped during an attempt
 Interrupted = Callable[[pytest.Item, BaseException, list[dict[str, Any]], float], None]
+#: ``tell_ended(item, attempt)``: an attempt ended and another will run (its ``attempt.ended`` now)
+AttemptTold = Callable[[pytest.Item, dict[str, Any]], None]
 
 
 @dataclass
 class TestAttempts:
     """One test's attempts so far: ``set_attempt(item, n)`` is told each attempt's number
-    before it runs (its artifacts are named by it)."""
+    before it runs (its artifacts are named by it); ``tell_ended`` each attempt after which
+    another is due, as it ends (a deferred one's too, before the spec's other tests run)."""
 
     __test__ = False  # not a test class (pytest collects Test* names)
 
@@ -48,11 +51,13 @@ class TestAttempts:
     policy: RetryPolicy
     set_attempt: Callable[[pytest.Item, int], None]
     tell_interrupted: Interrupted
+    tell_ended: AttemptTold
     earlier: list[dict[str, Any]] = field(default_factory=list)
     reports: list[pytest.TestReport] = field(default_factory=list)
     passed: int = 0
     failed: int = 0
     verdict: Verdict | None = None
+    _ended: dict[str, Any] = field(default_factory=dict)  # the last attempt, told as it ended
 
     @property
     def more(self) -> bool:
@@ -62,7 +67,7 @@ class TestAttempts:
     def attempt(self, nextitem: pytest.Item | None) -> None:
         """Run one attempt; ``nextitem`` is what pytest tears down towards after it."""
         if self.verdict is not None:  # the attempt before this one is an earlier attempt now
-            self.earlier.append(attempt_from_reports(self.reports))
+            self.earlier.append(self._ended)
         self.set_attempt(self.item, self.passed + self.failed + 1)
         started = time.monotonic()
         try:
@@ -75,6 +80,9 @@ class TestAttempts:
         else:
             self.passed += 1
         self.verdict = self.policy.decide(self.passed, self.failed)
+        if self.verdict.more:
+            self._ended = attempt_from_reports(self.reports)
+            self.tell_ended(self.item, self._ended)
 
     def give_up(self) -> None:
         """End the test with the attempts it had (it failed): the run stops before its retries."""

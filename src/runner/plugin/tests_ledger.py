@@ -1,6 +1,9 @@
 """Each test of a run, from its start to its reports' verdict: ``test.started``, every
 ``attempt.ended`` and ``test.ended``.
 
+An attempt after which the test runs another is told as it ends (``attempt_ended``, from the
+retries' loop); the test's last attempt, and any attempt not told yet (a pytest-xdist worker's,
+whose reports come with the test's end), are told from the test's reports when it ends.
 A test's reports (setup, call, teardown; its earlier attempts carried on the last) are gathered
 until pytest finishes it. A test that started and never ended is ended anyway, failed by what cut
 it short: the death of the pytest-xdist worker running it, the run's interruption, or the end of
@@ -47,12 +50,20 @@ class TestsLedger:
         self._reports: dict[str, list[pytest.TestReport]] = {}
         self._running: dict[str, tuple[float, Any]] = {}  # started, not ended: (monotonic, location)
         self._ended: set[str] = set()
+        self._told: dict[str, list[dict[str, Any]]] = {}  # attempts told as they ended, test not ended
 
     def started(self, nodeid: str, location: Any) -> None:
         spec = self._specs.spec_of(nodeid)
         self._specs.test_starts(spec)
         self._running[nodeid] = (time.monotonic(), location)
         self._publish(TestStarted(spec=spec.relative, nodeid=nodeid, title=title_of(nodeid)))
+
+    def attempt_ended(self, nodeid: str, attempt: dict[str, Any]) -> None:
+        """An attempt of a test that will run another (plugin/retrying.py) is told as it ends,
+        not with the test's end: its ``attempt.ended`` comes before the next attempt's events."""
+        told = self._told.setdefault(nodeid, [])
+        told.append(attempt)
+        self._tell_attempt(self._specs.spec_of(nodeid), nodeid, len(told), attempt)
 
     def report(self, report: pytest.TestReport) -> None:
         if report.when not in ("setup", "call", "teardown") and report.nodeid in self._running:
@@ -67,7 +78,7 @@ class TestsLedger:
         """End the test ``nodeid``, failed by the death of the process that ran it (``how``)."""
         started, location = self._running[nodeid]
         where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
-        self._reports[nodeid] = [died_report(nodeid, where, how, time.monotonic() - started)]
+        self._reports[nodeid] = [self._after_told(nodeid, died_report(nodeid, where, how, time.monotonic() - started))]
         self.finished(nodeid, location)
 
     def end_interrupted(self, reason: str) -> None:
@@ -75,8 +86,15 @@ class TestsLedger:
         for nodeid, (started, location) in list(self._running.items()):
             where = location if isinstance(location, tuple) else (nodeid.split("::")[0], None, nodeid)
             self._reports.setdefault(nodeid, []).append(
-                interrupted_report(nodeid, where, reason, time.monotonic() - started))
+                self._after_told(nodeid, interrupted_report(nodeid, where, reason, time.monotonic() - started)))
             self.finished(nodeid, location)
+
+    def _after_told(self, nodeid: str, report: pytest.TestReport) -> pytest.TestReport:
+        """A report made here for a test cut short: the attempts told as they ended are its
+        earlier attempts (a waiting test's, whose reports pytest was never given)."""
+        if self._told.get(nodeid) and not getattr(report, ATTEMPTS_ATTR, None):
+            setattr(report, ATTEMPTS_ATTR, list(self._told[nodeid]))
+        return report
 
     def end_unfinished(self) -> None:
         """The run ends: a test started, never ended and not interrupted lost its process."""
@@ -145,12 +163,17 @@ class TestsLedger:
             if isinstance(told, dict):
                 spec.video, spec.video_told = told.get("video"), True
         attempts = earlier if last_kept and earlier else [*earlier, attempt_from_reports(reports)]
+        told = len(self._told.pop(nodeid, []))
         for number, attempt in enumerate(attempts, 1):
-            self._publish(AttemptEnded(
-                spec=spec.relative, nodeid=nodeid, attempt=number, state=attempt["state"],
-                duration_ms=attempt["duration_ms"], error=attempt["error"], error_type=attempt["error_type"],
-                message=attempt["message"], screenshots=list(attempt["screenshots"]), log=list(attempt["log"]),
-                routes=list(attempt["routes"]), requests=list(attempt["requests"]),
-                trace=attempt.get("trace"),
-            ))
+            if number > told:
+                self._tell_attempt(spec, nodeid, number, attempt)
         return attempts, allowed
+
+    def _tell_attempt(self, spec: SpecRecord, nodeid: str, number: int, attempt: dict[str, Any]) -> None:
+        self._publish(AttemptEnded(
+            spec=spec.relative, nodeid=nodeid, attempt=number, state=attempt["state"],
+            duration_ms=attempt["duration_ms"], error=attempt["error"], error_type=attempt["error_type"],
+            message=attempt["message"], screenshots=list(attempt["screenshots"]), log=list(attempt["log"]),
+            routes=list(attempt["routes"]), requests=list(attempt["requests"]),
+            trace=attempt.get("trace"),
+        ))

@@ -32,26 +32,46 @@ def test_valid_retries_values(value):
     assert problems_of({"e2e": {"retries": value}}) == []
 
 
-@pytest.mark.parametrize("value", [
-    -1, "2", True, 1.5,
-    {"runMode": True, "openMode": False},  # booleans only with a strategy
-    {"runMode": 1, "attempts": 2},
-    {"runMode": 1, "deferred": "yes"},
-    _strategy("retry-until-green"),
-    {"experimentalStrategy": ALWAYS_FAIL, "runMode": 2, "openMode": False},  # modes must be booleans
-    {"experimentalStrategy": ALWAYS_FAIL, "runMode": True},  # both modes must be set
-    _strategy(PASS_ON_THRESHOLD, experimentalOptions={"maxRetries": 2, "stopIfAnyPassed": True}),
-    _strategy(ALWAYS_FAIL, experimentalOptions={"passesRequired": 1}),
-    _strategy(ALWAYS_FAIL, experimentalOptions={"maxRetries": 0}),
-    _strategy(ALWAYS_FAIL, experimentalOptions={"stopIfAnyPassed": "yes"}),
-    _strategy(PASS_ON_THRESHOLD, experimentalOptions={"passesRequired": 0}),
-    _strategy(PASS_ON_THRESHOLD, experimentalOptions="fast"),
+@pytest.mark.parametrize(("value", "reason"), [
+    (-1, None), ("2", None), (True, None), (1.5, None),  # not an object: the message names it whole
+    ({"runMode": True, "openMode": False},  # booleans only with a strategy
+     "`runMode` must be a whole number from 0 to 2147483647 or null, found true"),
+    ({"runMode": -1}, "`runMode` must be a whole number from 0 to 2147483647 or null, found -1"),
+    ({"runMode": 1, "attempts": 2}, "unknown key `attempts`"),
+    ({"runMode": 2, "deferred": True, "extra": 1}, "unknown key `extra`"),
+    ({"runMode": 1, "deferred": "yes"}, '`deferred` must be a boolean, found "yes"'),
+    ({"experimentalOptions": {"maxRetries": 2}}, "`experimentalOptions` needs `experimentalStrategy`"),
+    (_strategy("retry-until-green"),
+     f'`experimentalStrategy` must be "{PASS_ON_THRESHOLD}" or "{ALWAYS_FAIL}", found "retry-until-green"'),
+    ({"experimentalStrategy": ALWAYS_FAIL, "runMode": 2, "openMode": False},  # modes must be booleans
+     "`runMode` must be a boolean with `experimentalStrategy`, found 2"),
+    ({"experimentalStrategy": ALWAYS_FAIL, "runMode": True},  # both modes must be set
+     "`openMode` is required with `experimentalStrategy`: true or false"),
+    (_strategy(PASS_ON_THRESHOLD, experimentalOptions={"maxRetries": 2, "stopIfAnyPassed": True}),
+     f"unknown key `experimentalOptions.stopIfAnyPassed` for {PASS_ON_THRESHOLD}"),
+    (_strategy(ALWAYS_FAIL, experimentalOptions={"passesRequired": 1}),
+     f"unknown key `experimentalOptions.passesRequired` for {ALWAYS_FAIL}"),
+    (_strategy(ALWAYS_FAIL, experimentalOptions={"maxRetries": 0}), "`maxRetries` must be 1 or more, found 0"),
+    (_strategy(ALWAYS_FAIL, experimentalOptions={"maxRetries": 1.5}),
+     "`maxRetries` must be a whole number from 1 to 2147483647, found 1.5"),
+    (_strategy(ALWAYS_FAIL, experimentalOptions={"stopIfAnyPassed": "yes"}),
+     '`stopIfAnyPassed` must be a boolean, found "yes"'),
+    (_strategy(PASS_ON_THRESHOLD, experimentalOptions={"passesRequired": 0}),
+     "`passesRequired` must be 1 or more, found 0"),
+    (_strategy(PASS_ON_THRESHOLD, experimentalOptions="fast"), '`experimentalOptions` must be an object, found "fast"'),
+    (_strategy(PASS_ON_THRESHOLD, deferred=1), "`deferred` must be a boolean, found 1"),
 ])
-def test_a_bad_retries_value_is_one_message_in_the_originals_words(value):
+def test_a_bad_retries_value_is_one_message_in_the_originals_words_with_the_reason(value, reason):
     (problem,) = problems_of({"retries": value})
     assert problem.path == "retries"
     assert problem.text.startswith(f"Expected `retries` to be {PHRASE} (numbers from 0 to 2147483647). "
                                    "Instead the value was: `")
+    if reason is None:
+        assert problem.text.endswith("`")
+    else:
+        assert problem.text.endswith(f"` ({reason}).")
+    (in_block,) = problems_of({"e2e": {"retries": value}})
+    assert in_block.text.replace("`e2e.retries`", "`retries`") == problem.text
 
 
 @pytest.mark.parametrize(("options", "found"), [

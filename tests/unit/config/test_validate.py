@@ -136,7 +136,9 @@ def test_invalid_value(
     assert len(error.problems) == 1
     (line,) = error.problems
     assert line.startswith(f"Expected `{key}` to be {expected}")
-    assert line.endswith("Instead the value was: `" + json.dumps(value) + "`")
+    shown = "Instead the value was: `" + json.dumps(value) + "`"
+    # a refused retries object gets its reason after the value (tests/unit/config/test_retries.py)
+    assert line.endswith(shown) or (key == "retries" and isinstance(value, dict) and f"{shown} (" in line)
 
 
 @pytest.mark.parametrize(("key", "value", "expected"), INVALID)
