@@ -112,6 +112,14 @@ def test_no_reason(runner):
 @pytest.mark.quarantine(reason="")
 def test_empty_reason(runner):
     pass
+
+@pytest.mark.quarantine("ok", why="x")
+def test_unknown_keyword(runner):
+    pass
+
+@pytest.mark.runner(bogus=1)
+def test_bad_runner_mark(runner):
+    pass
 ''',
     }, {"quarantine": "a_spec.py", "video": False}))
     bad = run_runner("run", cwd=root)
@@ -125,10 +133,18 @@ def test_empty_reason(runner):
     # a mark without a reason fails its test (it is not quarantined: the mistake must show)
     (root / "runner.json").write_text(json.dumps({"fileServerFolder": "site", "video": False}))
     marks = run_runner("run", cwd=root)
-    assert marks.code == 2, marks.text
-    assert ("@pytest.mark.quarantine on runner/integration/a_spec.py::test_no_reason needs a reason: why the "
-            'test is quarantined, a non-empty string (quarantine(reason="...")); it was given ().') in marks.out
+    assert marks.code == 4, marks.text
+    no_reason = ("@pytest.mark.quarantine on runner/integration/a_spec.py::test_no_reason needs a reason: why the "
+                 'test is quarantined, a non-empty string (quarantine(reason="...")); it was given ().')
+    assert no_reason in marks.out
     assert "it was given (reason='')" in marks.out
+    # it had a reason: what is wrong is the keyword
+    unknown = ("@pytest.mark.quarantine on runner/integration/a_spec.py::test_unknown_keyword has an unknown "
+               "keyword `why` (expected `reason=`); it was given ('ok', why='x').")
+    assert unknown in marks.out
+    bad_runner = "The configuration set by the runner mark on runner/integration/a_spec.py::test_bad_runner_mark"
+    for message in (no_reason, unknown, bad_runner):  # each said once, after "Failed:", not again below
+        assert marks.out.count(message) == 1, marks.out
     assert all(e["quarantine"] is None for e in _ended(root).values())
 
 

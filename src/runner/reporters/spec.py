@@ -290,14 +290,30 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
     for i, attempt in failed:
         label = f"attempt {i}: " if len(test.attempts) > 1 else ""
         lines.append(c.red(f"{prefix}{label}{attempt.headline() or ''}"))
-        # the whole report, unless it is that one line again (a death, an interruption)
-        if (i, attempt) == failed[-1] and attempt.error and attempt.error.strip() != attempt.headline():
-            lines.append(c.red(_indent(attempt.error, prefix + "  ")))
+        # the whole report, unless it is that one line again (a death, an interruption); without
+        # its first line when the headline says it (pytest.fail with pytrace=False)
+        body = _after_headline(attempt.error or "", attempt.headline())
+        if (i, attempt) == failed[-1] and body.strip() and body.strip() != attempt.headline():
+            lines.append(c.red(_indent(body, prefix + "  ")))
     if test.verdict:
         lines.append(c.red(f"{prefix}retry strategy: {test.verdict}"))
     lines.extend(c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots)
     lines.extend(trace_lines(test, c, prefix))
     return lines
+
+
+def _after_headline(error: str, headline: str | None) -> str:
+    """``error`` without its first line when the headline above it already says it: a
+    ``pytest.fail(msg, pytrace=False)`` (a bad quarantine or runner mark) has a report that is its
+    message, whose first line the headline ``(in setup) Failed: msg`` gives."""
+    lines = error.splitlines()
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    if first is None or not headline or not headline.endswith(f"Failed: {lines[first].strip()}"):
+        return error
+    rest = lines[first + 1:]
+    while rest and not rest[0].strip():
+        rest.pop(0)
+    return "\n".join(rest)
 
 
 def _routes_table(routes: list[dict[str, Any]], prefix: str) -> str:
