@@ -112,6 +112,14 @@ def test_no_reason(runner):
 @pytest.mark.quarantine(reason="")
 def test_empty_reason(runner):
     pass
+
+@pytest.mark.quarantine("ok", why="x")
+def test_unknown_keyword(runner):
+    pass
+
+@pytest.mark.runner(bogus=1)
+def test_bad_runner_mark(runner):
+    pass
 ''',
     }, {"quarantine": "a_spec.py", "video": False}))
     bad = run_runner("run", cwd=root)
@@ -125,10 +133,18 @@ def test_empty_reason(runner):
     # a mark without a reason fails its test (it is not quarantined: the mistake must show)
     (root / "runner.json").write_text(json.dumps({"fileServerFolder": "site", "video": False}))
     marks = run_runner("run", cwd=root)
-    assert marks.code == 2, marks.text
-    assert ("@pytest.mark.quarantine on runner/integration/a_spec.py::test_no_reason needs a reason: why the "
-            'test is quarantined, a non-empty string (quarantine(reason="...")); it was given ().') in marks.out
+    assert marks.code == 4, marks.text
+    no_reason = ("@pytest.mark.quarantine on runner/integration/a_spec.py::test_no_reason needs a reason: why the "
+                 'test is quarantined, a non-empty string (quarantine(reason="...")); it was given ().')
+    assert no_reason in marks.out
     assert "it was given (reason='')" in marks.out
+    # it had a reason: what is wrong is the keyword
+    unknown = ("@pytest.mark.quarantine on runner/integration/a_spec.py::test_unknown_keyword has an unknown "
+               "keyword `why` (expected `reason=`); it was given ('ok', why='x').")
+    assert unknown in marks.out
+    bad_runner = "The configuration set by the runner mark on runner/integration/a_spec.py::test_bad_runner_mark"
+    for message in (no_reason, unknown, bad_runner):  # each said once, after "Failed:", not again below
+        assert marks.out.count(message) == 1, marks.out
     assert all(e["quarantine"] is None for e in _ended(root).values())
 
 
@@ -201,6 +217,7 @@ def test_fail_on_flaky_fails_a_run_whose_test_needed_a_retry(tmp_path: Path) -> 
     assert "test_quarantined_flaky:" not in strict.err
     ended = _ended(root)
     assert ended["test_flaky"]["flaky"] and ended["test_quarantined_flaky"]["flaky"]
+    _assert_every_report_fails_the_flaky_run(root, strict.out)
 
     _fresh(root)  # the same with two workers: the quarantine and the retries come from the workers
     workers = run_runner("run", "--workers", "2", "--fail-on-flaky", cwd=root, timeout=240)
@@ -215,6 +232,46 @@ def test_fail_on_flaky_fails_a_run_whose_test_needed_a_retry(tmp_path: Path) -> 
     assert again.code == 0, again.text
     assert "--fail-on-flaky" not in again.err
 
+    _fresh(root)  # the shards of a --fail-on-flaky split merge into a run that the flaky test fails
+    codes = []
+    for shard in ("1/2", "2/2"):
+        ran = run_runner("run", "--fail-on-flaky", "--shard", shard, "--config",
+                         f"eventsFile=runner/results/shard-{shard[0]}.jsonl", "-r", "min", cwd=root)
+        codes.append(ran.code)
+    assert sorted(codes) == [0, 1], codes  # the shard that ran f_spec.py
+    merged = run_runner("merge", "merged.jsonl", "runner/results/shard-1.jsonl", "runner/results/shard-2.jsonl",
+                        cwd=root)
+    assert merged.code == 1, merged.text
+    assert ("4 tests, 3 passed, 1 failed (1 in quarantine: not failing the run), 0 pending, 0 skipped; "
+            "1 flaky failing the run (--fail-on-flaky).") in merged.err
+    assert json.loads((root / "merged.jsonl").read_text().splitlines()[-1])["fail_on_flaky"] is True
+
+
+def _assert_every_report_fails_the_flaky_run(root: Path, out: str) -> None:
+    """The verdict of every report of a ``--fail-on-flaky`` run whose only failure (but a
+    quarantined one) is a flaky test agrees with its exit status: failed."""
+    assert "✖    Failed: 1 flaky (--fail-on-flaky)" in out  # not "Passed; 1 quarantined failed"
+    assert _events(root)[-1]["fail_on_flaky"] is True  # run.ended carries the flag to the replays
+    index = read_data_file(root / "runner/report/data/index.js", "index")
+    assert index["run"]["totals"]["failedAsFlaky"] == 1  # the report's verdict: failed
+    dot = run_runner("report", "--from", "runner/results/events.jsonl", "-r", "dot", cwd=root)
+    assert dot.code == 1, dot.text
+    assert "3 passing, 1 flaky failing the run (--fail-on-flaky), 1 failing in quarantine" in dot.out
+    tap = run_runner("report", "--from", "runner/results/events.jsonl", "-r", "tap", cwd=root)
+    assert "# fail 1\n# fail-on-flaky: 1 of the failures passed only on a retry (flaky)" in tap.out
+    as_json = run_runner("report", "--from", "runner/results/events.jsonl", "-r", "json", cwd=root)
+    data = json.loads(as_json.out)
+    assert (data["status"], data["totalFailedAsFlaky"], as_json.code) == ("failed", 1, 1)
+    junit = run_runner("report", "--from", "runner/results/events.jsonl", "-r", "junit", cwd=root)
+    assert junit.code == 1, junit.text
+    xml = ET.parse(root / "runner/results/junit.xml").getroot()
+    assert xml.get("failures") == "1"
+    failure = xml.find(".//testcase[@name='test_flaky']/failure")
+    assert failure is not None and failure.get("type") == "FlakyTest"
+    assert failure.get("message") == ("passed only on attempt 2 of 3: fails the run (--fail-on-flaky); attempt 1 "
+                                      "failed: AssertionError: the first attempt fails")
+    assert xml.find(".//testcase[@name='test_quarantined_flaky']/failure") is None  # quarantine excuses it
+
 
 @pytest.mark.slow
 def test_shards_merge_into_a_run_whose_quarantined_failure_does_not_fail_it(project) -> None:
@@ -228,7 +285,7 @@ def test_shards_merge_into_a_run_whose_quarantined_failure_does_not_fail_it(proj
     merged = run_runner("merge", "merged.jsonl", "runner/results/shard-1.jsonl", "runner/results/shard-2.jsonl",
                         cwd=root)
     assert merged.code == 0, merged.text  # two failed tests, both quarantined
-    assert "5 tests, 3 passed, 2 failed" in merged.err
+    assert "5 tests, 3 passed, 2 failed (2 in quarantine: not failing the run), 0 pending" in merged.err
     lines = [json.loads(line) for line in (root / "merged.jsonl").read_text().splitlines()]
     assert (lines[-1]["failed"], lines[-1]["quarantined"]) == (2, 2)
     assert {e["nodeid"].rsplit("::", 1)[1] for e in lines if e["kind"] == "test.ended" and e["quarantine"]} == {

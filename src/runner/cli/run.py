@@ -265,7 +265,8 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     session.bus.subscribe(interrupts.run_ended, (RunEnded,))  # a signal after it: the reports are finished
     try:
         ran = run_pytest(session, [str(s) for s in specs], specs, reporters=[reporter],
-                         interrupted_by=lambda: interrupts.name, options=options, max_failures=args.max_failures)
+                         interrupted_by=lambda: interrupts.name, options=options, max_failures=args.max_failures,
+                         fail_on_flaky=args.fail_on_flaky)
     finally:
         session.close()
         writer.close()
@@ -428,8 +429,8 @@ def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, args: a
     if results is not None:
         narrowed = args.spec or args.shard or extra or args.only_changed is not None or args.rerun == "only"
         _stale_quarantine_notices(session.config, results, whole=not narrowed)
-        if args.fail_on_flaky:
-            failures += _flaky_failures(results, failures)
+        if args.fail_on_flaky:  # counted in the failures already (the reports say so): here, which tests
+            _tell_flaky_failures(results, failures)
     if ran.plugin.reporter_failures and failures == 0:
         print(f"runner: the tests passed, but the reporter {reporter_name!r} failed (see above): "
               "exit status 1.", file=sys.stderr)
@@ -437,19 +438,19 @@ def _exit_status(ran: Any, interrupts: Any, session: Any, started: bool, args: a
     return min(failures, 255)
 
 
-def _flaky_failures(results: Any, failures: int) -> int:
-    """``--fail-on-flaky``: the tests that passed only on a retry, each counted as a failure (a
-    quarantined one excepted), and the lines that say which they are and why the run fails."""
+def _tell_flaky_failures(results: Any, failures: int) -> None:
+    """``--fail-on-flaky``: the lines that say which tests passed only on a retry and why the run
+    fails (each is counted as a failure in ``failures``, the run's, a quarantined one excepted)."""
     flaky = [test for test in results.all_tests() if test.flaky]
-    counted = [test for test in flaky if test.quarantine is None]
+    counted = [test for test in flaky if test.fails_as_flaky]
     excused = len(flaky) - len(counted)
     excused_note = (f" ({excused} quarantined flaky test{'' if excused == 1 else 's'} not counted)"
                     if excused else "")
     if not counted:
         if excused:
             print(f"runner: --fail-on-flaky: no test failed the run by being flaky{excused_note}.", file=sys.stderr)
-        return 0
-    status = min(failures + len(counted), 255)
+        return
+    status = min(failures, 255)
     print(f"runner: --fail-on-flaky: {len(counted)} test{' passed' if len(counted) == 1 else 's passed'} only on "
           f"a retry (flaky), so the run fails: exit status {status}, each flaky test counted as a "
           f"failure{excused_note}:", file=sys.stderr)
@@ -459,7 +460,6 @@ def _flaky_failures(results: Any, failures: int) -> int:
                               (1, test.attempts[0]))
         print(f"  {test.nodeid}: passed on attempt {len(test.attempts)} of {allowed}; attempt {number} failed: "
               f"{failed.headline() or 'failed'}", file=sys.stderr)
-    return len(counted)
 
 
 def _stale_quarantine_notices(config: Any, results: Any, *, whole: bool) -> None:

@@ -362,7 +362,9 @@ class RunEnded(Event):
     ``quarantined``: how many of the ``failed`` tests are quarantined (their failure does not fail
     the run). ``stopped``: why it stopped before all its tests ran (``--max-failures``);
     ``not_run``: how many of its ``tests`` it did not run then (each told as a ``not_run``
-    test.ended)."""
+    test.ended). ``fail_on_flaky``: the run was made with ``--fail-on-flaky``: its tests that
+    passed only on a retry (quarantined ones excepted) fail it; they stay ``passed`` here and in
+    their test.ended, and a report of the events counts them as failures of the run."""
 
     kind: ClassVar[str] = "run.ended"
     duration_ms: float
@@ -376,6 +378,7 @@ class RunEnded(Event):
     quarantined: int = 0
     stopped: str | None = None
     not_run: int = 0
+    fail_on_flaky: bool = False
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -277,6 +277,7 @@ def _install(config: pytest.Config, session: Any, run: RunPlugin | None) -> None
         interrupted_by=run.interrupted_by if run is not None else None,
         run_error=lambda: "the browser did not start" if session.host.launch_error else None,
         stopped=(lambda: stop.reason) if stop is not None else None,
+        fail_on_flaky=run is not None and run.fail_on_flaky,
     )
     config.pluginmanager.register(recorder, "runner-results")
 

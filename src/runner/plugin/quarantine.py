@@ -41,10 +41,21 @@ def mark_problem(item: pytest.Item) -> str | None:
     for node, mark in found:
         if _mark_reason(mark) is None:
             given = ", ".join([*map(repr, mark.args), *(f"{k}={v!r}" for k, v in mark.kwargs.items())])
-            return (f"@pytest.mark.quarantine on {node.nodeid} needs a reason: why the test is quarantined, "
-                    f"a non-empty string (quarantine(reason=\"...\")); it was given ({given}).\n\n"
+            return (f"@pytest.mark.quarantine on {node.nodeid} {_what_is_wrong(mark)}; it was given ({given}).\n\n"
                     f"{mark_line(node, mark, item.config.rootpath)}")
     return None
+
+
+def _what_is_wrong(mark: pytest.Mark) -> str:
+    """Why a quarantine mark has no usable reason, in the words that point at the fix."""
+    unknown = sorted(set(mark.kwargs) - {"reason"})
+    if unknown:
+        names = ", ".join(f"`{name}`" for name in unknown)
+        return f"has an unknown keyword{'s' if len(unknown) > 1 else ''} {names} (expected `reason=`)"
+    if len(mark.args) > 1 or (mark.args and "reason" in mark.kwargs):
+        return "takes one reason, as `reason=\"...\"` or one string, not several"
+    return ("needs a reason: why the test is quarantined, a non-empty string "
+            "(quarantine(reason=\"...\"))")
 
 
 class QuarantineRules:

@@ -50,8 +50,9 @@ class RunRecorder:
                  settle: Callable[[], None] | None = None,
                  interrupted_by: Callable[[], str | None] | None = None,
                  run_error: Callable[[], str | None] | None = None,
-                 stopped: Callable[[], str | None] | None = None) -> None:
+                 stopped: Callable[[], str | None] | None = None, fail_on_flaky: bool = False) -> None:
         self._publish = publish
+        self._fail_on_flaky = fail_on_flaky  # told in run.ended, so every report counts flaky tests as failures
         self._describe_run = describe_run
         self._settle = settle
         self._run_error = run_error
@@ -155,5 +156,5 @@ class RunRecorder:
             duration_ms=(time.monotonic() - self._started) * 1000, tests=totals["tests"],
             passed=totals["passed"], failed=totals["failed"], pending=totals["pending"],
             skipped=totals["skipped"], error=error, interrupted=interrupted, quarantined=totals["quarantined"],
-            stopped=stopped, not_run=totals[NOT_RUN],
+            stopped=stopped, not_run=totals[NOT_RUN], fail_on_flaky=self._fail_on_flaky,
         ))

@@ -22,7 +22,8 @@ class RunPlugin:
     """One ``runner run``: its session, reporters and specs; then its results."""
 
     def __init__(self, session: Any, reporters: list[Any], specs: list[Path],
-                 interrupted_by: Callable[[], str | None] = lambda: None, max_failures: int | None = None) -> None:
+                 interrupted_by: Callable[[], str | None] = lambda: None, max_failures: int | None = None,
+                 fail_on_flaky: bool = False) -> None:
         self.session = session
         self.reporters = reporters
         self.specs = specs
@@ -30,6 +31,8 @@ class RunPlugin:
         self.interrupted_by = interrupted_by
         #: ``--max-failures``: the run stops after this many failed tests (None: it does not).
         self.max_failures = max_failures
+        #: ``--fail-on-flaky``: a test that passed only on a retry fails the run (told in run.ended).
+        self.fail_on_flaky = fail_on_flaky
         self.feed: ReporterFeed | None = None  # set when the plugin installs the run
 
     @property

@@ -19,8 +19,9 @@ __all__ = ["DotReporter", "print_failures", "summary_line"]
 
 
 def summary_line(run: RunResult, c: Colors) -> str:
-    parts = count_parts(c, run.total("passed"), run.failures, run.total("pending"), run.total("skipped"),
-                        quarantined=run.quarantined, not_run=run.total(NOT_RUN))
+    parts = count_parts(c, run.total("passed"), run.failures - run.flaky_failures, run.total("pending"),
+                        run.total("skipped"), quarantined=run.quarantined, not_run=run.total(NOT_RUN),
+                        flaky=run.flaky_failures)
     if run.error:
         parts.append(c.red(run.error))
     elif run.stopped and run.total(NOT_RUN):

@@ -98,6 +98,8 @@ class RunBuilder:
             self.run.duration_ms = event.duration_ms
             self.run.error = event.error
             self.run.stopped = event.stopped
+            if event.fail_on_flaky:
+                self.run.fail_flaky()
             self.run.ended_at = iso_time(event.at)
             return self.run
         return None

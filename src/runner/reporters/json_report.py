@@ -50,6 +50,8 @@ def run_to_json(run: RunResult, started_at: str | None = None, ended_at: str | N
         "totalNotRun": run.total(NOT_RUN),  # the run stopped before them: "stopped" says why
         "totalFlaky": sum(1 for s in run.specs for t in s.tests if t.flaky),
         "totalFlakyFailed": sum(1 for s in run.specs for t in s.tests if t.flaky_failed),
+        # --fail-on-flaky (failOnFlaky): flaky tests that passed but fail the run (status "failed")
+        "totalFailedAsFlaky": run.flaky_failures,
         "totalSlow": sum(1 for s in run.specs for t in s.tests if t.slow),
         "totalSpecErrors": sum(1 for s in run.specs if s.error),
         "totalDuration": run.duration_ms,

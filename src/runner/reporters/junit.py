@@ -14,7 +14,10 @@ A quarantined test that failed is a ``<skipped message="quarantined: why; it fai
 errors in its ``<system-out>``): CI systems (Jenkins, GitLab, GitHub's test reporters) count a
 ``<failure>`` against the build whatever the run's exit status, and show ``<skipped>`` with its
 message, so the report agrees with the run. Every quarantined test has a
-``[[PROPERTY|quarantined=why]]`` line in its ``<system-out>``.
+``[[PROPERTY|quarantined=why]]`` line in its ``<system-out>``. For the same reason, in a run with
+``--fail-on-flaky`` a test that passed only on a retry (not quarantined) is a ``<failure
+type="FlakyTest" message="passed only on attempt 2 of 2: fails the run (--fail-on-flaky); attempt
+1 failed: ...">``, counted in its suite's ``failures``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runner.reporters.base import Reporter
-from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult
+from runner.reporters.model import NOT_RUN, RunResult, SpecResult, TestResult, flaky_failure_message
 
 __all__ = ["JunitReporter", "spec_hash", "DEFAULT_FILE"]
 
@@ -76,7 +79,7 @@ class JunitReporter(Reporter):
         tests = len(spec.tests) + (1 if spec.error else 0)
         skipped = spec.count("pending") + spec.count("skipped") + spec.quarantined + spec.count(NOT_RUN)
         suite = ET.Element("testsuite", {
-            "name": _clean(spec.relative), "tests": str(tests), "failures": str(spec.count("failed") - spec.quarantined),
+            "name": _clean(spec.relative), "tests": str(tests), "failures": str(spec.count("failed") - spec.quarantined + spec.flaky_failures),
             "errors": str(1 if spec.error else 0), "skipped": str(skipped), "time": _secs(spec.duration_ms),
             "timestamp": self._started.get(spec.relative) or _timestamp(spec.started_at), "hostname": _clean(socket.gethostname() or "localhost"),
             "file": _clean(spec.relative),
@@ -110,6 +113,8 @@ class JunitReporter(Reporter):
         elif test.quarantined_failure:
             ET.SubElement(case, "skipped", {
                 "message": _clean(f"quarantined: {test.quarantine}; it failed: {test.message or 'failed'}")})
+        elif test.fails_as_flaky:  # CI systems read the XML: the run's verdict must be in it
+            ET.SubElement(case, "failure", {"message": _clean(flaky_failure_message(test)), "type": "FlakyTest"})
         elif test.state == NOT_RUN:  # JUnit has no "not run": CI systems read a skip with its reason
             ET.SubElement(case, "skipped", {"message": _clean(f"not run: {test.reason or 'the run stopped'}")})
         elif test.state == "failed":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["NOT_RUN", "AttemptResult", "TestResult", "SpecResult", "RunResult"]
+__all__ = ["NOT_RUN", "AttemptResult", "TestResult", "SpecResult", "RunResult", "flaky_failure_message"]
 
 #: The state of a test the run stopped before (``--max-failures``): no attempt, no failure.
 NOT_RUN = "not_run"
@@ -48,11 +48,14 @@ class TestResult:
     verdict: str | None = None  # a retry strategy's words on the outcome ("passed 2 of 3 attempts, ...")
     quarantine: str | None = None  # why it is quarantined (its failure does not fail the run)
     reason: str | None = None  # why a not_run test did not run: "stopped after 1 failure (--max-failures 1)"
+    # it passed only on a retry, in a run with --fail-on-flaky (not quarantined): it fails the run
+    fails_as_flaky: bool = False
 
     @property
     def counts_as_failure(self) -> bool:
-        """It failed, and is not quarantined: its failure fails the run."""
-        return self.state == "failed" and self.quarantine is None
+        """It failed, and is not quarantined, or it is flaky under ``--fail-on-flaky``: it fails
+        the run."""
+        return (self.state == "failed" and self.quarantine is None) or self.fails_as_flaky
 
     @property
     def quarantined_failure(self) -> bool:
@@ -153,6 +156,11 @@ class SpecResult:
         event) and its tests, as far as told, were not run."""
         return self.started_at is None and bool(self.tests) and all(t.state == NOT_RUN for t in self.tests)
 
+    @property
+    def flaky_failures(self) -> int:
+        """Its flaky tests that fail the run (``--fail-on-flaky``), counted in :attr:`failures`."""
+        return sum(1 for t in self.tests if t.fails_as_flaky)
+
 
 @dataclass
 class RunResult:
@@ -165,6 +173,14 @@ class RunResult:
     started_at: str | None = None  # ISO 8601, UTC, when the run started
     ended_at: str | None = None
     stopped: str | None = None  # why the run stopped before all its tests ran (--max-failures)
+    fail_on_flaky: bool = False  # the run was made with --fail-on-flaky (see :meth:`fail_flaky`)
+
+    def fail_flaky(self) -> None:
+        """``--fail-on-flaky``: every test that passed only on a retry (a quarantined one
+        excepted) fails the run, counted in :attr:`failures` with the failed tests."""
+        self.fail_on_flaky = True
+        for test in self.all_tests():
+            test.fails_as_flaky = test.flaky and test.quarantine is None
 
     @property
     def ok(self) -> bool:
@@ -180,8 +196,13 @@ class RunResult:
     @property
     def failures(self) -> int:
         """What fails the run (the exit status): failed tests but the quarantined ones, specs
-        that could not be loaded."""
+        that could not be loaded, flaky tests under ``--fail-on-flaky``."""
         return sum(s.failures for s in self.specs)
+
+    @property
+    def flaky_failures(self) -> int:
+        """Flaky tests that fail the run (``--fail-on-flaky``), counted in :attr:`failures`."""
+        return sum(s.flaky_failures for s in self.specs)
 
     @property
     def quarantined(self) -> int:
@@ -194,3 +215,14 @@ class RunResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def flaky_failure_message(test: TestResult) -> str:
+    """Why a flaky test fails a ``--fail-on-flaky`` run, in one line: ``passed only on attempt
+    2 of 3: fails the run (--fail-on-flaky); attempt 1 failed: AssertionError: ...``."""
+    allowed = test.attempts_allowed or len(test.attempts)
+    number, failed = next(((i, a) for i, a in enumerate(test.attempts, 1) if a.state == "failed"),
+                          (1, test.attempts[0] if test.attempts else None))
+    said = (failed.headline() if failed is not None else None) or "failed"
+    return (f"passed only on attempt {len(test.attempts)} of {allowed}: fails the run (--fail-on-flaky); "
+            f"attempt {number} failed: {said}")

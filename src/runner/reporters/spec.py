@@ -165,9 +165,12 @@ class SpecReporter(Reporter):
         if run.error:
             # the first letter up, the rest as written ("Interrupted by SIGINT", not "sigint")
             label, mark = run.error[:1].upper() + run.error[1:], c.red("✖")
+        elif run.flaky_failures and run.flaky_failures == run.failures:  # only flaky tests fail it
+            label, mark = f"Failed: {run.flaky_failures} flaky (--fail-on-flaky)", c.red("✖")
         elif failed_specs:
             pct = int(round(100 * failed_specs / total_specs)) if total_specs else 0
-            label, mark = f"{failed_specs} of {total_specs} failed ({pct}%)", c.red("✖")
+            flaky = f"; {run.flaky_failures} flaky (--fail-on-flaky)" if run.flaky_failures else ""
+            label, mark = f"{failed_specs} of {total_specs} failed ({pct}%){flaky}", c.red("✖")
         elif run.quarantined:
             label, mark = f"Passed; {run.quarantined} quarantined failed", c.yellow("✔")
         else:
@@ -225,12 +228,15 @@ def _indent(text: str, prefix: str) -> str:
 
 
 def count_parts(c: Colors, passing: int, failing: int, pending: int, skipped: int, *,
-                quarantined: int = 0, not_run: int = 0) -> list[str]:
+                quarantined: int = 0, not_run: int = 0, flaky: int = 0) -> list[str]:
     """``["3 passing", "1 failing", "2 pending", "4 not run"]`` in colour; counts of 0 left out
-    (passing kept). ``failing`` leaves out the ``quarantined`` failures, counted apart."""
+    (passing kept). ``failing`` leaves out the ``quarantined`` failures, counted apart, and the
+    ``flaky`` tests that fail the run (``--fail-on-flaky``: passing, and failing the run)."""
     parts = [c.green(f"{passing} passing")]
     if failing:
         parts.append(c.red(f"{failing} failing"))
+    if flaky:
+        parts.append(c.red(f"{flaky} flaky failing the run (--fail-on-flaky)"))
     if quarantined:
         parts.append(c.yellow(f"{quarantined} failing in quarantine"))
     if pending:
@@ -284,14 +290,30 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
     for i, attempt in failed:
         label = f"attempt {i}: " if len(test.attempts) > 1 else ""
         lines.append(c.red(f"{prefix}{label}{attempt.headline() or ''}"))
-        # the whole report, unless it is that one line again (a death, an interruption)
-        if (i, attempt) == failed[-1] and attempt.error and attempt.error.strip() != attempt.headline():
-            lines.append(c.red(_indent(attempt.error, prefix + "  ")))
+        # the whole report, unless it is that one line again (a death, an interruption); without
+        # its first line when the headline says it (pytest.fail with pytrace=False)
+        body = _after_headline(attempt.error or "", attempt.headline())
+        if (i, attempt) == failed[-1] and body.strip() and body.strip() != attempt.headline():
+            lines.append(c.red(_indent(body, prefix + "  ")))
     if test.verdict:
         lines.append(c.red(f"{prefix}retry strategy: {test.verdict}"))
     lines.extend(c.gray(f"{prefix}screenshot: {shot}") for shot in test.screenshots)
     lines.extend(trace_lines(test, c, prefix))
     return lines
+
+
+def _after_headline(error: str, headline: str | None) -> str:
+    """``error`` without its first line when the headline above it already says it: a
+    ``pytest.fail(msg, pytrace=False)`` (a bad quarantine or runner mark) has a report that is its
+    message, whose first line the headline ``(in setup) Failed: msg`` gives."""
+    lines = error.splitlines()
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    if first is None or not headline or not headline.endswith(f"Failed: {lines[first].strip()}"):
+        return error
+    rest = lines[first + 1:]
+    while rest and not rest[0].strip():
+        rest.pop(0)
+    return "\n".join(rest)
 
 
 def _routes_table(routes: list[dict[str, Any]], prefix: str) -> str:

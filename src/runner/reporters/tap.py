@@ -96,6 +96,8 @@ class TapReporter(Reporter):
         self._print(f"# tests {self._n}")
         self._print(f"# pass {run.total('passed')}")
         self._print(f"# fail {run.failures}")
+        if run.flaky_failures:  # counted in "# fail": their test points passed, on a retry
+            self._print(f"# fail-on-flaky: {run.flaky_failures} of the failures passed only on a retry (flaky)")
         if run.quarantined:
             self._print(f"# todo {run.quarantined} (failed in quarantine)")
         self._print(f"# skip {run.total('pending') + run.total('skipped') + run.total(NOT_RUN)}")

@@ -61,14 +61,17 @@ class PytestRun:
 
 def run_pytest(session: Any, targets: Sequence[str], specs: list[Path], *, reporters: list[Any],
                interrupted_by: Callable[[], str | None], options: Sequence[str] = (),
-               plugins: Sequence[object] = (), max_failures: int | None = None) -> PytestRun:
+               plugins: Sequence[object] = (), max_failures: int | None = None,
+               fail_on_flaky: bool = False) -> PytestRun:
     """Run pytest in this process on ``targets`` (spec paths, or ``spec::test``) with the run's
     ``session``; ``options`` go after the fixed ones, ``plugins`` after the run plugin;
-    ``max_failures``: stop after that many failed tests (``runner run --max-failures``)."""
+    ``max_failures``: stop after that many failed tests (``runner run --max-failures``);
+    ``fail_on_flaky``: a test that passed only on a retry fails the run (``--fail-on-flaky``)."""
     root = session.config.project_root
     args = [*targets, *pytest_ini_args(root), "--rootdir", str(root), "--confcutdir", str(root),
             *_FIXED_OPTIONS, *options]
-    run = RunPlugin(session, reporters, specs, interrupted_by=interrupted_by, max_failures=max_failures)
+    run = RunPlugin(session, reporters, specs, interrupted_by=interrupted_by, max_failures=max_failures,
+                    fail_on_flaky=fail_on_flaky)
     code = pytest.main(args, plugins=[run, *plugins])
     return PytestRun(int(code), run)
 

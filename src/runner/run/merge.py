@@ -29,6 +29,7 @@ from runner.events import (
     EventsFileError,
     RunEnded,
     RunStarted,
+    TestEnded,
     dumps_event,
     read_events,
 )
@@ -142,13 +143,18 @@ def merge_shards(inputs: list[str]) -> tuple[list[Event], list[str]]:
         feed(event)
     ends = [s.ended.at if s.ended else (s.events[-1].at if s.events else s.started.at) for s in shards]
     run = feed.run
+    # the shards of one split run with the same flags: one with --fail-on-flaky makes the merged run so
+    fail_on_flaky = any(s.ended is not None and s.ended.fail_on_flaky for s in shards)
+    if fail_on_flaky:
+        run.fail_flaky()
     ended = RunEnded(at=max(ends), duration_ms=(max(ends) - started.at) * 1000, tests=run.tests,
-                     passed=run.total("passed"), failed=run.failures + run.quarantined, pending=run.total("pending"),
+                     passed=run.total("passed"), failed=run.failures + run.quarantined - run.flaky_failures,
+                     pending=run.total("pending"),
                      skipped=run.total("skipped"), error="; ".join(problems) or None, quarantined=run.quarantined,
                      interrupted=any(s.ended is None or s.ended.interrupted for s in shards),
                      # each shard stops on its own failures (--max-failures): the first reason says it
                      stopped=next((s.ended.stopped for s in shards if s.ended and s.ended.stopped), None),
-                     not_run=run.total(NOT_RUN))
+                     not_run=run.total(NOT_RUN), fail_on_flaky=fail_on_flaky)
     return [started, *body, ended], problems
 
 
@@ -196,14 +202,19 @@ def merge_command(output: str, inputs: list[str], project: Path | None = None) -
     ended = events[-1]
     assert isinstance(ended, RunEnded) and isinstance(events[0], RunStarted)
     shards = events[0].shard or {}
+    # --fail-on-flaky (the shards'): a flaky test, passed on a retry and not quarantined, fails the run
+    flaky = sum(1 for e in events if isinstance(e, TestEnded) and e.flaky and e.state == "passed"
+                and e.quarantine is None) if ended.fail_on_flaky else 0
+    in_quarantine = f" ({ended.quarantined} in quarantine: not failing the run)" if ended.quarantined else ""
     print(f"runner: merged {len(shards.get('merged', []))} of {shards.get('total')} shards into {out}: "
-          f"{len(events[0].specs)} specs, {ended.tests} tests, {ended.passed} passed, {ended.failed} failed, "
-          f"{ended.pending} pending, {ended.skipped} skipped"
-          + (f", {ended.not_run} not run ({ended.stopped})" if ended.not_run else "") + ".", file=sys.stderr)
+          f"{len(events[0].specs)} specs, {ended.tests} tests, {ended.passed} passed, {ended.failed} failed"
+          f"{in_quarantine}, {ended.pending} pending, {ended.skipped} skipped"
+          + (f", {ended.not_run} not run ({ended.stopped})" if ended.not_run else "")
+          + (f"; {flaky} flaky failing the run (--fail-on-flaky)" if flaky else "") + ".", file=sys.stderr)
     for problem in problems:
         print(f"runner: warning: {problem}.", file=sys.stderr)
     _add_to_history(events, (project or Path(".")).resolve())
-    code = ended.failed - ended.quarantined  # a quarantined test's failure does not fail the run
+    code = ended.failed - ended.quarantined + flaky  # a quarantined test's failure does not fail the run
     if problems:
         code = max(code, 1)
     return min(code, 255)

@@ -44,10 +44,18 @@ class RunIndex:
 
     @property
     def failures(self) -> int:
-        """Failed tests (not the quarantined ones), and specs that could not be loaded, of the
-        events so far."""
+        """Failed tests (not the quarantined ones), specs that could not be loaded, and flaky tests
+        under ``--fail-on-flaky``, of the events so far."""
         return sum(1 for row in self.rows if row[3] == "failed" and row[7] not in self.quarantine) + \
-            sum(1 for spec in self.specs.values() if spec["error"])
+            sum(1 for spec in self.specs.values() if spec["error"]) + self.failed_as_flaky
+
+    @property
+    def failed_as_flaky(self) -> int:
+        """Flaky tests (passed on a retry, not quarantined) that fail a ``--fail-on-flaky`` run,
+        which its run.ended says."""
+        if self.ended is None or not self.ended.fail_on_flaky:
+            return 0
+        return sum(1 for row in self.rows if row[6] and row[3] == "passed" and row[7] not in self.quarantine)
 
     def saw(self, at: float) -> None:
         """An event at ``at``: the run's span when no run.started/run.ended says it."""
@@ -135,7 +143,9 @@ class RunIndex:
                   "notRun": states.count(NOT_RUN),
                   "specErrors": sum(1 for s in self.specs.values() if s["error"]),
                   # failed, but quarantined: in "failed" too, and not a failure of the run
-                  "quarantinedFailed": sum(1 for row in self.rows if row[3] == "failed" and row[7] in self.quarantine)}
+                  "quarantinedFailed": sum(1 for row in self.rows if row[3] == "failed" and row[7] in self.quarantine),
+                  # --fail-on-flaky: flaky (passed) tests that fail the run
+                  "failedAsFlaky": self.failed_as_flaky}
         notes = list(self.notes)
         if ended is None:
             notes.append("The events end before the run did (there is no run.ended event): the run was "

@@ -124,7 +124,9 @@
   function renderSummary() {
     var run = state.index.run, t = run.totals;
     // a quarantined test's failure is shown (its row, its chip) but does not fail the run
-    var failed = t.failed - (t.quarantinedFailed || 0) > 0 || t.specErrors > 0 || !!run.error;
+    // --fail-on-flaky: a flaky test (passed on a retry) fails the run too
+    var failed = t.failed - (t.quarantinedFailed || 0) > 0 || t.specErrors > 0 || !!run.error ||
+      (t.failedAsFlaky || 0) > 0;
     var verdict = document.getElementById("verdict");
     verdict.className = "badge big s-" + (failed ? "failed" : run.interrupted ? "unfinished" : "passed");
     verdict.textContent = failed ? "failed" : run.interrupted ? "interrupted" : "passed";
@@ -134,11 +136,13 @@
       ["skipped", t.skipped], ["pending", t.pending],
     ];
     if (t.quarantinedFailed) { chips.push(["quarantined", t.quarantinedFailed]); }
+    // --fail-on-flaky: the flaky tests that fail the run, and the flag that made them
+    if (t.failedAsFlaky) { chips.push(["flaky failing (--fail-on-flaky)", t.failedAsFlaky]); }
     if (t.unfinished) { chips.push(["unfinished", t.unfinished]); }
     if (t.notRun) { chips.push(["not run", t.notRun]); }
     if (t.specErrors) { chips.push(["spec errors", t.specErrors]); }
     append(summary, el("div", { cls: "chips" }, chips.map(function (c) {
-      return el("span", { cls: "chip c-" + c[0].replace(" ", "-") }, el("b", { text: c[1] }), " " + c[0]);
+      return el("span", { cls: "chip c-" + c[0].split(" (")[0].replace(/ /g, "-") }, el("b", { text: c[1] }), " " + c[0]);
     })));
     append(summary, el("div", { cls: "facts" },
       el("span", null, "Duration ", el("b", { text: ms(run.durationMs) })),
