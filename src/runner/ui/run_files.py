@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,46 +96,40 @@ class RunFiles:
         return name
 
     def _wrote(self, path: Any) -> None:
+        # the line is on the pipe before the write happens: the server hears of it first
+        self._once(path, self._seen, self._told, self._tell_write)
+
+    def _reads(self, path: Any) -> None:
+        self._once(path, self._read, self._read_told, self._tell_read)
+
+    def _tell_write(self, name: str) -> None:
+        self._writer.send_now({"t": "wrote", "paths": [name]})
+
+    def _tell_read(self, name: str) -> None:
+        if not name.endswith((".py", ".pyc")) and not _installed(name):  # modules are told as run
+            self._writer.send({"t": "read", "files": [name]})
+
+    def _once(self, path: Any, seen: set[str], told: set[str], tell: Callable[[str], None]) -> None:
+        """``tell`` the project's file ``path`` the first time it comes (``told``: the names told;
+        ``seen``: the absolute paths as given already handled, the common case's one lookup)."""
         if isinstance(path, int):
             return  # a file descriptor: the path was told when it was opened
         raw = os.fspath(path)
-        if raw in self._seen:  # the common case of a repeated write: one set lookup
-            return
-        if getattr(self._inside, "busy", False) or os.getpid() != self._pid:
+        if raw in seen or getattr(self._inside, "busy", False) or os.getpid() != self._pid:
             return
         self._inside.busy = True
         try:
             name = self._mine(raw)
-            if name is not None and name not in self._told:
+            if name is not None:
                 with self._lock:
-                    new = name not in self._told
-                    self._told.add(name)
+                    new = name not in told
+                    told.add(name)
                 if new:
-                    self._writer.send_now({"t": "wrote", "paths": [name]})
+                    tell(name)
             if isinstance(raw, str) and raw.startswith(os.sep):
                 # absolute: the same file whatever the working folder; added once told, so that
                 # another thread writing it meanwhile waits for the line too
-                self._seen.add(raw)
-        finally:
-            self._inside.busy = False
-
-    def _reads(self, path: Any) -> None:
-        if isinstance(path, int):
-            return
-        raw = os.fspath(path)
-        if raw in self._read or getattr(self._inside, "busy", False) or os.getpid() != self._pid:
-            return
-        self._inside.busy = True
-        try:
-            name = self._mine(raw)
-            if name is not None and not name.endswith((".py", ".pyc")) and not _installed(name):
-                with self._lock:
-                    new = name not in self._read_told
-                    self._read_told.add(name)
-                if new:
-                    self._writer.send({"t": "read", "files": [name]})
-            if isinstance(raw, str) and raw.startswith(os.sep):
-                self._read.add(raw)  # absolute: the same file whatever the working folder
+                seen.add(raw)
         finally:
             self._inside.busy = False
 
