@@ -358,3 +358,12 @@ def test_a_stop_at_the_specs_end_gives_up_the_other_waiting_retries(tmp_path: Pa
     tried = [e["nodeid"].rsplit("::", 1)[-1] for e in events if e["kind"] == "attempt.ended"]
     # test_first's three attempts reach the limit; test_second keeps the one attempt it had
     assert tried.count("test_first") == 3 and tried.count("test_second") == 1, tried
+
+
+def test_pytests_lf_and_ff_are_taken_in_the_same_walk_as_its_stops() -> None:
+    """--lf and --ff were looked for in a second walk of pytest's arguments that knew neither the
+    options taking a value (`-k --lf` selects by "--lf") nor pytest's own `--`."""
+    reruns: list[str] = []
+    assert _max_failures(None, ["-k", "--lf", "--ff", "-x", "--", "--lf"], reruns) == (
+        1, ["-k", "--lf", "--", "--lf"], ["-x"])
+    assert reruns == ["--ff"]

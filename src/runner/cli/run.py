@@ -80,7 +80,9 @@ def command(args: argparse.Namespace) -> int:
     def run(journal: Any) -> int:
         try:
             extra = _pytest_extra(args)
-            args.max_failures, args.pytest_args, stops = _max_failures(args.max_failures, extra)
+            reruns: list[str] = []
+            args.max_failures, args.pytest_args, stops = _max_failures(args.max_failures, extra, reruns)
+            _take_reruns(args, reruns)
             if stops:
                 print(f"runner: notice: pytest's {', '.join(stops)} is "
                       f"runner's --max-failures {args.max_failures} in a runner run (it counts the failures of "
@@ -375,22 +377,23 @@ def _history_recorder(session: Any) -> Any:
     return recorder
 
 
+def _take_reruns(args: argparse.Namespace, reruns: list[str]) -> None:
+    """pytest's ``--lf``/``--ff`` after ``--`` (taken out of its arguments by :func:`_max_failures`)
+    mean runner's ``--last-failed``/``--failed-first`` in a runner run: pytest's own cache is off."""
+    if not reruns:
+        return
+    modes = {_RERUN_ALIASES[arg] for arg in reruns} | ({args.rerun} if args.rerun else set())
+    if len(modes) > 1:
+        raise UsageError("--last-failed and --failed-first cannot be combined: pick one.")
+    args.rerun = modes.pop()
+    flag = "--last-failed" if args.rerun == "only" else "--failed-first"
+    print(f"runner: notice: pytest's {reruns[0]} is runner's {flag} in a runner run (runner keeps the "
+          "history; pytest's cache is off).", file=sys.stderr)
+
+
 def _rerun(args: argparse.Namespace, config: Any, specs: list[Path]) -> Any:
-    """``--last-failed``/``--failed-first`` (or pytest's ``--lf``/``--ff`` after ``--``, which mean
-    the same in a runner run: pytest's own cache is off): the history's plan."""
-    extra = list(args.pytest_args or [])
-    aliases = {"--lf": "only", "--last-failed": "only", "--ff": "first", "--failed-first": "first"}
-    cut = extra.index("--", 1) if "--" in extra[1:] else len(extra)  # pytest's own -- ends its options
-    passed = [arg for arg in extra[:cut] if arg in aliases]
-    if passed:
-        modes = {aliases[arg] for arg in passed} | ({args.rerun} if args.rerun else set())
-        if len(modes) > 1:
-            raise UsageError("--last-failed and --failed-first cannot be combined: pick one.")
-        args.rerun = modes.pop()
-        args.pytest_args = [arg for arg in extra[:cut] if arg not in aliases] + extra[cut:]
-        flag = "--last-failed" if args.rerun == "only" else "--failed-first"
-        print(f"runner: notice: pytest's {passed[0]} is runner's {flag} in a runner run (runner keeps the "
-              "history; pytest's cache is off).", file=sys.stderr)
+    """``--last-failed``/``--failed-first`` (pytest's ``--lf``/``--ff`` included): the history's
+    plan."""
     if args.rerun is None:
         return None
     from runner.run.history import history_path, plan_rerun
@@ -541,14 +544,16 @@ def _pytest_extra(args: argparse.Namespace) -> list[str]:
     return extra[1:] if extra and extra[0] == "--" else extra
 
 
-def _max_failures(flag: str | None, extra: list[str]) -> tuple[int | None, list[str], list[str]]:
+def _max_failures(flag: str | None, extra: list[str],
+                  reruns: list[str] | None = None) -> tuple[int | None, list[str], list[str]]:
     """``--max-failures N`` checked, and pytest's own stops (``-x``, also in a group of short
     flags such as ``-sx``, ``--exitfirst``, ``--maxfail=N``) taken out of the pytest arguments and
     made runner's (the smallest limit holds): pytest's stop works in one process only, and ends a
     run with workers as interrupted. Returns the limit, the pytest arguments left and the stops
     taken, as written. Raises :class:`UsageError` for a limit that is not a whole number of 1 or
     more, and for pytest's terminal verbosity flags (``-v``, ``-q``), which a run without pytest's
-    terminal reporter would refuse only once pytest starts."""
+    terminal reporter would refuse only once pytest starts. pytest's ``--lf``/``--ff`` (and their
+    long names) are taken out too, into ``reruns`` when it is given (:func:`_take_reruns`)."""
     limits = [] if flag is None else [_failures_limit(flag, "--max-failures")]
     kept: list[str] = []
     stops: list[str] = []
@@ -563,6 +568,8 @@ def _max_failures(flag: str | None, extra: list[str]) -> tuple[int | None, list[
             value = arg.partition("=")[2] if "=" in arg else next(values, "")
             limits.append(_failures_limit(value, "pytest's --maxfail"))
             stops.append(arg if "=" in arg else f"{arg} {value}")
+        elif arg in _RERUN_ALIASES and reruns is not None:
+            reruns.append(arg)
         elif arg in _PYTEST_VERBOSITY or arg.startswith("--verbosity="):
             raise UsageError(_verbosity_refused(arg))
         elif _is_short_group(arg):
@@ -579,6 +586,8 @@ def _max_failures(flag: str | None, extra: list[str]) -> tuple[int | None, list[
     return (min(limits) if limits else None), kept, stops
 
 
+# pytest's cache plugin's, runner's own in a runner run (its history; pytest's cache is off)
+_RERUN_ALIASES = {"--lf": "only", "--last-failed": "only", "--ff": "first", "--failed-first": "first"}
 # pytest's options whose value is the next argument (so `-k -x` is not runner's stop)
 _PYTEST_VALUE_OPTIONS = frozenset(("--deselect", "--ignore", "--ignore-glob", "--rootdir", "--confcutdir",
                                    "--basetemp", "--pythonwarnings", "--config-file", "--override-ini",
