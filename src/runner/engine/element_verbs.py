@@ -48,6 +48,13 @@ _CALL_METHOD_SCRIPT = (
 _INVALID_SELECTOR = re.compile(r"runner: invalid selector (\{.*\})")
 
 
+
+def closed_by_the_action(page: Page | None, err: PlaywrightError) -> bool:
+    """Whether ``err`` only says that the action's own page closed under it: a click whose
+    handler calls window.close() ends with Playwright's "Target page, context or browser has
+    been closed" once the page is gone, although the click was delivered."""
+    return page is not None and (page.is_closed() or "has been closed" in str(err))
+
 class InvalidSelector(PageError):
     """A query's selector is not one the browser can read: ``selector`` as the test wrote it,
     ``part`` the CSS the browser refused (the whole selector, or a piece of one with jQuery's
@@ -144,6 +151,10 @@ class ElementVerbs(BrowserHolder):
             await element.click(button=button, click_count=click_count, modifiers=modifiers,  # type: ignore[arg-type]
                                 force=force, timeout=timeout_ms)
             return None
+        except PlaywrightError as err:
+            if closed_by_the_action(self.page, err):
+                return None  # the click closed its own page: it was done
+            return str(err).splitlines()[0]
         except Exception as err:  # Playwright's TimeoutError / Error: the caller reports it
             return str(err).splitlines()[0]
         finally:
@@ -186,9 +197,14 @@ class ElementVerbs(BrowserHolder):
             await page.keyboard.down(key)
         try:
             await page.mouse.click(spot["x"], spot["y"], button=button, click_count=click_count)  # type: ignore[arg-type]
+        except PlaywrightError as err:
+            if not closed_by_the_action(page, err):
+                raise
+            return None  # the click closed its own page (window.close() in its handler): it was done
         finally:
-            for key in reversed(modifiers):
-                await page.keyboard.up(key)
+            if not page.is_closed():
+                for key in reversed(modifiers):
+                    await page.keyboard.up(key)
         return None
 
     async def hover_element(self, query: dict[str, Any], index: int, *, force: bool,
