@@ -222,9 +222,21 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     # Before anything is trashed or written: another run of these folders is refused, not trashed.
     lock = lock_artifacts(config, pid=args.journal.command_pid if args.journal is not None else None)
     try:
-        return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
+        # The app's servers answer before baseUrl is checked; leaving the block stops them however
+        # the run ends (run/web_server.py).
+        with _web_servers(config):
+            return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
     finally:
         lock.release()
+
+
+def _web_servers(config: Any) -> Any:
+    """``webServer``: the app's servers started (in this process: workers share them), each
+    answering; raises ``WebServerError`` when one cannot be. No extra environment yet."""
+    from runner.config.web_server import web_servers
+    from runner.run.web_server import start_web_servers
+
+    return start_web_servers(web_servers(config.web_server, config.project_root), extra_env={})
 
 
 def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporter: Any,
