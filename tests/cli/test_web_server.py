@@ -56,6 +56,9 @@ if "--never" in sys.argv:  # it never listens
 
 class Page(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path == "/die":
+            print("dying now", flush=True)
+            os._exit(4)
         greeting = os.environ.get("GREETING", "")
         body = (f"<html><head><title>{name}</title></head><body><h1>{name} app</h1>"
                 f"<p id='greeting'>{greeting}</p></body></html>").encode()
@@ -230,6 +233,38 @@ def test_a_port_held_by_something_that_is_not_the_app_is_told(tmp_path: Path) ->
             "webServer.reuseExistingServer to true)." in done.err)
     assert "Address already in use" in done.err  # the app's own words, in its last lines
     assert not [line for line in done.text.splitlines() if "Traceback" in line and "  | " not in line]
+
+
+DYING_SPEC = '''
+import urllib.request
+
+import pytest
+
+
+def test_the_app_dies(runner):
+    runner.visit("/")
+    with pytest.raises(OSError):
+        urllib.request.urlopen("{url}/die", timeout=10)
+    print("the test's own output")
+
+
+def test_after_it(runner):
+    runner.visit("/")
+'''
+
+
+def test_output_piped_and_a_death_while_the_tests_run_reach_the_terminal(tmp_path: Path) -> None:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    root = _project(tmp_path, _entry(tmp_path, "brittle", port, url=url, stdout="pipe"),
+                    DYING_SPEC.replace("{url}", url), base_url=url)
+    done = run_runner("run", cwd=root)
+    assert done.code == 1, done.text  # test_after_it fails: nothing answers any more
+    assert f"[webServer] brittle listening on {port}" in done.err  # piped, before the tests
+    assert "[webServer] dying now" in done.err  # piped while a test ran (pytest captures fd 2 then)
+    assert (f"runner: webServer: {_command('brittle', port)!r} exited with status 4 while the tests ran; the "
+            "tests after this use no server. Its last output:\n  | brittle listening on" in done.err), done.err
+    assert "the test's own output" not in done.err  # pytest's capture is untouched
 
 
 WAITING_SPEC = '''

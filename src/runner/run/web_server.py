@@ -57,11 +57,39 @@ class WebServerError(RunnerError):
     """A ``webServer`` entry could not be started, or did not answer; the message says which and why."""
 
 
+class _Terminal:
+    """runner's standard error as it was when the servers started: pytest captures fd 2 while a
+    test runs, and a server's output or death must reach the person, not a test's captured
+    output. Written whole lines at a time, from any thread."""
+
+    def __init__(self) -> None:
+        try:
+            self._fd: int | None = os.dup(sys.stderr.fileno())
+        except (OSError, ValueError, AttributeError):
+            self._fd = None
+        self._lock = threading.Lock()
+
+    def write(self, text: str) -> None:
+        with self._lock, contextlib.suppress(OSError, ValueError):
+            if self._fd is not None:
+                os.write(self._fd, text.encode("utf-8", "replace"))
+            else:
+                sys.stderr.write(text)
+                sys.stderr.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(self._fd)
+                self._fd = None
+
+
 class _Output:
     """One stream of a server: read in a daemon thread, its last lines kept, printed as they come
     when the entry says ``pipe``."""
 
-    def __init__(self, stream: IO[bytes], *, echo: bool) -> None:
+    def __init__(self, stream: IO[bytes], *, echo: _Terminal | None) -> None:
         self.lines: deque[str] = deque(maxlen=_TAIL_LINES)
         self._echo = echo
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True,
@@ -73,10 +101,8 @@ class _Output:
             for raw in stream:
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 self.lines.append(line)
-                if self._echo:
-                    with contextlib.suppress(Exception):
-                        sys.stderr.write(f"[webServer] {line}\n")
-                        sys.stderr.flush()
+                if self._echo is not None:
+                    self._echo.write(f"[webServer] {line}\n")
 
     def drain(self, bound: float = 1.0) -> None:
         """Wait (at most ``bound`` seconds) for what the server wrote before it ended."""
@@ -86,8 +112,9 @@ class _Output:
 class _Server:
     """One started entry: its process (a session of its own), its output, its end."""
 
-    def __init__(self, spec: WebServerSpec, extra_env: Mapping[str, str]) -> None:
+    def __init__(self, spec: WebServerSpec, extra_env: Mapping[str, str], terminal: _Terminal) -> None:
         self.spec = spec
+        self._terminal = terminal
         self.ready = False  # it answered: an end from now on is a death, told by _watch
         self.stopping = False
         env = {**os.environ, **spec.env, **extra_env}
@@ -101,7 +128,7 @@ class _Server:
             raise WebServerError(f"{spec.name}: {spec.command!r} could not be started in {str(spec.cwd)!r}: "
                                  f"{err.strerror or err}. Check {spec.name}.cwd (a folder relative to the "
                                  "project root).") from None
-        self.outputs = [_Output(stream, echo=pipe == "pipe")
+        self.outputs = [_Output(stream, echo=terminal if pipe == "pipe" else None)
                         for stream, pipe in ((self.proc.stdout, spec.stdout), (self.proc.stderr, spec.stderr))
                         if stream is not None]
         threading.Thread(target=self._watch, daemon=True, name="runner-web-server-watch").start()
@@ -126,10 +153,8 @@ class _Server:
         code = self.proc.wait()
         if self.stopping or not self.ready:  # an end before it answered is the start's error
             return
-        with contextlib.suppress(Exception):
-            sys.stderr.write(f"\nrunner: {self.spec.name}: {self.spec.command!r} {_status(code)} while the "
+        self._terminal.write(f"\nrunner: {self.spec.name}: {self.spec.command!r} {_status(code)} while the "
                              f"tests ran; the tests after this use no server.{self.tail()}\n")
-            sys.stderr.flush()
 
     def stop(self) -> None:
         """End the server's process group and every process it started (see the module)."""
@@ -219,6 +244,7 @@ class WebServers:
         self._started: list[_Server] = []
         self.reused: list[WebServerSpec] = []
         self._tell = tell or _tell
+        self._terminal = _Terminal()
 
     @property
     def pids(self) -> list[int]:
@@ -237,7 +263,7 @@ class WebServers:
                 "another server is using it. Stop that server (free the port), or set "
                 f"{spec.name}.reuseExistingServer to true to run the tests against it.")
         began = time.monotonic()
-        server = _Server(spec, extra_env)
+        server = _Server(spec, extra_env, self._terminal)
         self._started.append(server)
         self._wait(server, began)
         self._tell(f"{spec.name}: {spec.command!r} answers at {spec.target} (started in "
@@ -276,6 +302,7 @@ class WebServers:
         """Stop every server started, the last first (again: nothing more happens)."""
         while self._started:
             self._started.pop().stop()
+        self._terminal.close()
 
     def __enter__(self) -> WebServers:
         return self
