@@ -46,6 +46,7 @@ exec(STOPPED.replace("sys.argv[1]", repr(str(state / f"{name}.stopped"))))
 with open(state / f"{name}.starts", "a") as starts:
     starts.write(f"{os.getpid()}\\n")
 (state / f"{name}.cwd").write_text(os.getcwd())
+(state / f"{name}.pgid").write_text(str(os.getpgrp()))
 if "--child" in sys.argv:  # a process of its own, as a dev server's reloader or worker
     child = subprocess.Popen([sys.executable, "-c", STOPPED + "time.sleep(600)", str(state / f"{name}.child-stopped")])
     (state / f"{name}.child").write_text(str(child.pid))
@@ -142,6 +143,12 @@ def test_a_list_of_two_servers_is_started_in_order_tested_and_stopped(tmp_path: 
     child = int((root / "state" / "second.child").read_text())
     assert not left_after({pid_first, pid_second, child}), "a server (or its child) outlived the run"
     assert _stopped(root, "first")[0] == "SIGTERM" and _stopped(root, "second") == ("SIGTERM", "SIGTERM")
+    events = [json.loads(line) for line in (root / "runner" / "results" / "events.jsonl").read_text().splitlines()]
+    told = [(e["name"], e["target"], e["pid"], e["reused"]) for e in events if e["kind"] == "web_server.started"]
+    groups = [int((root / "state" / f"{name}.pgid").read_text()) for name in ("first", "second")]
+    assert told == [("webServer[0]", f"http://127.0.0.1:{first}/", groups[0], False),  # its process group
+                    ("webServer[1]", f"port {second} (127.0.0.1)", groups[1], False)]
+    assert [e["kind"] for e in events[:3]] == ["run.started", "web_server.started", "web_server.started"]
 
 
 REUSE_SPEC = '''
@@ -165,6 +172,9 @@ def test_a_running_server_is_reused_or_refused_and_never_started_twice(tmp_path:
         assert done.code == 0, done.text
         assert f"webServer: {url} answers already: that server is used (reuseExistingServer)" in done.err
         assert _starts(root, "mine") == [mine.pid], "runner started the server although one answered"
+        events = (root / "runner" / "results" / "events.jsonl").read_text().splitlines()
+        told = [json.loads(line) for line in events if '"web_server.started"' in line]
+        assert [(e["reused"], e["pid"]) for e in told] == [(True, None)]
         assert mine.poll() is None, "runner stopped a server it did not start"
 
         config = json.loads((root / "runner.json").read_text())

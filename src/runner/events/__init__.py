@@ -33,6 +33,7 @@ from .model import (
     TestEnded,
     TestStarted,
     VideoWritten,
+    WebServerStarted,
     from_json,
 )
 
@@ -41,5 +42,5 @@ __all__ = [
     "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
     "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
-    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
+    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN", "WebServerStarted",
 ]

@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 
 from runner.config.web_server import WebServerSpec
 from runner.errors import RunnerError
+from runner.events import WebServerStarted
 from runner.run.interrupts import descendants
 
 __all__ = ["WebServerError", "WebServers", "start_web_servers"]
@@ -161,15 +162,29 @@ class _Server:
         self.stopping = True
         family = descendants(self.pid)
         _signal_group(self.pid, signal.SIGTERM)
+        deadline = time.monotonic() + _GRACE_S
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(_GRACE_S)
         family |= descendants(self.pid)
+        # the processes it started may still be ending on their own (a worker finishing a request)
+        while family and time.monotonic() < deadline:
+            family &= {pid for pid in family if _running(pid)}
+            time.sleep(0.02)
         _signal_group(self.pid, signal.SIGKILL)
         for pid in family:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(_GRACE_S)
+
+
+def _running(pid: int) -> bool:
+    """``pid`` runs (a zombie has ended: its exit is only not reaped yet)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _signal_group(pgid: int, signum: int) -> None:
@@ -243,6 +258,8 @@ class WebServers:
     def __init__(self, *, tell: Callable[[str], None] | None = None) -> None:
         self._started: list[_Server] = []
         self.reused: list[WebServerSpec] = []
+        #: one per entry that answered, in order (the run publishes them after run.started)
+        self.events: list[WebServerStarted] = []
         self._tell = tell or _tell
         self._terminal = _Terminal()
 
@@ -255,6 +272,8 @@ class WebServers:
         if _answers(spec):
             if spec.reuse_existing:
                 self.reused.append(spec)
+                self.events.append(WebServerStarted(name=spec.name, command=spec.command, target=spec.target,
+                                                    reused=True))
                 self._tell(f"{spec.name}: {spec.target} answers already: that server is used "
                            f"(reuseExistingServer), {spec.command!r} is not run.")
                 return
@@ -266,8 +285,10 @@ class WebServers:
         server = _Server(spec, extra_env, self._terminal)
         self._started.append(server)
         self._wait(server, began)
-        self._tell(f"{spec.name}: {spec.command!r} answers at {spec.target} (started in "
-                   f"{time.monotonic() - began:.1f} s).")
+        took = time.monotonic() - began
+        self.events.append(WebServerStarted(name=spec.name, command=spec.command, target=spec.target,
+                                            pid=server.pid, took_ms=took * 1000))
+        self._tell(f"{spec.name}: {spec.command!r} answers at {spec.target} (started in {took:.1f} s).")
 
     def _wait(self, server: _Server, began: float) -> None:
         spec = server.spec
