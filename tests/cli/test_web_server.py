@@ -48,8 +48,10 @@ with open(state / f"{name}.starts", "a") as starts:
 (state / f"{name}.cwd").write_text(os.getcwd())
 (state / f"{name}.pgid").write_text(str(os.getpgrp()))
 if "--child" in sys.argv:  # a process of its own, as a dev server's reloader or worker
-    child = subprocess.Popen([sys.executable, "-c", STOPPED + "time.sleep(600)", str(state / f"{name}.child-stopped")])
-    (state / f"{name}.child").write_text(str(child.pid))
+    # it writes its pid once its SIGTERM handler is in place
+    ready = "open(sys.argv[2], 'w').write(str(os.getpid()))\\n"
+    subprocess.Popen([sys.executable, "-c", STOPPED + ready + "time.sleep(600)", str(state / f"{name}.child-stopped"),
+                      str(state / f"{name}.child")])
 if "--never" in sys.argv:  # it never listens
     print("warming up, slowly", flush=True)
     time.sleep(600)
@@ -140,7 +142,7 @@ def test_a_list_of_two_servers_is_started_in_order_tested_and_stopped(tmp_path: 
     assert f"webServer[1]: {_command('second', second, '--child')!r} answers at port {second}" in done.err
     (pid_first,), (pid_second,) = _starts(root, "first"), _starts(root, "second")
     assert Path((root / "state" / "first.cwd").read_text()) == (root / "app").resolve()  # cwd
-    child = int((root / "state" / "second.child").read_text())
+    child = pid_in(root / "state" / "second.child", 5)
     assert not left_after({pid_first, pid_second, child}), "a server (or its child) outlived the run"
     assert _stopped(root, "first")[0] == "SIGTERM" and _stopped(root, "second") == ("SIGTERM", "SIGTERM")
     events = [json.loads(line) for line in (root / "runner" / "results" / "events.jsonl").read_text().splitlines()]
@@ -224,7 +226,7 @@ def test_a_command_that_exits_and_one_that_never_answers_are_told_and_nothing_ru
     assert "  | warming up, slowly" in done.err and "raise webServer.timeout" in done.err
     assert "Traceback" not in done.text and not stamp.exists()
     (pid,) = _starts(root, "slow")
-    child = int((root / "state" / "slow.child").read_text())
+    child = pid_in(root / "state" / "slow.child", 5)
     assert not left_after({pid, child}), "the server that never answered was left running"
     assert _stopped(root, "slow") == ("SIGTERM", "SIGTERM")
 
@@ -347,7 +349,7 @@ def test_runner_open_starts_the_server_and_stops_it_when_it_exits(tmp_path: Path
         assert proc.stdout is not None
         first = proc.stdout.readline()  # printed once the server answered: it serves after
         assert first.startswith("runner open: serving"), first
-        child = int((root / "state" / "open.child").read_text())
+        child = pid_in(root / "state" / "open.child", 10)
         assert alive(server) and alive(child)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
@@ -358,3 +360,25 @@ def test_runner_open_starts_the_server_and_stops_it_when_it_exits(tmp_path: Path
     assert "Traceback" not in err
     assert not left_after({server, child}, 5), "runner open left its server running"
     assert _stopped(root, "open") == ("SIGTERM", "SIGTERM")
+
+
+def test_ctrl_c_while_the_server_starts_stops_it_and_runs_nothing(tmp_path: Path) -> None:
+    port = _free_port()
+    stamp = tmp_path / "ran"
+    root = _project(tmp_path, _entry(tmp_path, "starting", port, "--never", "--child", port=port, timeout=120000),
+                    NO_TEST_SPEC.format(stamp=str(stamp)))
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
+    proc = subprocess.Popen([RUNNER, "run"], cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        server = _wait_for_start(root, proc, "starting")
+        child = pid_in(root / "state" / "starting.child")
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        stop_group(proc)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted by SIGINT" in err and "Traceback" not in out + err
+    assert not stamp.exists()
+    assert not left_after({server, child}, 5)
+    assert _stopped(root, "starting") == ("SIGTERM", "SIGTERM")

@@ -261,7 +261,7 @@ class WebServers:
         #: one per entry that answered, in order (the run publishes them after run.started)
         self.events: list[WebServerStarted] = []
         self._tell = tell or _tell
-        self._terminal = _Terminal()
+        self._terminal: _Terminal | None = None  # made with the first server started
 
     @property
     def pids(self) -> list[int]:
@@ -282,6 +282,8 @@ class WebServers:
                 "another server is using it. Stop that server (free the port), or set "
                 f"{spec.name}.reuseExistingServer to true to run the tests against it.")
         began = time.monotonic()
+        if self._terminal is None:
+            self._terminal = _Terminal()
         server = _Server(spec, extra_env, self._terminal)
         self._started.append(server)
         self._wait(server, began)
@@ -323,7 +325,8 @@ class WebServers:
         """Stop every server started, the last first (again: nothing more happens)."""
         while self._started:
             self._started.pop().stop()
-        self._terminal.close()
+        if self._terminal is not None:
+            self._terminal.close()
 
     def __enter__(self) -> WebServers:
         return self
