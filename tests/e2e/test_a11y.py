@@ -197,3 +197,13 @@ def test_a_frame_of_another_origin_and_a_strict_csp_page_are_checked(runner, ser
     with pytest.raises(CommandError) as info:
         runner.check_a11y(other)
     assert "#inner-nameless <input" in str(info.value) and [v["rule"] for v in checked[-1].violations] == ["label"]
+
+
+def test_a_popups_runner_checks_the_popups_page(runner, checked):
+    runner.visit("/tabs.html")
+    with runner.popup() as tab:
+        runner.get("#receipt-link").click()
+    tab.value.get("h1").should("have.text", "Receipt")
+    found = {v["rule"]: v for v in tab.value.check_a11y(warn=True)}
+    assert [n["html"] for n in found["region"]["nodes"]][0] == "<h1>Receipt</h1>"  # the popup's, not the test's page
+    assert "tab[1] check_a11y: the document: 3 violations (3 warned)" in _log(runner)
