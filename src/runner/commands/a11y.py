@@ -34,6 +34,7 @@ HTML_SHOWN = 160
 #: How many elements of one violation the message and the log name (the events keep 20).
 ELEMENTS_SHOWN = 5
 _ELEMENTS_KEPT = 20
+_TEXT_KEPT = 1000  # a node's selector and axe's summary of what to fix, in the events
 
 
 def shorten_html(html: str, limit: int = HTML_SHOWN) -> str:
@@ -175,8 +176,9 @@ def _sorted(violations: list[dict[str, Any]], fail: str | None, low: str | None)
         else:
             ignored += 1
             continue
-        nodes = [{"target": str(n.get("target") or ""), "html": shorten_html(str(n.get("html") or "")),
-                  "summary": str(n.get("summary") or "")} for n in (raw.get("nodes") or [])[:_ELEMENTS_KEPT]]
+        nodes = [{"target": shorten_html(str(n.get("target") or ""), _TEXT_KEPT),
+                  "html": shorten_html(str(n.get("html") or "")),
+                  "summary": str(n.get("summary") or "")[:_TEXT_KEPT]} for n in (raw.get("nodes") or [])[:_ELEMENTS_KEPT]]
         counted.append({"rule": str(raw.get("id")), "impact": raw.get("impact"), "help": str(raw.get("help") or ""),
                         "help_url": str(raw.get("helpUrl") or ""), "outcome": outcome, "nodes": nodes,
                         "elements": len(raw.get("nodes") or [])})
