@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import pytest
 from tests.cli.conftest import run_runner, write_project
+from tests.support.report_events import read_data_file
 from tests.support.static_files import serve_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -66,6 +67,16 @@ def test_the_terminal_and_the_events_file_tell_each_violation(ran: tuple[Path, s
     assert {v["outcome"] for v in checks[WARNED]["violations"]} == {"warned"}
     warned_test = next(e for e in events if e["kind"] == "test.ended" and e["nodeid"] == WARNED)
     assert warned_test["state"] == "passed"
+    # the report's data, and the same built again from the events file
+    replay = run_runner("report", "--from", "runner/results/events.jsonl", "--reporter", "html",
+                        "--reporter-options", "output=again", cwd=root)
+    assert replay.code == 1, replay.text
+    for folder in (root / "runner" / "report", root / "again"):
+        rows = read_data_file(folder / "data" / "index.js", "index")["tests"]
+        number = next(r[0] for r in rows if r[7] == FAILED)
+        (check,) = read_data_file(folder / "data" / "t" / f"{number}.js", "test")[1]["attempts"][0]["a11y"]
+        assert check["scope"] is None and check["impact"] == "minor" and check["command"] == 2
+        assert [v["rule"] for v in check["violations"]] == ["image-alt", "label"]
 
 
 def test_the_report_shows_each_check_as_a_table(runner, report_url: str) -> None:
