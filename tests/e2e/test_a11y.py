@@ -109,6 +109,16 @@ def test_rules_switch_off_run_only_and_name_what_axe_does_not_know(runner, check
     with pytest.raises(CommandError):
         runner.check_a11y(rules=["cat.color"])  # a tag: the rules it holds
     assert [v["rule"] for v in checked[-1].violations] == ["color-contrast"]
+    # target-size is off by default: named by its id (alone, among tags, or switched on) it runs
+    with pytest.raises(CommandError):
+        runner.check_a11y(rules=["target-size"])
+    assert [(v["rule"], v["elements"]) for v in checked[-1].violations] == [("target-size", 2)]
+    with pytest.raises(CommandError):
+        runner.check_a11y(rules=["cat.color", "target-size"])
+    assert [v["rule"] for v in checked[-1].violations] == ["color-contrast", "target-size"]
+    with pytest.raises(CommandError):
+        runner.check_a11y(rules={"target-size": True})
+    assert sorted(v["rule"] for v in checked[-1].violations) == sorted([*KNOWN, "target-size"])
     with pytest.raises(UsageError, match=r"knows no rule id 'colour-contrast' \(did you mean 'color-contrast'\?\)"):
         runner.check_a11y(rules={"colour-contrast": False})
     with pytest.raises(UsageError, match=r"found the string 'image-alt'\. Write rules=\['image-alt'\]"):

@@ -47,9 +47,16 @@ _AUDIT = """async (els, plan) => {
   if (unknown.length) return {unknown, known: [...ids].sort(), tags: [...tags].sort()};
   const options = {resultTypes: ['violations'], iframes: false};
   if (plan.only) {
-    const values = known.filter(r => plan.only.includes(r.ruleId) || r.tags.some(t => plan.only.includes(t)))
-                        .map(r => r.ruleId);
-    options.runOnly = {type: 'rule', values};
+    // axe's own meaning: tags run the rules carrying them that are on by default, and a rule
+    // named by its id runs even when it is off by default
+    const onlyIds = plan.only.filter(n => ids.has(n));
+    const onlyTags = plan.only.filter(n => !ids.has(n));
+    if (onlyTags.length) {
+      options.runOnly = {type: 'tag', values: onlyTags};
+      options.rules = Object.fromEntries(onlyIds.map(id => [id, {enabled: true}]));
+    } else {
+      options.runOnly = {type: 'rule', values: onlyIds};
+    }
   }
   if (plan.rules) {
     options.rules = {};
