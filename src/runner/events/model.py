@@ -11,7 +11,8 @@ a run's events::
         test.started
           command.started / command.ended, log, route.added, route.aliased,
           request.intercepted,
-          screenshot.taken        (as they happen, in the process that runs the test)
+          screenshot.taken,
+          a11y.checked            (as they happen, in the process that runs the test)
           attempt.ended           (once per attempt; a retried test has several)
         test.ended
         test.ended                (state "not_run": a test the run stopped before, no attempt)
@@ -33,7 +34,7 @@ from typing import Any, ClassVar
 __all__ = [
     "SCHEMA_VERSION", "Event", "EventFormatError", "EVENT_TYPES", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded", "TestEnded",
     "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
 ]
 
@@ -267,6 +268,29 @@ class ScreenshotTaken(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class A11yChecked(Event):
+    """``runner.check_a11y(...)`` ran axe-core; ``command``: the ``id`` of its command.started.
+    ``scope``: the subject checked (None: the whole document); ``impact``: the lowest impact
+    that fails (None: ``warn=True``, none fails); ``warn``: the lowest only warned of (None: none is); ``rules``: the rules
+    asked for, as written (None: axe's default set). ``violations``: each rule broken at or above
+    the lowest counted impact, ``{"rule", "impact", "help", "help_url", "outcome": "failed" |
+    "warned", "nodes": [{"target", "html", "summary"}]}`` (the elements' HTML cut short);
+    ``ignored``: how many violations were under both thresholds. ``axe``: axe-core's version."""
+
+    kind: ClassVar[str] = "a11y.checked"
+    nodeid: str
+    command: int
+    scope: str | None
+    impact: str | None
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    warn: str | None = None
+    rules: str | None = None
+    ignored: int = 0
+    axe: str = ""
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
 class AttemptEnded(Event):
     """One attempt of a test ended. ``state``: passed, failed, pending or skipped. ``error`` is
     the whole failure report, ``message`` one line (or why it was skipped). ``log``, ``routes``
@@ -384,7 +408,8 @@ class RunEnded(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
         RunStarted, BrowserStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
-        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, AttemptEnded, TestEnded, VideoWritten,
+        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked, AttemptEnded, TestEnded,
+        VideoWritten,
         SpecEnded, PluginEvent, RunEnded,
     )
 }

@@ -1,5 +1,6 @@
 """One test's page of the report, as data: its attempts, each with its error, screenshots, trace,
-command log, Routes table and intercepted requests (headers, bodies, timings).
+command log, Routes table, intercepted requests (headers, bodies, timings) and accessibility
+checks (``runner.check_a11y``'s violations).
 
 The events of a test are gathered while it runs (:class:`TestEvents`) and turned into the data
 of its page when it ends (:func:`test_page`); then they are dropped, so a long run holds one
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.events import (
+    A11yChecked,
     AttemptEnded,
     CommandEnded,
     CommandStarted,
@@ -49,12 +51,13 @@ class TestEvents:
     routes: list[RouteAdded | RouteAliased] = field(default_factory=list)
     requests: list[RequestIntercepted] = field(default_factory=list)
     shots: list[ScreenshotTaken] = field(default_factory=list)
+    checks: list[A11yChecked] = field(default_factory=list)
     attempts: list[AttemptEnded] = field(default_factory=list)
 
     def attempt_numbers(self) -> list[int]:
         """Every attempt told, ended or not (a run cut short leaves one unended)."""
         seen = {a.attempt for a in self.attempts}
-        for group in (self.commands, self.routes, self.requests, self.shots):
+        for group in (self.commands, self.routes, self.requests, self.shots, self.checks):
             seen.update(e.attempt for e in group)
         return sorted(seen) or [1]
 
@@ -167,6 +170,13 @@ def _logged_request(event: RequestIntercepted, start: float) -> dict[str, Any]:
             "error": event.error if event.state == "Errored" else None, "open": event.open, "late": event.late}
 
 
+def _check(event: A11yChecked) -> dict[str, Any]:
+    """An accessibility check as its table shows it (the violations as the event has them)."""
+    return {"command": event.command, "scope": event.scope, "impact": event.impact, "warn": event.warn,
+            "rules": event.rules, "ignored": event.ignored, "axe": event.axe,
+            "violations": [dict(v) for v in event.violations if isinstance(v, dict)]}
+
+
 def _no_write(data: bytes, extension: str) -> str:  # pragma: no cover - never called without a body
     raise AssertionError("no body to write")
 
@@ -231,6 +241,7 @@ def test_page(test: TestEvents, *, state: str, duration_ms: float, flaky: bool, 
             "routes": _route_rows(attempt, [e for e in test.routes if e.attempt == number]),
             "requests": request_rows,
             "requestsFrom": requests_from,
+            "a11y": [_check(e) for e in test.checks if e.attempt == number],
         })
     return {"number": test.number, "nodeid": test.nodeid, "spec": test.spec, "title": list(test.title),
             "state": state, "durationMs": _ms(duration_ms), "flaky": flaky, "slow": slow,

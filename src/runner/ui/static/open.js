@@ -90,6 +90,7 @@
           break;
         }
         case "command.ended": { const c = v.commands.get(ev.id); if (c) { c.state = ev.state; c.duration = ev.duration_ms; c.error = ev.error; c.result = ev.result; } break; }
+        case "a11y.checked": { const c = v.commands.get(ev.command); if (c) c.a11y = ev; break; }
         case "log": v.commands.set("log" + v.commands.size, { kind: "log", message: ev.message, file: ev.file, line: ev.line }); break;
         case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, count: 0 }); break;
         case "route.aliased": { const r = v.routes.get(ev.route_id); if (r) r.alias = ev.alias; break; }
@@ -229,6 +230,7 @@
         el("span", { className: "duration", text: ms(c.duration) }),
         el("span", { className: "where", text: where }));
       if (c.error) li.append(el("div", { className: "cmd-error", text: c.error }));
+      if (c.a11y && c.a11y.violations.length) li.append(a11yTable(c.a11y));
       if (c.state !== "running") {
         li.addEventListener("click", () => travel(t, v.attempt, c, "after"));
         li.addEventListener("keydown", (e) => { if (e.key === "Enter") travel(t, v.attempt, c, "after"); });
@@ -262,6 +264,18 @@
     detail.replaceChildren();
     const open = S.requestOpen !== null ? v.requests[S.requestOpen] : null;
     if (open) detail.append(requestDetail(open));
+  }
+
+  // runner.check_a11y's violations under its command: the help address is text, never fetched
+  function a11yTable(check) {
+    const rows = check.violations.map((v) => el("tr", { className: "a11y-" + v.outcome },
+      el("td", {}, el("code", { text: v.rule })),
+      el("td", { text: v.impact + (v.outcome === "warned" ? " (warned)" : "") }),
+      el("td", {}, ...(v.nodes || []).map((n) => el("div", {}, el("code", { text: n.target }), " ", el("code", { className: "a11y-html", text: n.html })))),
+      el("td", {}, el("div", { text: v.help }), el("div", { className: "a11y-url", text: v.help_url }))));
+    return el("table", { className: "a11y" },
+      el("thead", {}, el("tr", {}, ...["rule", "impact", "elements", "help"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, ...rows));
   }
 
   function headersTable(h) {
