@@ -3,7 +3,9 @@
 Playwright's own HAR recorder belongs to a browser context and is written when the context
 closes; runner keeps one context for a whole run, so it records from the page's events
 instead: ``requestfinished`` and ``requestfailed``, with the request's timing, both header lists
-and the response body. Stubbed and routed requests are recorded as the page received them.
+and the response body. Stubbed and routed requests are recorded as the page received them;
+``serverIPAddress`` is set only when the network answered (not a route: ``replay_har(update=...)``
+records only those).
 Runs on the engine's loop only.
 """
 
@@ -115,6 +117,7 @@ class HarRecorder:
         if post:
             har_request["postData"] = {"mimeType": _mime(request_headers), **_content(post, _mime(request_headers) or "text/plain")}
         response = None if failed else await request.response()
+        address: Any = None  # the server's address, when the network answered
         if response is None:
             har_response: dict[str, Any] = {
                 "status": 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
@@ -134,6 +137,10 @@ class HarRecorder:
             if body:
                 content.update(_content(body, mime))
             location = next((h["value"] for h in headers if h["name"].lower() == "location"), "")
+            try:
+                address = await response.server_addr()  # None: a route answered, not the network
+            except PlaywrightError:
+                address = None
             har_response = {
                 "status": response.status, "statusText": response.status_text, "httpVersion": "HTTP/1.1",
                 "cookies": [], "headers": [{"name": h["name"], "value": h["value"]} for h in headers],
@@ -142,7 +149,7 @@ class HarRecorder:
         wait = max(0.0, (timing.get("responseStart") or 0) - max(timing.get("requestStart") or 0, 0))
         end = timing.get("responseEnd") or 0
         receive = max(0.0, end - (timing.get("responseStart") or end))
-        return {
+        entry: dict[str, Any] = {
             "startedDateTime": datetime.fromtimestamp(started / 1000, UTC).isoformat(timespec="milliseconds"),
             "time": round(max(end, 0), 3),
             "request": har_request, "response": har_response, "cache": {},
@@ -150,3 +157,6 @@ class HarRecorder:
                         "wait": round(wait, 3), "receive": round(receive, 3)},
             "_resourceType": request.resource_type,
         }
+        if address:
+            entry["serverIPAddress"] = address["ipAddress"]
+        return entry
