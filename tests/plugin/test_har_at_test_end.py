@@ -24,3 +24,20 @@ def test_an_unstopped_recording_is_written_when_a_failing_test_ends(project):
     (page,) = har["log"]["entries"]
     assert page["request"]["url"].endswith("/") and page["response"]["status"] == 200
     assert "<h1>Hi</h1>" in page["response"]["content"]["text"]
+
+
+def test_a_hook_that_raises_when_a_passing_test_ends_fails_that_test_with_its_error(project):
+    pytester = project({"a_spec.py": textwrap.dedent("""
+        def refuse(entry):
+            raise RuntimeError("cannot scrub this")
+
+        def test_records_with_a_broken_hook(runner):
+            runner.record_har("traffic.har", redact=refuse)
+            runner.visit("/")
+        """)})
+    fixtures = pytester.path / "runner" / "fixtures"
+    fixtures.mkdir(parents=True, exist_ok=True)
+    result = pytester.runpytest_subprocess("runner/integration/a_spec.py", "-p", "no:cacheprovider", timeout=180)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*the redact hook refuse raised RuntimeError: cannot scrub this on the entry of GET http*/*"])
+    assert list(fixtures.iterdir()) == []  # nothing written, no partial file left
