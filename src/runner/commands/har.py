@@ -281,9 +281,10 @@ def replay_routes(ctx: TestContext, intercept: Callable[..., Any], path: Any, ur
     target = har_path(ctx, path, command)
     document = read_document(target) if update is None or target.exists() else {"log": {"entries": []}}
     entries = [e for e in entries_of(document, target) if keep(e.url)] if update != "all" else []
-    handles = _routes(intercept, entries, HarIndex.of(entries, matching), url, not_found, command)
-    if update == "all":  # nothing replayed: one spy keeps the alias waitable
-        handles.append(intercept({"url": url if url is not None else re.compile(".*")}))
+    # with update, the requests sent to the server are the test's too: a spy under the replayed
+    # routes (older: a request the file answers never reaches it) names them with the alias
+    handles = [intercept({"url": url if url is not None else re.compile(".*")})] if update is not None else []
+    handles += _routes(intercept, entries, HarIndex.of(entries, matching), url, not_found, command)
     for handle in handles:
         if alias:
             handle.as_(alias)
@@ -293,7 +294,7 @@ def replay_routes(ctx: TestContext, intercept: Callable[..., Any], path: Any, ur
             raise CommandError(f"{command}: there is no page to record.")
         ctx.run(recorder.start())
         HarUpdate(ctx, target, recorder, update, matching, hook, version)
-    groups = len(handles) - (1 if not_found == "abort" or update == "all" else 0)
+    groups = len(handles) - (1 if not_found == "abort" or update is not None else 0)
     recording = f"; recording {'every request' if update == 'all' else 'what it lacks'}" if update else ""
     ctx.add_log("replay_har", f"{len(entries)} entries of {target.name} as {groups} routes{recording}")
     return handles
