@@ -39,9 +39,13 @@ import json
 def call(runner, url, init=None):
     return runner.window().invoke("call", url, init or {}).value()
 
+def mark(entry):
+    entry["comment"] = "added by update"
+    return entry
+
 def test_update_missing(runner):
     token = runner.env("apiToken")
-    runner.replay_har("api.har", url="**/api/**", update="missing", alias="api")
+    runner.replay_har("api.har", url="**/api/**", update="missing", alias="api", redact=mark)
     runner.intercept("/api/stubbed", {"body": "the test's own stub"})
     runner.visit("/app")
     assert json.loads(call(runner, "/api/users")["text"]) == {"users": ["from the file"]}
@@ -136,6 +140,7 @@ def test_update_missing_records_what_the_file_lacks_and_the_next_run_replays_it(
         added = written["log"]["entries"][1:]
         assert [e["request"]["url"].split("/", 3)[3].split("?")[0] for e in added] == [
             "api/orders", "api/search", "api/save", "api/login"]
+        assert {e["comment"] for e in added} == {"added by update"}  # each passed the redact hook
         log = log_of(root)
         assert log[0] == "replay_har: 1 entries of api.har as 1 routes; recording what it lacks"
         assert log[-1] == "replay_har: 4 entries added to api.har"
@@ -164,5 +169,35 @@ def test_update_missing_records_what_the_file_lacks_and_the_next_run_replays_it(
         assert json.loads(orders[0]["response"]["content"]["text"]) == {"orders": ["server, again"]}
         assert entries[0] == users_entry(server.url)
         assert "replay_har: 1 entries recorded again to api.har" in log_of(root)
+    finally:
+        server.close()
+
+
+WORKER_SPEC = """
+def test_adds_{name}(runner):
+    runner.replay_har("shared.har", url="**/api/**", update="missing")
+    runner.visit("/app")
+    assert runner.window().invoke("call", "/api/{name}").value()["status"] == 200
+    assert runner.window().invoke("call", "/api/users").value()["status"] == 200
+"""
+
+
+@pytest.mark.slow
+def test_two_workers_adding_to_one_har_keep_both_additions_and_each_request_once(tmp_path: Path) -> None:
+    server = servers.TestServer()
+    try:
+        serve(server)
+        server.route("/api/a", lambda h: h.send(200, "a"))
+        server.route("/api/b", lambda h: h.send(200, "b"))
+        root = write_project(tmp_path, {
+            "runner.json": json.dumps({"baseUrl": server.url, "video": False}),
+            "runner/integration/a_spec.py": WORKER_SPEC.format(name="a"),
+            "runner/integration/b_spec.py": WORKER_SPEC.format(name="b"),
+        })
+        result = run_runner("run", "--workers", "2", cwd=root, timeout=240)
+        assert result.code == 0, result.text
+        entries = json.loads((root / "runner/fixtures/shared.har").read_text())["log"]["entries"]
+        paths = sorted(e["request"]["url"].rsplit("/", 1)[1] for e in entries)
+        assert paths == ["a", "b", "users"]  # /api/users, which both sent, once
     finally:
         server.close()
