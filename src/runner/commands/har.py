@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,7 +115,7 @@ def finish_entries(ctx: TestContext, entries: list[dict[str, Any]], hook: Callab
     return out
 
 
-class _AtTestEnd:
+class _AtTestEnd(ABC):
     """Work done once: when asked, else when the test ends: as an end check of a passing test
     (its error fails the test, its log line is the test's), else as a closer (a warning)."""
 
@@ -124,8 +125,9 @@ class _AtTestEnd:
         ctx.end_checks.append(self._end_check)
         ctx.closers.append(self._at_test_end)
 
+    @abstractmethod
     def _write(self) -> None:
-        raise NotImplementedError
+        """Write the file; raise CommandError when it cannot be."""
 
     def _once(self) -> None:
         if not self._done:
