@@ -252,3 +252,12 @@ def test_har_update_and_matching_misuse(runner, server, tmp_path):
     with pytest.raises(UsageError, match="`redact` is applied to what is recorded; give it with update="):
         runner.replay_har(har, redact=lambda e: e)
     assert runner._interceptor_getter().routes_table() == []  # nothing half-registered
+
+
+def test_a_request_in_flight_when_the_recording_stops_is_waited_for(runner, server, tmp_path):
+    runner.visit(app(server))
+    with runner.record_har(tmp_path / "slow.har", url="**/slow*") as recording:
+        runner._ctx.run(runner._ctx.browser.page.evaluate("() => { window.late = fetch('/slow?ms=400'); }"))
+    assert recording.entries == 1
+    (entry,) = json.loads((tmp_path / "slow.har").read_text())["log"]["entries"]
+    assert json.loads(entry["response"]["content"]["text"]) == {"slow": True}

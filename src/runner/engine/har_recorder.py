@@ -59,17 +59,33 @@ class HarRecorder:
         self._content = content
         self._entries: list[dict[str, Any]] = []
         self._pending: set[asyncio.Task[None]] = set()
+        self._in_flight: set[Request] = set()  # started, neither finished nor failed yet
+        self._landed = asyncio.Event()  # set whenever nothing is in flight
+        self._landed.set()
         self._listening = False
 
     async def start(self) -> None:
+        self._page.on("request", self._started)
         self._page.on("requestfinished", self._finished)
         self._page.on("requestfailed", self._failed)
         self._listening = True
 
+    def _started(self, request: Request) -> None:
+        if self._keep(request.url):
+            self._in_flight.add(request)
+            self._landed.clear()
+
+    def _ended(self, request: Request) -> None:
+        self._in_flight.discard(request)
+        if not self._in_flight:
+            self._landed.set()
+
     def _finished(self, request: Request) -> None:
+        self._ended(request)
         self._track(self._entry(request, failed=False))
 
     def _failed(self, request: Request) -> None:
+        self._ended(request)
         self._track(self._entry(request, failed=True))
 
     def _track(self, coro: Any) -> None:
@@ -77,12 +93,20 @@ class HarRecorder:
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def stop(self, timeout_s: float = 10.0) -> list[dict[str, Any]]:
-        """Stop listening; wait (at most ``timeout_s``) for the entries being read; return every
-        entry, oldest first."""
+    async def stop(self, timeout_s: float = 10.0, settle_s: float = 2.0) -> list[dict[str, Any]]:
+        """Stop listening, once the requests in flight ended (waited for at most ``settle_s``: a
+        request the test's last command started is the test's, as the run's settle counts it;
+        one still open then, a stream, is left out); wait (at most ``timeout_s``) for the entries
+        being read; return every entry, oldest first."""
+        if self._listening and self._in_flight:
+            try:
+                await asyncio.wait_for(self._landed.wait(), settle_s)
+            except TimeoutError:
+                pass
         if self._listening:
             self._listening = False
-            for event, handler in (("requestfinished", self._finished), ("requestfailed", self._failed)):
+            for event, handler in (("request", self._started), ("requestfinished", self._finished),
+                                   ("requestfailed", self._failed)):
                 try:
                     self._page.remove_listener(event, handler)
                 except (ValueError, KeyError):
