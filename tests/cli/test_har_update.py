@@ -142,7 +142,7 @@ def test_update_missing_records_what_the_file_lacks_and_the_next_run_replays_it(
             "api/orders", "api/search", "api/save", "api/login"]
         assert {e["comment"] for e in added} == {"added by update"}  # each passed the redact hook
         log = log_of(root)
-        assert log[0] == "replay_har: 1 entries of api.har as 1 routes; recording what it lacks"
+        assert log[0] == "replay_har: 1 entry of api.har as 1 route; recording what it lacks"
         assert log[-1] == "replay_har: 4 entries added to api.har"
         # no secret in clear: the env value (header, query, body), the cookie
         text = har.read_text()
@@ -168,7 +168,7 @@ def test_update_missing_records_what_the_file_lacks_and_the_next_run_replays_it(
         assert len(entries) == 5 and len(orders) == 1  # recorded again in place of the old one
         assert json.loads(orders[0]["response"]["content"]["text"]) == {"orders": ["server, again"]}
         assert entries[0] == users_entry(server.url)
-        assert "replay_har: 1 entries recorded again to api.har" in log_of(root)
+        assert "replay_har: 1 entry recorded again to api.har" in log_of(root)
     finally:
         server.close()
 

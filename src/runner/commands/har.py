@@ -182,7 +182,7 @@ class HarRecording(_AtTestEnd):
                 write_document(self.path, har_document(entries, self._version))
         except OSError as err:
             raise CommandError(f"{command} could not write the file: {err.strerror or err}.") from err
-        self._ctx.add_log("record_har", f"{self.entries} requests to {self.path}")
+        self._ctx.add_log("record_har", f"{_count(self.entries, 'request', 'requests')} to {self.path}")
 
     def __enter__(self) -> HarRecording:
         return self
@@ -250,7 +250,7 @@ class HarUpdate(_AtTestEnd):
         except OSError as err:
             raise CommandError(f"{command} could not write the file: {err.strerror or err}.") from err
         what = "recorded again" if self._mode == "all" else "added"
-        self._ctx.add_log("replay_har", f"{len(written)} entries {what} to {self._path.name}"
+        self._ctx.add_log("replay_har", f"{_count(len(written), 'entry', 'entries')} {what} to {self._path.name}"
                           if written else f"nothing {what} to {self._path.name}")
 
 
@@ -298,8 +298,13 @@ def replay_routes(ctx: TestContext, intercept: Callable[..., Any], path: Any, ur
         HarUpdate(ctx, target, recorder, update, matching, hook, version)
     groups = len(handles) - (1 if not_found == "abort" or update is not None else 0)
     recording = f"; recording {'every request' if update == 'all' else 'what it lacks'}" if update else ""
-    ctx.add_log("replay_har", f"{len(entries)} entries of {target.name} as {groups} routes{recording}")
+    ctx.add_log("replay_har", f"{_count(len(entries), 'entry', 'entries')} of {target.name} as "
+                              f"{_count(groups, 'route', 'routes')}{recording}")
     return handles
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _routes(intercept: Callable[..., Any], entries: list[Any], index: Any, url: Any, not_found: str,
