@@ -1,5 +1,5 @@
 """``runner.record_har`` and ``runner.replay_har``: a test's traffic to a HAR file, and a HAR
-file back as routes, which can record what it lacks (see docs/interception.md, HAR).
+file back as routes, which can record what it lacks (see docs/har.md).
 
 Paths are read from and written to ``fixturesFolder`` when relative (a recording is a fixture
 of later runs). What is written is written at ``stop()`` or when the test ends, whatever its
@@ -258,42 +258,32 @@ def replay_routes(ctx: TestContext, intercept: Callable[..., Any], path: Any, ur
                   not_found: str, alias: str | None, *, update: Any = None, ignore_query: Any = None,
                   ignore_json_keys: Any = None, redact: Any = None, version: str = "") -> list[Any]:
     """Register the routes that replay the HAR at ``path``; return their handles, oldest first.
-    With ``update``, start recording what goes to the server, merged into the file at the end."""
+    With ``update``, start recording what goes to the server, merged into the file at the end.
+    Raises UsageError for a bad argument and CommandError for a file that cannot be read, before
+    anything is registered."""
     command = f"runner.replay_har({path!r})"
-    if not_found not in _NOT_FOUND:
-        raise UsageError(f"{command}: `not_found` is 'fallback' (to the server) or 'abort' (fail the request "
-                         f"and the test); found {not_found!r}.")
+    _check_modes(command, not_found, update, redact)
     from runner.net.har import HarIndex, HarMatching, entries_of, read_document
-    from runner.net.har_write import UPDATE_MODES
 
-    if update is not None and update not in UPDATE_MODES:
-        raise UsageError(f"{command}: `update` is 'missing' (record what the file lacks), 'all' (record every "
-                         f"request again) or None (only replay); found {update!r}.")
-    if update is not None and not_found == "abort":
-        raise UsageError(f"{command}: update={update!r} sends what the file lacks to the server to record it; "
-                         "not_found='abort' would refuse it. Leave not_found out.")
     keep = url_filter(url, command)
     matching = HarMatching(_names(ignore_query, "ignore_query", "['ts', 'nonce']", command),
                            _names(ignore_json_keys, "ignore_json_keys", "['requestId']", command),
                            _redactor(ctx))
     hook = _hook(redact, command)
-    if redact is not None and update is None:
-        raise UsageError(f"{command}: `redact` is applied to what is recorded; give it with update='missing' "
-                         "or 'all' (or to runner.record_har).")
     target = har_path(ctx, path, command)
     document = read_document(target) if update is None or target.exists() else {"log": {"entries": []}}
     entries = [e for e in entries_of(document, target) if keep(e.url)] if update != "all" else []
+    recorder = ctx.browser.har_recorder(keep, "embed") if update is not None else None
+    if update is not None and recorder is None:
+        raise CommandError(f"{command}: there is no page to record.")
     # with update, the requests sent to the server are the test's too: a spy under the replayed
     # routes (older: a request the file answers never reaches it) names them with the alias
     handles = [intercept({"url": url if url is not None else re.compile(".*")})] if update is not None else []
-    handles += _routes(intercept, entries, HarIndex.of(entries, matching), url, not_found, command)
+    handles += _routes(intercept, HarIndex.of(entries, matching), url, not_found, command)
     for handle in handles:
         if alias:
             handle.as_(alias)
-    if update is not None:
-        recorder = ctx.browser.har_recorder(keep, "embed")
-        if recorder is None:
-            raise CommandError(f"{command}: there is no page to record.")
+    if recorder is not None:
         ctx.run(recorder.start())
         HarUpdate(ctx, target, recorder, update, matching, hook, version)
     groups = len(handles) - (1 if not_found == "abort" or update is not None else 0)
@@ -303,12 +293,28 @@ def replay_routes(ctx: TestContext, intercept: Callable[..., Any], path: Any, ur
     return handles
 
 
+def _check_modes(command: str, not_found: Any, update: Any, redact: Any) -> None:
+    from runner.net.har_write import UPDATE_MODES
+
+    if not_found not in _NOT_FOUND:
+        raise UsageError(f"{command}: `not_found` is 'fallback' (to the server) or 'abort' (fail the request "
+                         f"and the test); found {not_found!r}.")
+    if update is not None and update not in UPDATE_MODES:
+        raise UsageError(f"{command}: `update` is 'missing' (record what the file lacks), 'all' (record every "
+                         f"request again) or None (only replay); found {update!r}.")
+    if update is not None and not_found == "abort":
+        raise UsageError(f"{command}: update={update!r} sends what the file lacks to the server to record it; "
+                         "not_found='abort' would refuse it. Leave not_found out.")
+    if redact is not None and update is None:
+        raise UsageError(f"{command}: `redact` is applied to what is recorded; give it with update='missing' "
+                         "or 'all' (or to runner.record_har).")
+
+
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _routes(intercept: Callable[..., Any], entries: list[Any], index: Any, url: Any, not_found: str,
-            command: str) -> list[Any]:
+def _routes(intercept: Callable[..., Any], index: Any, url: Any, not_found: str, command: str) -> list[Any]:
     handles = []
     if not_found == "abort":
         def refuse(req: Any) -> None:

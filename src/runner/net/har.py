@@ -1,4 +1,6 @@
-"""HAR files: reading the entries to replay, choosing one for a request, writing a recording.
+"""HAR files: reading the entries to replay, how a request is compared with them
+(:class:`HarMatching`: ignored query parameters and JSON keys, the run's secrets hidden on both
+sides), choosing one for a request. Writing is ``net/har_write.py``'s.
 
 Pure: no browser. ``runner.replay_har`` turns the entries into routes (one per method and URL,
 see ``commands/har.py``'s ``replay_routes``); the browser side of ``runner.record_har`` (``engine/har_recorder.py``)
