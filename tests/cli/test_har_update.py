@@ -21,7 +21,17 @@ window.call = async (url, init) => {
 };
 </script></body></html>"""
 
-# the user's own HAR: one entry, a comment and a creator of its own, all kept as they are
+# the user's own HAR: two entries, a comment and a creator of its own, all kept as they are
+def save_entry(url: str) -> dict:
+    """A POST of another body than the test sends: its route is a handler, which lets the test's
+    POST through to the server (runner fetches it), and that answer is added."""
+    entry = users_entry(url)
+    entry["request"] = {**entry["request"], "method": "POST", "url": f"{url}/api/save",
+                        "postData": {"mimeType": "application/json", "text": '{"name": "zed"}'}}
+    entry["response"]["content"] = {"size": 16, "mimeType": "application/json", "text": '{"saved": "zed"}'}
+    return entry
+
+
 def users_entry(url: str) -> dict:
     return {"comment": "written by hand", "startedDateTime": "2026-01-01T00:00:00.000Z", "time": 1,
             "request": {"method": "GET", "url": f"{url}/api/users", "httpVersion": "HTTP/1.1", "headers": [],
@@ -127,7 +137,7 @@ def test_update_missing_records_what_the_file_lacks_and_the_next_run_replays_it(
         har = root / "runner/fixtures/api.har"
         har.parent.mkdir(parents=True)
         mine = {"log": {"version": "1.2", "creator": {"name": "my browser", "version": "1"}, "comment": "mine",
-                        "pages": [], "entries": [users_entry(server.url)]}}
+                        "pages": [], "entries": [users_entry(server.url), save_entry(server.url)]}}
         har.write_text(json.dumps(mine))
 
         first = run_runner("run", "--spec", "runner/integration/update_spec.py", cwd=root)
@@ -136,13 +146,13 @@ def test_update_missing_records_what_the_file_lacks_and_the_next_run_replays_it(
         assert api_hits(server) == ["/api/orders", "/api/search", "/api/save", "/api/login"]
         written = json.loads(har.read_text())
         assert written["log"]["creator"] == mine["log"]["creator"] and written["log"]["comment"] == "mine"
-        assert written["log"]["entries"][0] == users_entry(server.url)  # the user's entry, as it was
-        added = written["log"]["entries"][1:]
+        assert written["log"]["entries"][:2] == [users_entry(server.url), save_entry(server.url)]  # as they were
+        added = written["log"]["entries"][2:]
         assert [e["request"]["url"].split("/", 3)[3].split("?")[0] for e in added] == [
             "api/orders", "api/search", "api/save", "api/login"]
         assert {e["comment"] for e in added} == {"added by update"}  # each passed the redact hook
         log = log_of(root)
-        assert log[0] == "replay_har: 1 entry of api.har as 1 route; recording what it lacks"
+        assert log[0] == "replay_har: 2 entries of api.har as 2 routes; recording what it lacks"
         assert log[-1] == "replay_har: 4 entries added to api.har"
         # no secret in clear: the env value (header, query, body), the cookie
         text = har.read_text()
@@ -165,9 +175,9 @@ def test_update_missing_records_what_the_file_lacks_and_the_next_run_replays_it(
         assert api_hits(server) == ["/api/orders"]
         entries = json.loads(har.read_text())["log"]["entries"]
         orders = [e for e in entries if e["request"]["url"].endswith("/api/orders")]
-        assert len(entries) == 5 and len(orders) == 1  # recorded again in place of the old one
+        assert len(entries) == 6 and len(orders) == 1  # recorded again in place of the old one
         assert json.loads(orders[0]["response"]["content"]["text"]) == {"orders": ["server, again"]}
-        assert entries[0] == users_entry(server.url)
+        assert entries[:2] == [users_entry(server.url), save_entry(server.url)]
         assert "replay_har: 1 entry recorded again to api.har" in log_of(root)
     finally:
         server.close()

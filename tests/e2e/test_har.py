@@ -261,3 +261,15 @@ def test_a_request_in_flight_when_the_recording_stops_is_waited_for(runner, serv
     assert recording.entries == 1
     (entry,) = json.loads((tmp_path / "slow.har").read_text())["log"]["entries"]
     assert json.loads(entry["response"]["content"]["text"]) == {"slow": True}
+
+
+def test_a_recording_says_who_answered_each_request(runner, server, tmp_path):
+    runner.visit(app(server))
+    runner.intercept("/echo/stubbed", {"body": "a stub"})
+    runner.intercept("/echo/handled", lambda req: None)  # a handler that lets it through: runner fetches it
+    with runner.record_har(tmp_path / "who.har", url="**/echo/**"):
+        for path in ("/echo/plain", "/echo/stubbed", "/echo/handled"):
+            fetch(runner, path)
+    entries = json.loads((tmp_path / "who.har").read_text())["log"]["entries"]
+    who = {e["request"]["url"].rsplit("/", 1)[1]: (e["_answeredBy"], e.get("serverIPAddress")) for e in entries}
+    assert who == {"plain": ("server", "127.0.0.1"), "stubbed": ("route", None), "handled": ("server", None)}

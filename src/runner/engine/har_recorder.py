@@ -4,8 +4,9 @@ Playwright's own HAR recorder belongs to a browser context and is written when t
 closes; runner keeps one context for a whole run, so it records from the page's events
 instead: ``requestfinished`` and ``requestfailed``, with the request's timing, both header lists
 and the response body. Stubbed and routed requests are recorded as the page received them;
-``serverIPAddress`` is set only when the network answered (not a route: ``replay_har(update=...)``
-records only those).
+``_answeredBy`` says whether the server answered (through the network, or fetched by runner for a
+route's handler) or a route did (``replay_har(update=...)`` adds only the server's);
+``serverIPAddress`` is set when the network answered.
 Runs on the engine's loop only.
 """
 
@@ -181,6 +182,13 @@ class HarRecorder:
                         "wait": round(wait, 3), "receive": round(receive, 3)},
             "_resourceType": request.resource_type,
         }
+        if response is not None:
+            from runner.engine.exchange import fetched_from_server
+
+            # the network answered, or runner fetched the answer for a route's handler: the
+            # server's (a route's own answer, a stub, is not: replay_har(update=...) skips it)
+            server = bool(address) or fetched_from_server(request)
+            entry["_answeredBy"] = "server" if server else "route"
         if address:
             entry["serverIPAddress"] = address["ipAddress"]
         return entry

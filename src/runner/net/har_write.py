@@ -127,9 +127,9 @@ def merge_entries(document: dict[str, Any], path: Path, recorded: list[dict[str,
     requests the file has no entry for (as a replay matches them) are added. ``all``: every
     recorded request is added, and the file's entries for the same requests (method, URL and
     body as a replay compares them) are dropped; the others stay. Only what the server answered
-    is added (``serverIPAddress``: not a route's answer, not a request that got none). Raises CommandError for a broken entry of the file."""
+    is added (``_answeredBy``: not a route's answer, not a request that got none). Raises CommandError for a broken entry of the file."""
     entries: list[Any] = document["log"]["entries"]
-    from_server = [raw for raw in recorded if raw.get("serverIPAddress")]  # not what a route answered
+    from_server = [raw for raw in recorded if raw.get("_answeredBy") == "server"]  # not a route's answer
     answered = [(raw, parsed) for raw, parsed in ((raw, parse_entry(raw, path, "a recorded entry"))
                                                   for raw in from_server) if parsed is not None]
     if mode == "missing":

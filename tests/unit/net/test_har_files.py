@@ -126,11 +126,8 @@ def test_ignored_json_keys_at_any_depth(recorded: str, body: Any, same: bool) ->
     assert (matching.body(recorded) == matching.body(body)) is same
 
 
-def recorded_entry(method: str, url: str, text: str, *, address: str | None = "127.0.0.1") -> dict[str, Any]:
-    raw = entry(method, url, body=text)
-    if address:
-        raw["serverIPAddress"] = address
-    return raw
+def recorded_entry(method: str, url: str, text: str, *, by: str = "server") -> dict[str, Any]:
+    return {**entry(method, url, body=text), "_answeredBy": by}
 
 
 def test_merge_missing_adds_only_what_the_file_lacks_and_the_server_answered(tmp_path: Path) -> None:
@@ -138,8 +135,8 @@ def test_merge_missing_adds_only_what_the_file_lacks_and_the_server_answered(tmp
     added = merge_entries(document, tmp_path / "a.har", [
         recorded_entry("GET", "http://a/users", "replayed"),
         recorded_entry("GET", "http://a/orders", "server"),
-        recorded_entry("GET", "http://a/stubbed", "a route's", address=None),
-        recorded_entry("GET", "http://a/failed", "", address="127.0.0.1") | {"response": {"status": 0}},
+        recorded_entry("GET", "http://a/stubbed", "a route's", by="route"),
+        recorded_entry("GET", "http://a/failed", "") | {"response": {"status": 0}},
     ], "missing", HarMatching())
     assert [e["request"]["url"] for e in added] == ["http://a/orders"]
     assert [e["request"]["url"] for e in document["log"]["entries"]] == ["http://a/users", "http://a/orders"]
