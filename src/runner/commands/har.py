@@ -82,7 +82,7 @@ def _hook_name(hook: Callable[..., Any]) -> str:
     return str(getattr(hook, "__qualname__", None) or repr(hook))
 
 
-def finish_entries(ctx: TestContext, entries: list[dict[str, Any]], hook: Callable[..., Any] | None,
+def _finish_entries(ctx: TestContext, entries: list[dict[str, Any]], hook: Callable[..., Any] | None,
                    command: str) -> list[dict[str, Any]]:
     """The entries as written: each passed to ``hook`` (a copy; what it returns, None leaving
     the entry out), then the run's redaction. Raises CommandError naming the hook and the
@@ -175,7 +175,7 @@ class HarRecording(_AtTestEnd):
         from runner.net.har_write import locked, write_document
 
         command = f"runner.record_har({str(self.path)!r})"
-        entries = finish_entries(self._ctx, self._ctx.run(self._recorder.stop(), 15000), self._hook, command)
+        entries = _finish_entries(self._ctx, self._ctx.run(self._recorder.stop(), 15000), self._hook, command)
         self.entries = len(entries)
         try:
             with locked(self.path):
@@ -243,7 +243,7 @@ class HarUpdate(_AtTestEnd):
                 document = (read_document(self._path) if self._path.exists()
                             else har_document([], self._version))
                 added = merge_entries(document, self._path, recorded, self._mode, self._matching)
-                written = finish_entries(self._ctx, added, self._hook, command)
+                written = _finish_entries(self._ctx, added, self._hook, command)
                 if written:
                     document["log"]["entries"][len(document["log"]["entries"]) - len(added):] = written
                     write_document(self._path, document)
