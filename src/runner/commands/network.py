@@ -154,31 +154,41 @@ class NetworkCommands(CommandsBase):
         self._ctx.checkpoint()
 
     @command("record_har")
-    def record_har(self, path: Any, *, url: Any = None, content: str = "embed") -> Any:
+    def record_har(self, path: Any, *, url: Any = None, content: str = "embed", redact: Any = None) -> Any:
         """Record the page's requests (those ``url`` matches, a glob or regex; all by default) to a
         HAR 1.2 file (relative paths: in fixturesFolder); ``content="omit"`` leaves the bodies
-        out. Returns the recording: ``stop()`` writes it, so does the end of a ``with`` block or
-        of the test. Only a file runner recorded is ever replaced."""
+        out; ``redact``: a function each entry passes before it is written (it returns the entry
+        changed, or None to leave it out); the run's secrets are hidden after it. Returns the
+        recording: ``stop()`` writes it, so does the end of a ``with`` block or of the test.
+        Only a file runner recorded is ever replaced."""
         __tracebackhide__ = True
         from runner import __version__
         from runner.commands.har import start_recording
 
-        return start_recording(self._ctx, path, url, content, __version__)
+        return start_recording(self._ctx, path, url, content, __version__, redact)
 
     @command("replay_har")
     def replay_har(self, path: Any, *, url: Any = None, not_found: str = "fallback",
-                   alias: str | None = None) -> list[Any]:
+                   alias: str | None = None, update: str | None = None, ignore_query: Any = None,
+                   ignore_json_keys: Any = None, redact: Any = None) -> list[Any]:
         """Answer the page's requests from a HAR file (relative paths: in fixturesFolder): a route
         per method and URL of its entries (those ``url`` matches), named ``alias`` when given,
         counted and listed like any route. A request with no entry goes to the server
-        (``not_found="fallback"``) or fails, with the test (``"abort"``). Returns the routes' handles."""
+        (``not_found="fallback"``) or fails, with the test (``"abort"``). ``update="missing"``
+        adds what went to the server to the file when the test ends; ``"all"`` replays nothing
+        and records every request again (``redact`` as for record_har). ``ignore_query`` /
+        ``ignore_json_keys``: query parameters and JSON body keys a request may differ in and
+        still match an entry. Returns the routes' handles."""
         __tracebackhide__ = True
         self._ctx.checkpoint()
         if self._interceptor_getter is None:
             raise UsageError("runner.replay_har() is not available in this run.")
+        from runner import __version__
         from runner.commands.har import replay_routes
 
-        return replay_routes(self._ctx, self._interceptor_getter().intercept, path, url, not_found, alias)
+        return replay_routes(self._ctx, self._interceptor_getter().intercept, path, url, not_found, alias,
+                             update=update, ignore_query=ignore_query, ignore_json_keys=ignore_json_keys,
+                             redact=redact, version=__version__)
 
     @command("request")
     def request(self, *args: Any, **options: Any) -> Record:

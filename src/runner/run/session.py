@@ -225,6 +225,19 @@ class RunSession:
         table is read; :meth:`end_test` calls it too."""
         self.network.settle()
 
+    def run_closers(self) -> None:
+        """Run the test's closers (a HAR written when the test ends), once: before its command log
+        is read, so the lines they add are the test's. :meth:`end_test` calls it too."""
+        ctx = self._current
+        while ctx is not None and ctx.closers:
+            close = ctx.closers.pop(0)
+            try:
+                said = close()
+            except Exception as err:  # noqa: BLE001 - one closer's failure must not lose the others
+                said = f"{getattr(close, '__qualname__', 'a closer')} failed at the end of the test: {err}"
+            if said:
+                self._warnings.append(said)
+
     def end_test(self, trace_path: Path | None = None,
                  error: tuple[BaseException, str | None, int | None] | None = None) -> str | None:
         """The test ended: its trace (when it was traced) is written to ``trace_path``, or
@@ -233,13 +246,7 @@ class RunSession:
         Returns the trace's path when one was written."""
         self.settle_requests()
         ctx = self._current
-        for close in list(ctx.closers) if ctx is not None else []:
-            try:
-                said = close()
-            except Exception as err:  # noqa: BLE001 - one closer's failure must not lose the others
-                said = f"{getattr(close, '__qualname__', 'a closer')} failed at the end of the test: {err}"
-            if said:
-                self._warnings.append(said)
+        self.run_closers()
         self._current = None  # what follows is not the test's: it fails no command
         self.recordings.catch_up()
         trace = self.recordings.end_trace(ctx, trace_path, error) if ctx is not None and ctx.traced else None
