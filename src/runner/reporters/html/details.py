@@ -106,14 +106,14 @@ def _route_rows(attempt: AttemptEnded | None, events: list[RouteAdded | RouteAli
     if attempt is not None and attempt.routes:
         return [{"method": r.get("method"), "matcher": r.get("matcher"), "stubbed": r.get("stubbed"),
                  "alias": r.get("alias"), "matches": r.get("matches"), "handler": r.get("handler"),
-                 "times": r.get("times"), "middleware": r.get("middleware")}
+                 "times": r.get("times"), "middleware": r.get("middleware"), "server": bool(r.get("server"))}
                 for r in attempt.routes if isinstance(r, dict)]
     rows: dict[str, dict[str, Any]] = {}
     for event in events:  # the attempt did not end: the routes as they were added
         if isinstance(event, RouteAdded):
             rows[event.route_id] = {"method": event.method, "matcher": event.matcher, "stubbed": event.stubbed,
                                     "alias": event.alias, "matches": None, "handler": event.handler,
-                                    "times": event.times, "middleware": event.middleware}
+                                    "times": event.times, "middleware": event.middleware, "server": event.server}
         elif event.route_id in rows:
             rows[event.route_id]["alias"] = event.alias
     return list(rows.values())
@@ -127,7 +127,7 @@ def _request(event: RequestIntercepted, start: float, write: Callable[[bytes, st
         "method": event.method, "url": event.url, "status": event.status, "state": event.state,
         "error": event.error, "stubbed": event.stubbed, "aliases": list(event.aliases),
         "resourceType": event.resource_type, "at": round((begun - start) * 1000, 1), "timings": timings,
-        "open": event.open, "late": event.late,
+        "open": event.open, "late": event.late, "server": event.server,
         "requestHeaders": dict(event.request_headers), "responseHeaders": dict(event.response_headers),
         "requestBody": body_view(event.request_body, size=event.request_body_size, present=True,
                                  write=lambda data, ext: write(data, "request", ext)),
@@ -146,7 +146,7 @@ def _request_row(row: dict[str, Any]) -> dict[str, Any]:
         "method": row.get("method"), "url": row.get("url"), "status": status, "state": row.get("state"),
         "error": row.get("error"), "stubbed": row.get("stubbed"), "aliases": list(row.get("aliases") or []),
         "resourceType": row.get("resource_type"), "at": None,
-        "open": bool(row.get("open")), "late": bool(row.get("late")),
+        "open": bool(row.get("open")), "late": bool(row.get("late")), "server": bool(row.get("server")),
         "timings": {k: _ms(v) for k, v in timings.items()},
         "requestHeaders": dict(row.get("request_headers") or {}),
         "responseHeaders": dict(row.get("response_headers") or {}),
@@ -160,7 +160,7 @@ def _logged_request(event: RequestIntercepted, start: float) -> dict[str, Any]:
     """An intercepted request's line in the command log (placed where the request began)."""
     total = event.timings.get("total") if event.timings else None
     ended = round((event.at - start) * 1000, 1)
-    return {"kind": "request", "name": event.resource_type or "request",
+    return {"kind": "request", "name": "server" if event.server else event.resource_type or "request",
             "args": f"{event.method} {event.outcome} {event.url}", "aliases": list(event.aliases),
             "stubbed": event.stubbed, "at": round(ended - total, 1) if isinstance(total, (int, float)) else ended,
             "durationMs": _ms(total), "state": "failed" if event.state == "Errored" else "passed",
