@@ -102,7 +102,7 @@ class Interceptor:
 
     def has_routes(self) -> bool:
         """True when a route of the page (``runner.intercept``'s) exists."""
-        return self._registry.has_page_routes()
+        return self._registry.has_routes(server=False)
 
     # -- WebSockets ----------------------------------------------------------------------------
     def intercept_ws(self, url: Any, handler: Any = None, *, server: bool = True) -> WsHandle:
@@ -137,13 +137,13 @@ class Interceptor:
     def wants_requests(self) -> bool:
         """True when the page's requests must reach :meth:`handle`: a route or a probe exists."""
         with self._registry.lock:
-            return self._registry.has_page_routes() or bool(self._registry.probes)
+            return self._registry.has_routes(server=False) or bool(self._registry.probes)
 
     def wants_server_requests(self) -> bool:
         """True when the app's server's requests (runner's proxy) must reach :meth:`handle`:
         a route of :meth:`intercept_backend` or a probe exists. Otherwise they go by untouched."""
         with self._registry.lock:
-            return self._registry.has_server_routes() or bool(self._registry.probes)
+            return self._registry.has_routes(server=True) or bool(self._registry.probes)
 
     def takes_preflights(self) -> bool:
         """True when some route's ``method`` mentions OPTIONS: the adapter must hand the page's

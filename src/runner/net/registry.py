@@ -72,9 +72,6 @@ class Registry:
             record = route_record(route)
         self._teller.route_aliased(record)
 
-    def has_routes(self) -> bool:
-        return bool(self.routes)
-
     def needs_routing(self) -> bool:
         """True when some route may change a request (a handler or a static response)."""
         with self.lock:
@@ -86,15 +83,11 @@ class Registry:
         with self.lock:
             return any(r.matcher.method_mentions_options for r in self.routes if not r.server)
 
-    def has_page_routes(self) -> bool:
-        """True when a route of ``runner.intercept`` (the page's, not the app's server's) exists."""
+    def has_routes(self, *, server: bool) -> bool:
+        """True when a route of ``runner.intercept_backend`` (``server``), else of
+        ``runner.intercept`` (the page's), exists."""
         with self.lock:
-            return any(not r.server for r in self.routes)
-
-    def has_server_routes(self) -> bool:
-        """True when a route of ``runner.intercept_backend`` exists."""
-        with self.lock:
-            return any(r.server for r in self.routes)
+            return any(r.server == server for r in self.routes)
 
     def clear(self) -> bool:
         """Start a new generation without routes or records; return whether routes existed.
