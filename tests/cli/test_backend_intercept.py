@@ -1,0 +1,120 @@
+"""runner.intercept_backend end to end: the example project (a real Flask app whose page shows what
+a real weather API on 127.0.0.1 says, the app calling it through runner's proxy) run by a real
+`runner run`, with specs of ours beside it: stubs, a handler that changes the response, a wait on
+an alias, unrouted calls going by, strictNetwork failing on one, routes ending with their test,
+and the records, events and command log marking the server's requests."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from tests.cli.conftest import run_runner
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "backend"
+
+# runs first (file names sort): no server has been given runner's proxy in this process yet
+NO_PROXY_SPEC = '''
+def test_intercept_backend_before_any_server_uses_the_proxy(runner):
+    runner.intercept_backend("GET", "**/forecast?*")
+'''
+
+MORE_SPEC = '''
+import pytest
+
+
+def test_a_stub_of_the_server(runner, weather_app):
+    runner.intercept_backend("GET", "**/forecast?*", {"body": {"city": "Oslo", "summary": "Hail", "high": 1}})
+    runner.visit(weather_app)
+    runner.get("#summary").should("have.text", "Hail")
+
+
+def test_the_next_test_has_no_route_left(runner, weather_app):
+    runner.visit(weather_app)
+    runner.get("#summary").should("have.text", "Sunny")
+
+
+def test_page_routes_never_see_the_servers_requests(runner, weather_app):
+    runner.intercept("GET", "**/forecast?*", {"body": {"summary": "Page"}}).as_("page")
+    runner.intercept_backend("GET", "**/nothing-calls-this").as_("never")
+    runner.visit(weather_app)
+    runner.get("#summary").should("have.text", "Sunny")
+    runner.assert_no_request("@page")
+    runner.assert_no_request("@never", within=200)
+
+
+@pytest.mark.runner(strict_network=True)
+def test_strict_mode_fails_on_an_unrouted_server_call(runner, weather_app):
+    runner.visit(weather_app)
+    runner.get("#summary").should("have.text", "Sunny")
+'''
+
+
+@pytest.mark.slow
+def test_the_servers_requests_are_intercepted_recorded_and_marked(tmp_path: Path) -> None:
+    root = tmp_path / "backend"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("results", "report", "__pycache__"))
+    integration = root / "runner" / "integration"
+    (integration / "a_no_proxy_spec.py").write_text(textwrap.dedent(NO_PROXY_SPEC), encoding="utf-8")
+    (integration / "more_spec.py").write_text(textwrap.dedent(MORE_SPEC), encoding="utf-8")
+    result = run_runner("run", cwd=root, timeout=300)
+    assert result.code == 2, result.text  # two tests fail, as they must
+
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    verdicts = {e["nodeid"].split("::")[1]: e["state"] for e in events if e["kind"] == "test.ended"}
+    failed = {name for name, state in verdicts.items() if state == "failed"}
+    assert failed == {"test_intercept_backend_before_any_server_uses_the_proxy",
+                      "test_strict_mode_fails_on_an_unrouted_server_call"}, verdicts
+    assert len(verdicts) == 10 and set(verdicts.values()) == {"passed", "failed"}, verdicts
+
+    errors = {e["nodeid"].split("::")[1]: e for e in events if e["kind"] == "attempt.ended" and e["state"] == "failed"}
+    no_proxy = json.dumps(errors["test_intercept_backend_before_any_server_uses_the_proxy"])
+    assert "found no app server sending its requests through runner's proxy in this process" in no_proxy
+    strict = json.dumps(errors["test_strict_mode_fails_on_an_unrouted_server_call"])
+    assert "strictNetwork: the app's server made 1 request that no route matched" in strict, strict
+    assert "/forecast?city=Lisbon (made by the app's server)" in strict, strict
+
+    requests: dict[str, list[dict]] = {}
+    for e in events:
+        if e["kind"] == "request.intercepted":
+            requests.setdefault(e["nodeid"].split("::")[1], []).append(e)
+    # unrouted server calls go by untouched and are recorded nowhere
+    for name in ("test_shows_the_real_forecast", "test_the_next_test_has_no_route_left",
+                 "test_page_routes_never_see_the_servers_requests",
+                 "test_strict_mode_fails_on_an_unrouted_server_call"):
+        assert name not in requests, requests.get(name)
+    # each routed server call: one record, marked as the server's, in its own test
+    expected = {"test_stubs_the_weather_api_on_the_server": (200, True),
+                "test_waits_on_the_servers_call_by_alias": (200, False),
+                "test_rewrites_the_apis_answer": (200, False),
+                "test_shows_an_error_when_the_api_fails": (503, True),
+                "test_a_stub_of_the_server": (200, True)}
+    for name, (status, stubbed) in expected.items():
+        [record] = requests[name]
+        assert (record["server"], record["status"], record["stubbed"], record["state"]) == \
+            (True, status, stubbed, "Complete"), record
+        assert record["url"].endswith("/forecast?city=Lisbon") and record["request_headers"]["user-agent"].startswith(
+            "Python-urllib"), record
+    assert set(requests) == set(expected), set(requests)
+    # the response the handler changed is the one recorded (the page showed "Rain")
+    rewritten = requests["test_rewrites_the_apis_answer"][0]
+    assert json.loads(rewritten["response_body"]["data"])["summary"] == "Rain", rewritten
+    routes = [e for e in events if e["kind"] == "route.added"]
+    mixed = "test_page_routes_never_see_the_servers_requests"
+    # a route says whose requests it takes: the page's (runner.intercept) or the server's
+    assert {e["server"] for e in routes if not e["nodeid"].endswith(mixed)} == {True}, routes
+    by_route = {e["route_id"]: e["server"] for e in routes}
+    aliased = {e["alias"]: by_route[e["route_id"]] for e in events if e["kind"] == "route.aliased"}
+    assert aliased["page"] is False and aliased["never"] is True, aliased
+
+    # the command log tells the server's request as the server's
+    attempts = {e["nodeid"].split("::")[1]: e for e in events if e["kind"] == "attempt.ended"}
+    logged = [line for line in attempts["test_stubs_the_weather_api_on_the_server"]["log"] if "forecast" in line]
+    assert any(line.startswith("request: (server) GET 200 http://127.0.0.1:") and line.endswith(
+        "/forecast?city=Lisbon stubbed") for line in logged), logged
+    [row] = attempts["test_waits_on_the_servers_call_by_alias"]["requests"]
+    assert row["server"] is True and row["aliases"] == ["forecast"], row
