@@ -118,3 +118,70 @@ def test_the_servers_requests_are_intercepted_recorded_and_marked(tmp_path: Path
         "/forecast?city=Lisbon stubbed") for line in logged), logged
     [row] = attempts["test_waits_on_the_servers_call_by_alias"]["requests"]
     assert row["server"] is True and row["aliases"] == ["forecast"], row
+
+
+HTTPS_CLIENT = """
+import json, sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=20) as response:
+    print(json.dumps({"status": response.status, "body": response.read().decode()}))
+"""
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # mitmproxy's own, on its pyOpenSSL use
+def test_https_through_the_proxy_with_the_runs_own_ca(tmp_path: Path) -> None:
+    """A server's HTTPS call is decrypted with the run's CA (the bundle the environment names),
+    stubbed for a host that does not exist (a stub reaches no service), and the CA's folder is
+    the run's own, gone once the proxy stops."""
+    import asyncio
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    from runner.backend import BackendProxy
+    from runner.net import Interceptor
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    errors: list[BaseException] = []
+    settings = {"defaultCommandTimeout": 4000, "requestTimeout": 5000, "responseTimeout": 10000}
+    interceptor = Interceptor(loop=loop, config=settings.__getitem__, load_fixture=lambda spec: b"",
+                              report_error=errors.append)
+    proxy = BackendProxy(lambda: (interceptor, loop))
+    try:
+        env = proxy.environment()
+        assert env["HTTPS_PROXY"] == env["https_proxy"] == f"http://127.0.0.1:{proxy.port}"
+        assert env["NO_PROXY"] == env["no_proxy"] == ""
+        bundle = Path(env["SSL_CERT_FILE"])
+        assert env["REQUESTS_CA_BUNDLE"] == env["CURL_CA_BUNDLE"] == env["NODE_EXTRA_CA_CERTS"] == str(bundle)
+        ca_file = proxy.ca_file
+        assert ca_file is not None and ca_file.parent == bundle.parent
+        assert ca_file.parent != Path.home() / ".mitmproxy"
+        ca = ca_file.read_text()
+        assert bundle.read_text().endswith(ca) and bundle.read_text().count("BEGIN CERTIFICATE") > 1
+        interceptor.intercept_backend("GET", "https://payments.invalid/charge", {"body": {"paid": True}}).as_("pay")
+        script = tmp_path / "client.py"
+        script.write_text(HTTPS_CLIENT, encoding="utf-8")
+        clean = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+        done = subprocess.run([sys.executable, str(script), "https://payments.invalid/charge"],
+                              env={**clean, **env}, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == {"status": 200, "body": '{"paid":true}'}
+        call = interceptor.wait("@pay")
+        assert call.request.url == "https://payments.invalid/charge"
+        [row] = interceptor.requests_log()
+        assert row["server"] is True and row["stubbed"] is True, row
+        # without the run's CA the client refuses the proxy's certificate
+        untrusting = subprocess.run([sys.executable, str(script), "https://payments.invalid/charge"],
+                                    env={**clean, **{k: v for k, v in env.items() if "CA" not in k and "CERT" not in k},
+                                         "SSL_CERT_FILE": "/nonexistent.pem"},
+                                    capture_output=True, text=True, timeout=60)
+        assert untrusting.returncode != 0 and "CERTIFICATE_VERIFY_FAILED" in untrusting.stderr, untrusting.stderr
+        assert errors == []
+    finally:
+        proxy.stop()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+    assert not bundle.parent.exists()  # the run's CA goes with the proxy
+    assert not proxy.started

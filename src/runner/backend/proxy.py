@@ -125,12 +125,16 @@ class BackendProxy:
             loop.close()
 
     async def _serve(self) -> None:
-        from mitmproxy.addons import default_addons
+        from mitmproxy.addons import core, disable_h2c, next_layer, proxyserver, tlsconfig
         from mitmproxy.master import Master
         from mitmproxy.options import Options
 
         assert self._folder is not None
-        options = Options(confdir=str(self._folder), listen_host="127.0.0.1", listen_port=0)
+        # the services the server calls are verified against the system's CAs (mitmproxy's own
+        # default is certifi's bundle, which knows no company CA)
+        cafile = ssl.get_default_verify_paths().cafile
+        options = Options(confdir=str(self._folder), listen_host="127.0.0.1", listen_port=0,
+                          ssl_verify_upstream_trusted_ca=cafile if cafile and Path(cafile).is_file() else None)
         master = Master(options)
         self._master = master
 
@@ -141,7 +145,13 @@ class BackendProxy:
                 self._port = int(addresses[0][1])
             self._ready.set()
 
-        master.addons.add(*default_addons(), FlowsAddon(self._target, running))
+        # what a regular HTTP(S) proxy needs, no more (mitmproxy's full set brings its web
+        # onboarding, replay and proxy authentication, none of which runner uses)
+        master.addons.add(core.Core(), proxyserver.Proxyserver(), next_layer.NextLayer(), tlsconfig.TlsConfig(),
+                          disable_h2c.DisableH2C(), FlowsAddon(self._target, running))
+        # a service is connected to only when a request goes to it: a stubbed one (HTTPS too)
+        # is never reached, nor need it exist
+        options.update(connection_strategy="lazy")
         await master.run()
 
     def stop(self) -> None:
