@@ -185,3 +185,30 @@ def test_https_through_the_proxy_with_the_runs_own_ca(tmp_path: Path) -> None:
         thread.join(10)
     assert not bundle.parent.exists()  # the run's CA goes with the proxy
     assert not proxy.started
+
+
+SECOND_SPEC = '''
+import os
+
+
+def test_a_stub_in_another_worker(runner, weather_app):
+    runner.intercept_backend("GET", "**/forecast?*", {"body": {"city": "Rome", "summary": "Fog", "high": 9}})
+    runner.visit(weather_app)
+    runner.get("#summary").should("have.text", "Fog")
+    print("worker:", os.environ.get("PYTEST_XDIST_WORKER"))
+'''
+
+
+@pytest.mark.slow
+def test_each_worker_has_its_own_proxy_and_server(tmp_path: Path) -> None:
+    root = tmp_path / "backend"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("results", "report", "__pycache__"))
+    (root / "runner" / "integration" / "second_spec.py").write_text(textwrap.dedent(SECOND_SPEC), encoding="utf-8")
+    result = run_runner("run", "--workers", "2", cwd=root, timeout=300)
+    assert result.code == 0, result.text
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    specs = {e["nodeid"].split("::")[0].rsplit("/", 1)[-1] for e in events if e["kind"] == "request.intercepted"
+             and e["server"] and e["stubbed"]}
+    assert specs == {"weather_spec.py", "second_spec.py"}, specs
+    assert sum(e["kind"] == "test.ended" and e["state"] == "passed" for e in events) == 6
