@@ -99,6 +99,7 @@ def test_the_servers_requests_are_intercepted_recorded_and_marked(tmp_path: Path
             (True, status, stubbed, "Complete"), record
         assert record["url"].endswith("/forecast?city=Lisbon") and record["request_headers"]["user-agent"].startswith(
             "Python-urllib"), record
+        assert record["request_headers"]["authorization"] == "[redacted]", record  # the API key, hidden
     assert set(requests) == set(expected), set(requests)
     # the response the handler changed is the one recorded (the page showed "Rain")
     rewritten = requests["test_rewrites_the_apis_answer"][0]

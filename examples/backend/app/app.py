@@ -19,8 +19,10 @@ app = Flask(__name__)
 @app.get("/")
 def forecast_page() -> str:
     url = os.environ["WEATHER_API"] + "/forecast?city=Lisbon"
+    # the API's key, as a real app sends it (runner's records show it as [redacted])
+    request = urllib.request.Request(url, headers={"Authorization": "Bearer " + os.environ.get("WEATHER_KEY", "demo-key")})
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=10) as response:
             forecast = json.load(response)
     except Exception as err:  # the page tells the visitor the service failed
         return f"<html><body><h1>Weather</h1><p id='error'>The weather service failed: {escape(str(err))}</p></body></html>"

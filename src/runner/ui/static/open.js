@@ -91,7 +91,7 @@
         }
         case "command.ended": { const c = v.commands.get(ev.id); if (c) { c.state = ev.state; c.duration = ev.duration_ms; c.error = ev.error; c.result = ev.result; } break; }
         case "log": v.commands.set("log" + v.commands.size, { kind: "log", message: ev.message, file: ev.file, line: ev.line }); break;
-        case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, count: 0 }); break;
+        case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, server: !!ev.server, count: 0 }); break;
         case "route.aliased": { const r = v.routes.get(ev.route_id); if (r) r.alias = ev.alias; break; }
         case "request.intercepted":
           v.requests.push(ev);
@@ -242,7 +242,7 @@
         v.errorText && v.errorText !== v.error ? errorBlock(v.errorText) : null));
     }
     for (const r of v.routes.values()) {
-      routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher }),
+      routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher + (r.server ? " (the app's server)" : "") }),
         el("td", { text: r.stubbed ? "yes" : "no" }), el("td", { text: r.alias || "-" }), el("td", { className: "count", text: r.count })));
     }
     if (!v.routes.size) routes.append(el("tr", {}, el("td", { colspan: 5, className: "empty", text: "no routes" })));
