@@ -48,6 +48,7 @@ def test_page_routes_never_see_the_servers_requests(runner, weather_app):
 
 @pytest.mark.runner(strict_network=True)
 def test_strict_mode_fails_on_an_unrouted_server_call(runner, weather_app):
+    runner.intercept_backend("GET", "**/unused")  # matches nothing: the call stays unrouted
     runner.visit(weather_app)
     runner.get("#summary").should("have.text", "Sunny")
 '''
@@ -77,6 +78,8 @@ def test_the_servers_requests_are_intercepted_recorded_and_marked(tmp_path: Path
     strict = json.dumps(errors["test_strict_mode_fails_on_an_unrouted_server_call"])
     assert "strictNetwork: the app's server made 1 request that no route matched" in strict, strict
     assert "/forecast?city=Lisbon (made by the app's server)" in strict, strict
+    # the failing test's Routes table says whose requests its route takes
+    assert '(server) {"method": "GET", "url": "**/unused"}' in result.out, result.out
 
     requests: dict[str, list[dict]] = {}
     for e in events:
