@@ -4,7 +4,12 @@ probes and the page's routing say whose a request was."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
+
+import pytest
+
+from runner.errors import CommandError
 
 API = "http://127.0.0.1:9000/forecast?city=Lisbon"
 
@@ -53,3 +58,19 @@ def test_strict_network_names_the_servers_requests(env: Any) -> None:
     assert "runner.intercept_backend() (the app's server's)" in error
     env.send("http://127.0.0.1:9000/api/x", resource_type="fetch")
     assert str(strict.failure()).startswith("strictNetwork: the page and the app's server made 2 requests")
+
+
+def test_assert_no_request_with_a_matcher_sees_the_servers_requests(env: Any) -> None:
+    def server_call() -> None:
+        # the proxy offers a request only while something wants it: the probe does
+        if env.interceptor.wants_server_requests():
+            env.send("http://127.0.0.1:9000/charge", method="POST", server=True, resource_type="")
+
+    timer = threading.Timer(0.05, server_call)
+    timer.start()
+    try:
+        with pytest.raises(CommandError) as caught:
+            env.interceptor.assert_no_request("POST", "**/charge", within=5000)
+    finally:
+        timer.join()
+    assert str(caught.value).endswith("  POST http://127.0.0.1:9000/charge (made by the app's server, no route matched it)")
