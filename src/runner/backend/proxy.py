@@ -95,8 +95,9 @@ class BackendProxy:
             if self._error is not None or self._port is None:
                 error = self._error or ProxyError("runner's proxy for the app's server did not start.")
                 self._stop_locked()
-                raise error if isinstance(error, ProxyError) else ProxyError(
-                    f"runner's proxy for the app's server did not start: {error}") from error
+                if isinstance(error, ProxyError):
+                    raise error
+                raise ProxyError(f"runner's proxy for the app's server did not start: {error}") from error
             self._write_bundle()
 
     def _write_bundle(self) -> None:
