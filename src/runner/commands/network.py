@@ -28,7 +28,8 @@ _REQUEST_OPTIONS = {"method", "url", "body", "headers", "qs", "auth", "follow_re
 
 
 def intercept_step_name(row: Mapping[str, Any]) -> str:
-    """``intercept GET /api/x (stubbed) as x``: a route of the Routes table as a trace step."""
+    """``intercept GET /api/x (stubbed) as x`` (``intercept_backend ...`` for a route of the app's
+    server's requests): a route of the Routes table as a trace step."""
     matcher = str(row.get("matcher", ""))
     try:
         fields = json.loads(matcher)
@@ -40,7 +41,8 @@ def intercept_step_name(row: Mapping[str, Any]) -> str:
     alias = f" as {row['alias']}" if row.get("alias") else ""
     method = str(row.get("method") or "*")
     shown = matcher if method == "*" else f"{method} {matcher}"
-    return f"intercept {shown} ({kind}){alias}"
+    name = "intercept_backend" if row.get("server") else "intercept"
+    return f"{name} {shown} ({kind}){alias}"
 
 
 class NetworkCommands(CommandsBase):
@@ -74,6 +76,24 @@ class NetworkCommands(CommandsBase):
             return intercept_step_name(row)
 
         return name
+
+    @command("intercept_backend", step_after=lambda commands, handle: commands._intercept_step(handle))
+    def intercept_backend(self, *args: Any) -> Any:
+        """Spy on or stub the requests the app's server makes (through runner's proxy), with the
+        arguments of ``intercept`` (see docs/app-server.md)."""
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._interceptor_getter is None:
+            raise UsageError("runner.intercept_backend() is not available in this run.")
+        if self._backend_proxy is None or not self._backend_proxy():
+            raise UsageError(
+                "runner.intercept_backend() found no app server sending its requests through runner's proxy in "
+                "this process: start the server with runner's proxy in its environment "
+                "(`Runner.backend_environment()`) in the process that runs the test. Under `--workers` each "
+                "worker has its own proxy: a server started once for the whole run cannot be pointed at "
+                "them all (docs/app-server.md)."
+            )
+        return self._interceptor_getter().intercept_backend(*args)
 
     @command("wait")
     def wait(self, target: Any, *rest: Any, **options: Any) -> Any:

@@ -179,6 +179,7 @@ class RouteAdded(Event):
     times: int | None = None
     middleware: bool = False
     attempt: int = 1
+    server: bool = False  # runner.intercept_backend's route: the app's server's requests
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -207,6 +208,7 @@ class RequestIntercepted(Event):
     still in flight, and runner's bounded wait for it ran out (``state`` says how far it got;
     it is in no later test). ``late``: a request runner only watched got its response after
     its ``responseTimeout`` (the page got that response; runner does not cut what it does not hold).
+    ``server``: the app's server made the request (through runner's proxy), not the page.
     """
 
     kind: ClassVar[str] = "request.intercepted"
@@ -232,6 +234,7 @@ class RequestIntercepted(Event):
     log: bool = True
     open: bool = False
     late: bool = False
+    server: bool = False
 
     @property
     def outcome(self) -> str:
@@ -239,11 +242,12 @@ class RequestIntercepted(Event):
         return str(self.status) if self.status is not None else (self.error or self.state)
 
     def log_line(self) -> str:
-        """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed``, the
+        """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed`` (``(server)``
+        for one the app's server made), the
         status before the URL (as the original shows it); without a status the URL comes first
         and the error (or the state) last: ``(fetch) GET URL @alias stubbed: <error>``, so that
         a long error does not hide which request it was."""
-        head = [f"({self.resource_type or 'request'})", self.method]
+        head = ["(server)" if self.server else f"({self.resource_type or 'request'})", self.method]
         if self.status is not None:
             head.append(str(self.status))
         parts = [*head, self.url, *(f"@{alias}" for alias in self.aliases)]

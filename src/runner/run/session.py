@@ -165,6 +165,11 @@ class RunSession:
         """The running test's configuration (its marks included), else the run's."""
         return self._current.config if self._current is not None else self.config
 
+    def backend_environment(self) -> dict[str, str]:
+        """The environment that sends the app's server's requests through runner's proxy
+        (``Runner.backend_environment()``; see ``RunNetwork.backend_environment``)."""
+        return self.network.backend_environment()
+
     def _warn(self, message: str) -> None:
         self._warnings.append(message)  # the list is replaced by take_warnings
 
@@ -217,7 +222,8 @@ class RunSession:
             ctx.end_checks.append(strict.failure)
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.network.interceptor,
                               screenshot_dir=screenshot_dir, session_cache=self.sessions,
-                              mount_host=self.component.mount_host())
+                              mount_host=self.component.mount_host(),
+                              backend_proxy=lambda: self.network.backend_proxy_started)
 
     def settle_requests(self) -> None:
         """The test's last command returned: its requests still in flight are waited for (a

@@ -92,7 +92,7 @@
         case "command.ended": { const c = v.commands.get(ev.id); if (c) { c.state = ev.state; c.duration = ev.duration_ms; c.error = ev.error; c.result = ev.result; } break; }
         case "a11y.checked": { const c = v.commands.get(ev.command); if (c) c.a11y = ev; break; }
         case "log": v.commands.set("log" + v.commands.size, { kind: "log", message: ev.message, file: ev.file, line: ev.line }); break;
-        case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, count: 0 }); break;
+        case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, server: !!ev.server, count: 0 }); break;
         case "route.aliased": { const r = v.routes.get(ev.route_id); if (r) r.alias = ev.alias; break; }
         case "request.intercepted":
           v.requests.push(ev);
@@ -216,7 +216,7 @@
       if (c.kind === "request") {
         const r = c.ev;
         list.append(el("li", { className: "request-line", dataset: { stubbed: r.stubbed ? "yes" : "no" } },
-          el("span", { className: "cmd-name", text: "(" + (r.resource_type || "request") + ")" }),
+          el("span", { className: "cmd-name", text: "(" + (r.server ? "server" : r.resource_type || "request") + ")" }),
           el("span", { className: "cmd-args", text: r.method + " " + (r.status != null ? r.status : (r.error || r.state)) + " " + r.url +
             (r.aliases || []).map((a) => " @" + a).join("") + (r.stubbed ? " stubbed" : " to the server") }),
           el("span", { className: "duration", text: ms(r.timings && r.timings.total) })));
@@ -244,7 +244,7 @@
         v.errorText && v.errorText !== v.error ? errorBlock(v.errorText) : null));
     }
     for (const r of v.routes.values()) {
-      routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher }),
+      routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher + (r.server ? " (the app's server)" : "") }),
         el("td", { text: r.stubbed ? "yes" : "no" }), el("td", { text: r.alias || "-" }), el("td", { className: "count", text: r.count })));
     }
     if (!v.routes.size) routes.append(el("tr", {}, el("td", { colspan: 5, className: "empty", text: "no routes" })));

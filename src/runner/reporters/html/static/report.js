@@ -610,7 +610,7 @@
     if (!routes.length) { return el("p", { cls: "hint", text: "No routes." }); }
     return table(["method", "route matcher", "stubbed", "alias", "handler", "#"], routes.map(function (r) {
       return [r.method, el("code", { text: r.matcher }), r.stubbed ? "yes" : "no", r.alias || "–",
-        r.handler || "", r.matches === null || r.matches === undefined ? "–" : String(r.matches)];
+        (r.handler || "") + (r.server ? " (the app's server)" : ""), r.matches === null || r.matches === undefined ? "–" : String(r.matches)];
     }), "routes");
   }
 
@@ -633,7 +633,7 @@
       var total = r.timings ? r.timings.total : null;
       var status = r.status === null || r.status === undefined ? (r.error ? "error" : r.open ? "open" : "–") : String(r.status);
       var summary = el("summary", { cls: "req" },
-        el("span", { cls: "req-what" }, el("b", { text: r.method + " " }), el("span", { cls: "url", text: r.url })),
+        el("span", { cls: "req-what" }, el("b", { text: (r.server ? "(server) " : "") + r.method + " " }), el("span", { cls: "url", text: r.url })),
         el("span", { cls: "req-status" + (r.status >= 400 || r.error ? " bad" : ""), text: status }),
         el("span", { cls: "req-by " + (r.stubbed ? "stub" : "server"), text: r.stubbed ? "stubbed" : "server" }),
         el("span", { cls: "req-took", text: ms(total) }),
