@@ -7,18 +7,16 @@ and matching are ``net/har.py``'s.
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import json
 import os
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from runner.errors import CommandError
+from runner.file_locks import LockBusy, waiting_lock
 from runner.net.har import HarEntry, HarIndex, HarMatching, entries_of, parse_entry
 from runner.redaction import REDACTED, Redactor
 
@@ -86,24 +84,11 @@ def locked(path: Path) -> Iterator[None]:
     """Hold the write lock of the HAR at ``path`` (another runner process waits up to
     ``_LOCK_WAIT_S`` for it; then CommandError). The lock is a file in runner's private folder
     of the temp folder, not beside the HAR (the fixtures folder is the user's)."""
-    where = Path(tempfile.gettempdir()) / f"runner-{os.getuid()}" / "locks"
-    where.mkdir(parents=True, exist_ok=True, mode=0o700)
-    digest = hashlib.sha256(os.fsencode(os.path.realpath(path))).hexdigest()[:32]
-    fd = os.open(where / f"har-{digest}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     try:
-        deadline = time.monotonic() + _LOCK_WAIT_S
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise CommandError(f"{str(path)!r} stayed locked by another runner for "
-                                       f"{_LOCK_WAIT_S:.0f}s; it was not written.") from None
-                time.sleep(0.02)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases its flock
+        with waiting_lock(path, "har", _LOCK_WAIT_S):
+            yield
+    except LockBusy as busy:
+        raise CommandError(f"{busy}; it was not written.") from None
 
 
 def write_document(path: Path, document: dict[str, Any]) -> None:
