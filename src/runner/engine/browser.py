@@ -2,7 +2,7 @@
 
 Only ``engine/`` imports Playwright, and only its modules hold Playwright objects: the commands
 call the verbs :class:`BrowserSession` gets from its families (``page_verbs``, ``element_verbs``,
-``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``, ``script_verbs``; see
+``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``, ``script_verbs``, ``a11y_verbs``; see
 ``holder.py``), which take and return plain data. This module launches the browser (or connects to a remote
 one), makes its context and page, replaces what broke, resets the page between tests and closes
 it all. Everything here is ``async`` and runs on the engine loop (``loop.py``); the commands call
@@ -34,6 +34,7 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from runner.engine.a11y_verbs import A11yVerbs
 from runner.engine.capture_verbs import CaptureVerbs
 from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
@@ -142,7 +143,7 @@ class LaunchOptions:
 
 
 class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVerbs, CaptureVerbs,
-                     StudioVerbs, ScriptVerbs):
+                     StudioVerbs, ScriptVerbs, A11yVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
     ``routing`` says where the page's requests go while it is routed or watched (see
