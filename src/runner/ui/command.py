@@ -3,8 +3,7 @@
 The ``webServer`` servers are started first (a server that cannot start is one message, exit
 status 1) and stopped last. Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
 processes killed when they do not end in time), closes the server and removes its temporary
-traces: exit status 0. A port
-that cannot be used is one message and exit status 1.
+traces: exit status 0. A port that cannot be used is one message and exit status 1.
 """
 
 from __future__ import annotations
