@@ -222,9 +222,32 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     # Before anything is trashed or written: another run of these folders is refused, not trashed.
     lock = lock_artifacts(config, pid=args.journal.command_pid if args.journal is not None else None)
     try:
-        return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
+        # The app's servers answer before baseUrl is checked; leaving the block stops them however
+        # the run ends (run/web_server.py).
+        with _web_servers(session):
+            return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
     finally:
         lock.release()
+
+
+def _web_servers(session: Any) -> Any:
+    """``webServer``: the app's servers started (in this process: workers share them), each
+    answering, and told as ``web_server.started`` events once the run has started (the events
+    file and the reports begin at run.started); raises ``WebServerError`` when one cannot be.
+    No extra environment yet."""
+    from runner.config.web_server import web_servers
+    from runner.events import RunStarted
+    from runner.run.web_server import start_web_servers
+
+    config = session.config
+    servers = start_web_servers(web_servers(config.web_server, config.project_root), extra_env={})
+    if servers.events:
+        def tell(_event: Any) -> None:
+            for event in servers.events:
+                session.bus.publish(event)
+
+        session.bus.subscribe(tell, (RunStarted,))
+    return servers
 
 
 def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporter: Any,

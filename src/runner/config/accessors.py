@@ -379,3 +379,9 @@ class OptionAccessors:
         """``clientCertificates``: Client certificates sent to servers whose URL matches `url` (scheme, host glob, port, path glob), with the server verified against `ca`; paths are relative to the project root."""
         value: list[Any] = self._value("clientCertificates")
         return value
+
+    @property
+    def web_server(self) -> dict[str, Any] | list[Any] | None:
+        """``webServer``: The app's own server(s), started by `runner run` and `runner open` before the first test and stopped (the whole process group) when they end: an entry or an array of entries, started in order."""
+        value: dict[str, Any] | list[Any] | None = self._value("webServer")
+        return value

@@ -91,7 +91,7 @@ def _definition_table(name: str) -> list[str]:
 
 
 def render_reference() -> str:
-    """The generated part of docs/configuration.md: every option, then the certificate entries."""
+    """The generated part of docs/configuration.md: every option, then the certificate and web server entries."""
     names = sorted(n for n in _schema()["properties"] if n != "$schema")
     lines = [
         "| Option | Type | Default | Override | Description |",
@@ -107,6 +107,7 @@ def render_reference() -> str:
     lines += ["", "`clientCertificates` entries:", ""] + _definition_table("clientCertificate")
     lines += ["", "PEM entry (`certs` item):", ""] + _definition_table("pemCertificate")
     lines += ["", "PFX entry (`certs` item):", ""] + _definition_table("pfxCertificate")
+    lines += ["", "`webServer` entries:", ""] + _definition_table("webServer")
     return "\n".join(lines) + "\n"
 
 

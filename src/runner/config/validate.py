@@ -26,6 +26,7 @@ from runner.config.limits import path_problem, structure_problems
 from runner.config.retries import retries_problem
 from runner.config.schema import BLOCK_KEYS, _schema, flat_schema, option_names, option_schema
 from runner.config.valid_cache import digest, is_known_valid, remember_valid
+from runner.config.web_server import web_server_problems
 from runner.errors import ConfigError
 from runner.match.braces import expansion_problem
 
@@ -194,10 +195,13 @@ def _map_error(error: ValidationError, doc: Any) -> list[Problem]:
     parts = tuple(error.absolute_path)
     option = _option_parts(parts)
     is_option_value = bool(option) and parts == option and option[-1] not in BLOCK_KEYS
+    # An option that is one entry or an array of entries (webServer) names an unknown key of
+    # its entry as it does in the array's entries; other objects are told as a whole.
+    entry_option = is_option_value and "items" in error.schema
     if (
         error.validator == "additionalProperties"
         and isinstance(error.instance, dict)
-        and not is_option_value
+        and (not is_option_value or entry_option)
     ):
         allowed = list(error.schema.get("properties", {}))
         return [
@@ -212,7 +216,7 @@ def _map_error(error: ValidationError, doc: Any) -> list[Problem]:
         for name in error.validator_value:
             if name in error.instance:
                 continue
-            sub = error.schema.get("properties", {}).get(name, {})
+            sub = _resolve(error.schema.get("properties", {}).get(name, {}))
             phrase = sub.get("x-expected", "set")
             path = format_path((*parts, name))
             out.append(
@@ -356,6 +360,26 @@ def _retries_problems(doc: dict[str, Any], flat: bool) -> list[Problem]:
     return problems
 
 
+def _web_server_problems(doc: dict[str, Any], flat: bool) -> list[Problem]:
+    """``webServer`` entries that wait for neither or both of ``url`` and ``port``
+    (config/web_server.py): what the schema cannot say."""
+    places: list[tuple[str | int, ...]] = [()]
+    if not flat:
+        places += [(block,) for block in BLOCK_KEYS if isinstance(doc.get(block), dict)]
+    problems = []
+    for block in places:
+        try:
+            value = _value_at(doc, (*block, "webServer"))
+        except (KeyError, TypeError):
+            continue
+        for parts, reason in web_server_problems(value):
+            full = (*block, *parts)
+            phrase = "a web server entry with `url` or `port`"
+            text = f"{_expected_text(full, phrase, _value_at(doc, full))} ({reason})."
+            problems.append(Problem(format_path(full), text, full))
+    return problems
+
+
 def problems_of(
     doc: Mapping[str, Any], *, flat: bool = False, root: Path | None = None
 ) -> list[Problem]:
@@ -380,6 +404,8 @@ def problems_of(
             found.setdefault(problem.path, problem)
         for problem in _retries_problems(plain, flat):  # the schema's message, with the reason
             found[problem.path] = problem
+        for problem in _web_server_problems(plain, flat):
+            found.setdefault(problem.path, problem)
     return sorted(found.values(), key=lambda p: (_order(plain, p.parts), p.path))
 
 

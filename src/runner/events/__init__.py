@@ -34,6 +34,7 @@ from .model import (
     TestEnded,
     TestStarted,
     VideoWritten,
+    WebServerStarted,
     from_json,
 )
 
@@ -42,5 +43,5 @@ __all__ = [
     "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
     "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded",
-    "TestEnded", "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
+    "TestEnded", "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN", "WebServerStarted",
 ]

@@ -99,6 +99,23 @@ class BrowserStarted(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class WebServerStarted(Event):
+    """A ``webServer`` entry answered before the tests: started by runner (``pid``: its process
+    group, ``took_ms``: from its start to its first answer) or found running and reused
+    (``reused``: runner did not start it and does not stop it). ``name`` is its place in the
+    option (``webServer``, ``webServer[1]``), ``target`` what was waited for (a URL, or ``port N
+    (127.0.0.1)``)."""
+
+    kind: ClassVar[str] = "web_server.started"
+    name: str
+    command: str
+    target: str
+    reused: bool = False
+    pid: int | None = None
+    took_ms: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
 class SpecStarted(Event):
     """A spec's first test starts (or a spec with no test to run is reported)."""
 
@@ -411,7 +428,7 @@ class RunEnded(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
-        RunStarted, BrowserStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
+        RunStarted, BrowserStarted, WebServerStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
         RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked, AttemptEnded, TestEnded,
         VideoWritten,
         SpecEnded, PluginEvent, RunEnded,

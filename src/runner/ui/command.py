@@ -1,20 +1,23 @@
 """``runner open``: start the interactive mode's server, print its URL, serve until Ctrl-C.
 
-Ctrl-C or SIGTERM stops the run in progress (its browser closed, its processes killed when they
-do not end in time), closes the server and removes its temporary traces: exit status 0. A port
-that cannot be used is one message and exit status 1.
+The ``webServer`` servers are started first (a server that cannot start is one message, exit
+status 1) and stopped last. Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
+processes killed when they do not end in time), closes the server and removes its temporary
+traces: exit status 0. A port that cannot be used is one message and exit status 1.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sys
 import webbrowser
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from runner.errors import UsageError
+from runner.errors import RunnerError, UsageError
 
 __all__ = ["open_command"]
 
@@ -25,11 +28,44 @@ def open_command(*, project: str | None, config_file: str | None, cli_config: li
     from runner.run.interrupts import become_subreaper, kill_descendants
 
     become_subreaper()  # a browser whose child died is still ours to end (and to reap: ui/reaper.py)
+    root = Path(project) if project else Path.cwd()
     try:
-        return asyncio.run(_serve(Path(project) if project else Path.cwd(), config_file, cli_config,
-                                  cli_env, browser, headed, port, open_browser, testing_type, spare))
+        with _web_servers(root, config_file, cli_config, cli_env, testing_type):
+            return asyncio.run(_serve(root, config_file, cli_config, cli_env, browser, headed, port, open_browser,
+                                      testing_type, spare))
     finally:
         kill_descendants()
+
+
+@contextlib.contextmanager
+def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | None, cli_env: list[str] | None,
+                 testing_type: str) -> Iterator[None]:
+    """``webServer``: the app's servers started before the server serves (so before its first run),
+    stopped when ``runner open`` exits. A configuration that cannot be read starts none: the
+    page shows its problem. SIGTERM while they start stops them as Ctrl-C does."""
+    from runner.config import load_config
+    from runner.config.web_server import web_servers
+    from runner.run.web_server import start_web_servers
+    from runner.ui import reaper
+
+    try:
+        config = load_config(root, config_file=config_file, cli_config=cli_config, cli_env=cli_env or None,
+                             testing_type=testing_type) if root.is_dir() else None
+    except RunnerError:
+        config = None
+    specs = web_servers(config.web_server, config.project_root) if config is not None else []
+    if not specs:
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        servers = start_web_servers(specs, extra_env={})
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    for pid in servers.pids:
+        reaper.own(pid)  # its end is waited for by its watcher (run/web_server.py), not reaped
+    with servers:
+        yield
 
 
 async def _serve(project: Path, config_file: str | None, cli_config: list[Any] | None,

@@ -79,6 +79,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "clientCertificates": [],
     "strictNetwork": False,
     "redact": {"headers": [], "queryParams": [], "bodyKeys": [], "showEnv": [], "traceBodies": True},
+    "webServer": None,
 }
 
 ANY = {
