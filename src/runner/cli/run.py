@@ -224,23 +224,26 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
     try:
         # The app's servers answer before baseUrl is checked; leaving the block stops them however
         # the run ends (run/web_server.py).
-        with _web_servers(session):
+        with _web_servers(session, proxied=args.worker_count <= 1):
             return _run_locked(args, session, interrupts, reporter, reporter_name, specs, events_path)
     finally:
         lock.release()
 
 
-def _web_servers(session: Any) -> Any:
+def _web_servers(session: Any, *, proxied: bool) -> Any:
     """``webServer``: the app's servers started (in this process: workers share them), each
     answering, and told as ``web_server.started`` events once the run has started (the events
     file and the reports begin at run.started); raises ``WebServerError`` when one cannot be.
-    No extra environment yet."""
+    ``proxied`` (the tests run in this process, no workers): the servers send their requests
+    through runner's proxy, where the tests' ``runner.intercept_backend`` routes see them."""
     from runner.config.web_server import web_servers
     from runner.events import RunStarted
     from runner.run.web_server import start_web_servers
 
     config = session.config
-    servers = start_web_servers(web_servers(config.web_server, config.project_root), extra_env={})
+    specs = web_servers(config.web_server, config.project_root)
+    extra_env = session.backend_environment() if specs and proxied else {}
+    servers = start_web_servers(specs, extra_env=extra_env)
     if servers.events:
         def tell(_event: Any) -> None:
             for event in servers.events:

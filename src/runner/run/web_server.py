@@ -118,7 +118,8 @@ class _Server:
         self._terminal = terminal
         self.ready = False  # it answered: an end from now on is a death, told by _watch
         self.stopping = False
-        env = {**os.environ, **spec.env, **extra_env}
+        # the entry's own env wins: "HTTP_PROXY": "" keeps one server off runner's proxy
+        env = {**os.environ, **extra_env, **spec.env}
         try:
             self.proc = subprocess.Popen(
                 ["/bin/sh", "-c", spec.command], cwd=spec.cwd, env=env, stdin=subprocess.DEVNULL,
