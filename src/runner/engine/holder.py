@@ -5,7 +5,7 @@ mixed in (``recovery``: what broke, replaced; ``page_verbs``: navigation; ``elem
 elements and keys; ``network_verbs``: routing, watching and HTTP from the test;
 ``storage_verbs``: cookies and storage; ``capture_verbs``: screenshots, traces, HAR, downloads;
 ``studio_verbs``; ``script_verbs``: the page's own JavaScript; ``clock_verbs``: the page's
-clock). ``browser.py`` makes what is
+clock; ``conditions_verbs``: its network conditions). ``browser.py`` makes what is
 held here (launch, contexts, the reset between tests, close); a family only uses it, and reaches
 another family only through what is declared here.
 """
