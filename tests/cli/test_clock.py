@@ -18,6 +18,14 @@ PAGE = """<html><body><h1>clock</h1><script>
   setTimeout(() => { seen.push('a'); clearInterval(every); }, 100);
 </script></body></html>"""
 
+MOVING = """<html><head><style>
+  #mover { position: absolute; left: 0; top: 40px; animation: slide 0.4s linear 1 forwards; }
+  @keyframes slide { from { left: 0 } to { left: 400px } }
+  body { height: 3000px; }
+</style></head><body><input id="field">
+<button id="mover" onclick="this.textContent = 'caught at ' + Math.round(this.getBoundingClientRect().left)">move</button>
+</body></html>"""
+
 SPEC = """
     import time
 
@@ -57,6 +65,17 @@ SPEC = """
         clock.tick(250)
         assert runner.evaluate("window.late") == 250
 
+    def test_runner_itself_keeps_real_time_under_a_paused_clock(runner):
+        clock = runner.clock(now=0)
+        runner.visit("/moving.html")
+        runner.get("#mover").click()  # waits for the element to stand still: the browser's own frames
+        runner.get("#mover").should("contain", "caught at 400")
+        runner.get("#field").type("typed").should("have.value", "typed")
+        runner.scroll_to("bottom", duration=100)
+        with pytest.raises(CommandError, match="did not end within 300ms"):
+            runner.evaluate("new Promise((r) => setTimeout(r, 50))", timeout=300)  # the page's timer waits for tick
+        clock.tick(50)
+
     def test_the_next_test_has_real_time(runner):
         runner.visit("/")
         assert abs(runner.evaluate("window.first") - time.time() * 1000) < 60_000
@@ -88,11 +107,11 @@ SPEC = """
 
 @pytest.mark.slow
 def test_the_clock_in_a_real_run(project) -> None:
-    root = project(base_project({"runner/integration/clock_spec.py": SPEC},
+    root = project(base_project({"runner/integration/clock_spec.py": SPEC, "site/moving.html": MOVING},
                                 {"video": False, "retries": 0, "defaultCommandTimeout": 3000}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
-    assert "7 passing" in result.out or "Passing:      7" in result.out or "7 passed" in result.text, result.out
+    assert "8 passing" in result.out or "8 passed" in result.text, result.out
 
     events = [json.loads(line) for line in
               (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]

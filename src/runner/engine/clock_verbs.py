@@ -25,7 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from runner.engine.holder import BrowserHolder, PageError
 
-__all__ = ["ClockVerbs", "ClockHandle", "TIMER_WATCH", "iso_ms"]
+__all__ = ["ClockVerbs", "ClockHandle", "TIMER_WATCH", "NATIVE_TIME", "iso_ms"]
 
 _T = TypeVar("_T")
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -62,6 +62,18 @@ TIMER_WATCH = """(() => {
     return Math.max(0, Math.ceil(Math.min(...pending.values()) - now()));
   };
   globalThis.__runnerTimers = watch;
+})();"""
+
+#: The browser's own timers and time, kept before the clock replaces them: runner's scripts in
+#: the page (dom.js's waits for a still element, page_values.js's bound on a promise, a smooth
+#: scroll) read them as ``globalThis.__runnerNative``, so the test's clock never holds them up.
+NATIVE_TIME = """(() => {
+  if (globalThis.__runnerNative) return;
+  const g = globalThis;
+  g.__runnerNative = {
+    setTimeout: g.setTimeout.bind(g), clearTimeout: g.clearTimeout.bind(g),
+    requestAnimationFrame: g.requestAnimationFrame.bind(g), performance: g.performance, Date: g.Date,
+  };
 })();"""
 
 _NEXT = "() => globalThis.__runnerTimers ? [globalThis.__runnerTimers.next(), globalThis.__runnerTimers.fired] : null"
@@ -115,16 +127,28 @@ class ClockVerbs(BrowserHolder):
         """Install the fake clock in the context (its pages now and every document it loads
         next), paused at ``now_ms``: Date reads ``now_ms``, timers wait for :meth:`clock_run_for`."""
         context = self._live_context()
-        self.clock_installed = True
+        if not self.clock_installed:  # kept first: in every new document this script runs before the clock's
+            self.clock_installed = True
+            await context.add_init_script(NATIVE_TIME)
+            await self._in_frames(NATIVE_TIME)
         await context.clock.install(time=iso_ms(now_ms))
         await self._pause_at(now_ms)
         await context.add_init_script(TIMER_WATCH)
-        page = self._live_page()
         try:
-            await page.evaluate(TIMER_WATCH)
+            await self._live_page().evaluate(TIMER_WATCH)
         except PlaywrightError:  # a page navigating: the next document gets it from the init script
             pass
         return ClockHandle(self.context_generation)
+
+    async def _in_frames(self, script: str) -> None:
+        """Run ``script`` in every frame of the context's pages now (a frame navigating gets it
+        from the init script instead)."""
+        for page in self._live_context().pages:
+            for frame in page.frames:
+                try:
+                    await frame.evaluate(script)
+                except PlaywrightError:
+                    pass
 
     async def _pause_at(self, at_ms: int) -> None:
         """Stop the clock at ``at_ms``. Playwright refuses a pause "in the past": a live page's
