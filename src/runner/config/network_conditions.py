@@ -99,7 +99,8 @@ def _checked(key: str, given: Any, what: str) -> Any:
     unit = "milliseconds" if key == "latency" else "kilobits per second"
     if isinstance(given, bool) or not isinstance(given, (int, float)) or not math.isfinite(given):
         raise UsageError(f"{what}: {key} must be a number of {unit}; found {given!r}.")
-    if given < 0 or (given == 0 and key != "latency"):
-        least = "0 or more" if key == "latency" else "more than 0 (leave it out for no limit)"
-        raise UsageError(f"{what}: {key} must be {least} {unit}; found {given!r}.")
+    if key == "latency" and given < 0:
+        raise UsageError(f"{what}: latency must be 0 or more milliseconds; found {given!r}.")
+    if key != "latency" and given <= 0:
+        raise UsageError(f"{what}: {key} must be more than 0 {unit} (leave it out for no limit); found {given!r}.")
     return float(given)
