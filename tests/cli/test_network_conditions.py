@@ -90,8 +90,13 @@ OPTION_SPEC = """
     from runner import CommandError
 
     def test_one(runner):
-        with pytest.raises(CommandError, match="ERR_INTERNET_DISCONNECTED"):
+        with pytest.raises(CommandError, match="ERR_INTERNET_DISCONNECTED") as err:
             runner.visit("/")
+        assert "The test's network is offline (runner.network_conditions()" in str(err.value)
+        runner.network_conditions(latency=3000)
+        with pytest.raises(CommandError, match="timed out") as err:
+            runner.visit("/", timeout=500)
+        assert "The test's network is slowed (latency 3000ms)" in str(err.value)
 
     def test_two(runner):
         with pytest.raises(CommandError, match="ERR_INTERNET_DISCONNECTED"):
