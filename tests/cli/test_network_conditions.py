@@ -64,8 +64,8 @@ SPEC = """
         # a response a handler reads is fetched by runner, outside the page (docs say so)
         runner.intercept("/read.txt", lambda req: req.continue_(lambda res: None))
         assert runner.evaluate(FAILS, "/read.txt") == "answered"
-        runner.network_conditions()
-        assert runner.evaluate("navigator.onLine") is True
+        tab.value.network_conditions()  # a popup's runner sets them for every page of the test
+        assert runner.evaluate("navigator.onLine") is True and tab.value.evaluate("navigator.onLine") is True
         runner.network_conditions(offline=True)
 
     def test_the_next_test_has_the_network_as_it_is(runner):
@@ -130,6 +130,8 @@ def test_network_conditions_in_a_real_run(project) -> None:
     results = [e["result"] for e in events if e["kind"] == "command.ended" and e["name"] == "network_conditions"
                and e["state"] == "passed"]
     assert results[:4] == ["download 800 kbps", "offline", "none (the network as it is)", "offline"], results
+    assert ("tab[1].network_conditions", "") in [(f"{e['subject']}.{e['name']}", e["args"]) for e in events
+                                                 if e["kind"] == "command.started" and e["subject"]]
     offline = "runner/integration/net_spec.py::test_offline"
     (ended,) = [e for e in events if e["kind"] == "attempt.ended" and e["nodeid"] == offline]
     assert "network_conditions: offline" in ended["log"], ended["log"]
