@@ -100,6 +100,21 @@ SPEC = """
         runner.visit("/")
         assert abs(runner.evaluate("window.first") - time.time() * 1000) < 60_000
 
+    def test_pause_resume_and_a_second_clock(runner):
+        runner.visit("/")
+        runner.clock(now=5000)
+        clock = runner.clock(now=0)  # a second call sets the clock anew
+        assert runner.evaluate("Date.now()") == 0
+        clock.resume()
+        # runs on in real time: a timer fires without a tick
+        assert runner.evaluate("new Promise((r) => setTimeout(() => r(Date.now()), 30))") >= 30
+        clock.pause()
+        stopped = runner.evaluate("Date.now()")
+        runner.wait(100)  # real time passes; the paused clock does not
+        assert runner.evaluate("Date.now()") == stopped
+        clock.tick(10)
+        assert runner.evaluate("Date.now()") == stopped + 10
+
     def test_bad_input_is_told(runner):
         with pytest.raises(UsageError, match="ISO 8601") as err:
             runner.clock(now="yesterday")
@@ -122,7 +137,7 @@ def test_the_clock_in_a_real_run(project) -> None:
                                 {"video": False, "retries": 0, "defaultCommandTimeout": 3000}, page=PAGE))
     result = run_runner("run", cwd=root)
     assert result.code == 0, result.text
-    assert "10 passing" in result.out, result.out
+    assert "11 passing" in result.out, result.out
 
     events = [json.loads(line) for line in
               (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
