@@ -18,6 +18,9 @@ class ActiveRun(Protocol):
     def current_config(self) -> Any:
         """The running test's configuration, else the run's."""
 
+    def backend_environment(self) -> dict[str, str]:
+        """The environment that sends a server's requests through the run's proxy."""
+
 
 _active: list[ActiveRun] = []
 
@@ -39,7 +42,8 @@ def current_config() -> Any:
 
 
 class _Runner:
-    """``Runner.minimatch``, ``Runner.config(name)``, ``Runner.env(name)``, ``Runner.version``.
+    """``Runner.minimatch``, ``Runner.config(name)``, ``Runner.env(name)``, ``Runner.version``,
+    ``Runner.backend_environment()``.
 
     ``config`` and ``env`` reflect the current test (its ``runner`` marks included) while a test
     runs, the run's configuration between tests, and ``runner.json`` of the current folder when
@@ -77,6 +81,18 @@ class _Runner:
         """One ``env`` value (None when unset), or the whole ``env`` dict."""
         env = dict(self._config().env)
         return env if name is None else env.get(name)
+
+    @staticmethod
+    def backend_environment() -> dict[str, str]:
+        """The variables that send an app server's HTTP and HTTPS through runner's proxy of the
+        run active in this process, where ``runner.intercept_backend``'s routes see them
+        (docs/app-server.md). Raises UsageError outside a run."""
+        if not _active:
+            from runner.errors import UsageError
+
+            raise UsageError("Runner.backend_environment() needs a run: call it in a spec, a fixture or a "
+                             "plugins file's event handler of a `runner run` (or `runner open`).")
+        return _active[-1].backend_environment()
 
     def __repr__(self) -> str:
         return f"<Runner {self.version}>"

@@ -107,3 +107,15 @@ def test_a_reporter_that_names_a_class_with_no_hooks_is_refused(project) -> None
     missing = run_runner("run", "--reporter", "reporting.nowhere:Mine", cwd=root, timeout=60)
     assert missing.code == 1 and "Traceback" not in missing.text
     assert "reporter 'reporting.nowhere:Mine' is not a built-in reporter and could not be imported" in missing.err
+
+
+@pytest.mark.parametrize("command", ["config", "run", "show-report"])
+def test_a_project_folder_that_is_not_there_is_told_not_run_on_defaults(tmp_path, command: str) -> None:
+    # a typo in --project used to print the defaults (config) or look for specs under it (run)
+    done = run_runner(command, "--project", str(tmp_path / "nope"), cwd=tmp_path)
+    assert done.code == 1, done.text
+    assert f"'{tmp_path / 'nope'}' does not exist" in done.err and "Traceback" not in done.text
+    assert "Resolved configuration" not in done.out and "no specs" not in done.text
+    (tmp_path / "a-file").write_text("")
+    done = run_runner(command, "--project", str(tmp_path / "a-file"), cwd=tmp_path)
+    assert done.code == 1 and "is not a folder" in done.err, done.text

@@ -32,7 +32,7 @@ def _get(url: str, path: str, headers: dict[str, str] | None = None) -> tuple[in
 
 def test_a_project_that_is_not_a_folder_and_a_busy_port_are_one_message_each(tmp_path: Path) -> None:
     done = run_runner("open", "--no-open", "--project", str(tmp_path / "nope"), cwd=tmp_path)
-    assert done.code == 1 and "is not a folder" in done.err and "Traceback" not in done.text
+    assert done.code == 1 and "does not exist" in done.err and "Traceback" not in done.text
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()

@@ -145,3 +145,131 @@ def test_replay_sets_every_cookie_of_a_recorded_response(runner, server, tmp_pat
     runner.wait("@login")
     cookies = runner._ctx.run(runner._ctx.browser.page.evaluate("document.cookie"))
     assert sorted(cookies.split("; ")) == ["session=abc", "theme=dark"]
+
+
+def har_of(server, *entries):
+    """A HAR written by hand: (method, path, request body or None, response text) each."""
+    return {"log": {"version": "1.2", "entries": [{
+        "request": {"method": method, "url": f"{server.url}{path}", "headers": [],
+                    **({"postData": {"mimeType": "application/json", "text": post}} if post is not None else {})},
+        "response": {"status": 200, "statusText": "OK", "content": {"text": text, "mimeType": "text/plain"},
+                     "headers": [{"name": "Content-Type", "value": "text/plain"}]}}
+        for method, path, post, text in entries]}}
+
+
+def test_replay_ignores_volatile_query_parameters_and_json_keys(runner, server, tmp_path):
+    runner.visit(app(server))
+    server.route("/api/search", lambda h: h.send(200, "the server"))
+    (tmp_path / "v.har").write_text(json.dumps(har_of(
+        server, ("GET", "/api/search?q=a&ts=1&nonce=x", None, "q=a from the file"),
+        ("GET", "/api/search?ts=5", None, "no query from the file"),
+        ("POST", "/api/save", json.dumps({"name": "Ann", "meta": {"requestId": "r1", "n": 1}}), "Ann from the file"))))
+    runner.replay_har(tmp_path / "v.har", ignore_query=["ts", "nonce"], ignore_json_keys=["requestId"])
+    server.received.clear()
+    assert fetch(runner, "/api/search?nonce=y&q=a&ts=2")["text"] == "q=a from the file"  # any order, any value
+    assert fetch(runner, "/api/search?q=a")["text"] == "q=a from the file"  # or absent
+    assert fetch(runner, "/api/search")["text"] == "no query from the file"
+    assert fetch(runner, "/api/search?ts=9")["text"] == "no query from the file"
+    same = fetch(runner, "/api/save", {"method": "POST", "body": json.dumps({"meta": {"n": 1, "requestId": "r9"}, "name": "Ann"})})
+    assert same["text"] == "Ann from the file"
+    assert not [r for r in server.received if "/api/" in r["path"]]  # none of them reached the server
+    # what is not ignored still counts: another value of q, another n
+    assert fetch(runner, "/api/search?q=b&ts=2")["text"] == "the server"
+    other = fetch(runner, "/api/save", {"method": "POST", "body": json.dumps({"name": "Bob", "meta": {"requestId": "r1", "n": 1}})})
+    assert json.loads(other["text"]) == {"saved": "Bob"}
+    assert [r["path"] for r in server.received if "/api/" in r["path"]] == ["/api/search?q=b&ts=2", "/api/save"]
+
+
+def test_record_hides_secret_headers_and_cookies_and_passes_each_entry_to_the_hook(runner, server, tmp_path):
+    runner.visit(app(server))
+    server.route("/api/login", lambda h: h.send(200, {"ok": True}, headers={"Set-Cookie": "sid=planted-cookie-1; Path=/"}))
+    seen = []
+
+    def scrub(entry):
+        seen.append(entry["request"]["url"])
+        if entry["request"]["url"].endswith("/api/users"):
+            return None  # left out of the file
+        entry["request"]["headers"].append({"name": "X-Scrubbed", "value": "yes"})
+        return entry
+
+    with runner.record_har(tmp_path / "login.har", url="**/api/**", redact=scrub) as recording:
+        fetch(runner, "/api/users")
+        fetch(runner, "/api/login", {"method": "POST", "headers": {"Authorization": "Bearer planted-token-2"}})
+    assert recording.entries == 1 and len(seen) == 2
+    text = (tmp_path / "login.har").read_text()
+    assert "planted-token-2" not in text and "planted-cookie-1" not in text
+    (entry,) = json.loads(text)["log"]["entries"]
+    sent = {h["name"].lower(): h["value"] for h in entry["request"]["headers"]}
+    got = {h["name"].lower(): h["value"] for h in entry["response"]["headers"]}
+    assert sent["authorization"] == "[redacted]" and sent["x-scrubbed"] == "yes"
+    assert got["set-cookie"] == "[redacted]" and got["content-type"] == "application/json"
+    # replayed, the hidden cookie is not set as a cookie named [redacted]
+    runner.clear_cookies()
+    runner.replay_har(tmp_path / "login.har")
+    assert json.loads(fetch(runner, "/api/login", {"method": "POST"})["text"]) == {"ok": True}
+    assert runner._ctx.run(runner._ctx.browser.page.evaluate("document.cookie")) == ""
+
+
+def test_a_raising_hook_is_one_error_naming_it_and_the_request_and_the_file_is_untouched(runner, server, tmp_path):
+    runner.visit(app(server))
+    target = tmp_path / "api.har"
+    runner.record_har(target, url="**/api/**").stop()  # runner's file, which a recording may replace
+    before = target.read_text()
+
+    def broken_hook(entry):
+        raise ValueError("no idea what to hide")
+
+    recording = runner.record_har(target, url="**/api/**", redact=broken_hook)
+    fetch(runner, "/api/users")
+    with pytest.raises(CommandError) as caught:
+        recording.stop()
+    message = str(caught.value)
+    assert "the redact hook " in message and "broken_hook raised ValueError: no idea what to hide" in message
+    assert f"on the entry of GET {server.url}/api/users" in message and "the file is as it was" in message
+    assert target.read_text() == before and sorted(p.name for p in tmp_path.iterdir()) == ["api.har"]
+
+    recording = runner.record_har(target, url="**/api/**", redact=lambda entry: "not an entry")
+    fetch(runner, "/api/users")
+    with pytest.raises(CommandError, match=r"returned 'not an entry' for the entry of GET .*expected the entry"):
+        recording.stop()
+    assert target.read_text() == before
+
+
+def test_har_update_and_matching_misuse(runner, server, tmp_path):
+    runner.visit(app(server))
+    (tmp_path / "a.har").write_text(json.dumps(har_of(server, ("GET", "/api/users", None, "x"))))
+    har = tmp_path / "a.har"
+    with pytest.raises(UsageError, match=r"`update` is 'missing' \(record what the file lacks\), 'all' .* found 'yes'"):
+        runner.replay_har(har, update="yes")
+    with pytest.raises(UsageError, match="update='missing' sends what the file lacks to the server"):
+        runner.replay_har(har, update="missing", not_found="abort")
+    with pytest.raises(UsageError, match=r"`ignore_query` is a list of names, e.g. \['ts', 'nonce'\]; found 'ts'"):
+        runner.replay_har(har, ignore_query="ts")
+    with pytest.raises(UsageError, match=r"`ignore_json_keys` is a list of names, e.g. \['requestId'\]; found \[1\]"):
+        runner.replay_har(har, ignore_json_keys=[1])
+    with pytest.raises(UsageError, match="`redact` is a function that takes a HAR entry"):
+        runner.record_har(tmp_path / "r.har", redact="Authorization")
+    with pytest.raises(UsageError, match="`redact` is applied to what is recorded; give it with update="):
+        runner.replay_har(har, redact=lambda e: e)
+    assert runner._interceptor_getter().routes_table() == []  # nothing half-registered
+
+
+def test_a_request_in_flight_when_the_recording_stops_is_waited_for(runner, server, tmp_path):
+    runner.visit(app(server))
+    with runner.record_har(tmp_path / "slow.har", url="**/slow*") as recording:
+        runner._ctx.run(runner._ctx.browser.page.evaluate("() => { window.late = fetch('/slow?ms=400'); }"))
+    assert recording.entries == 1
+    (entry,) = json.loads((tmp_path / "slow.har").read_text())["log"]["entries"]
+    assert json.loads(entry["response"]["content"]["text"]) == {"slow": True}
+
+
+def test_a_recording_says_who_answered_each_request(runner, server, tmp_path):
+    runner.visit(app(server))
+    runner.intercept("/echo/stubbed", {"body": "a stub"})
+    runner.intercept("/echo/handled", lambda req: None)  # a handler that lets it through: runner fetches it
+    with runner.record_har(tmp_path / "who.har", url="**/echo/**"):
+        for path in ("/echo/plain", "/echo/stubbed", "/echo/handled"):
+            fetch(runner, path)
+    entries = json.loads((tmp_path / "who.har").read_text())["log"]["entries"]
+    who = {e["request"]["url"].rsplit("/", 1)[1]: (e["_answeredBy"], e.get("serverIPAddress")) for e in entries}
+    assert who == {"plain": ("server", "127.0.0.1"), "stubbed": ("route", None), "handled": ("server", None)}

@@ -24,3 +24,39 @@ def test_an_unstopped_recording_is_written_when_a_failing_test_ends(project):
     (page,) = har["log"]["entries"]
     assert page["request"]["url"].endswith("/") and page["response"]["status"] == 200
     assert "<h1>Hi</h1>" in page["response"]["content"]["text"]
+
+
+def test_a_hook_that_raises_when_a_passing_test_ends_fails_that_test_with_its_error(project):
+    pytester = project({"a_spec.py": textwrap.dedent("""
+        def refuse(entry):
+            raise RuntimeError("cannot scrub this")
+
+        def test_records_with_a_broken_hook(runner):
+            runner.record_har("traffic.har", redact=refuse)
+            runner.visit("/")
+        """)})
+    fixtures = pytester.path / "runner" / "fixtures"
+    fixtures.mkdir(parents=True, exist_ok=True)
+    result = pytester.runpytest_subprocess("runner/integration/a_spec.py", "-p", "no:cacheprovider", timeout=180)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*the redact hook refuse raised RuntimeError: cannot scrub this on the entry of GET http*/*"])
+    assert list(fixtures.iterdir()) == []  # nothing written, no partial file left
+
+
+def test_a_har_torn_while_the_test_ran_is_one_clear_error_and_is_left_as_it_is(project):
+    pytester = project({"a_spec.py": textwrap.dedent("""
+        from pathlib import Path
+
+        def test_updates_a_file_someone_tears(runner):
+            runner.replay_har("api.har", update="missing")
+            runner.visit("/")
+            (Path(__file__).parents[1] / "fixtures" / "api.har").write_text('{"log": {"entries": [')
+        """)})
+    fixtures = pytester.path / "runner" / "fixtures"
+    fixtures.mkdir(parents=True, exist_ok=True)
+    (fixtures / "api.har").write_text('{"log": {"entries": []}}')
+    result = pytester.runpytest_subprocess("runner/integration/a_spec.py", "-p", "no:cacheprovider", timeout=180)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*runner.replay_har(*api.har'): is not JSON: *"])
+    assert "Traceback" not in result.stdout.str()
+    assert (fixtures / "api.har").read_text() == '{"log": {"entries": ['  # not replaced, not repaired

@@ -11,6 +11,7 @@ import argparse
 import difflib
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 from runner import __version__
@@ -72,9 +73,18 @@ def serve_options(p: argparse.ArgumentParser) -> None:
                    help="do not open a browser, only print the URL")
 
 
+def project_folder(text: str) -> str:
+    """``--project DIR``: a folder that exists (a typo is told at once, not run on defaults)."""
+    path = Path(text).expanduser()
+    if not path.is_dir():
+        what = "is not a folder" if path.exists() else "does not exist"
+        raise argparse.ArgumentTypeError(f"expected the project folder (where runner.json is); {text!r} {what}")
+    return text
+
+
 def common_options(p: argparse.ArgumentParser) -> None:
     """The project and its configuration: ``--project``, ``--config-file``, ``--config``, ``--env``."""
-    p.add_argument("--project", "-P", default=None, metavar="DIR",
+    p.add_argument("--project", "-P", type=project_folder, default=None, metavar="DIR",
                    help="the project folder (default: the current folder)")
     p.add_argument("--config-file", "-C", default=None, metavar="PATH",
                    help="the configuration file (default: runner.json); 'false' runs on defaults")

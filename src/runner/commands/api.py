@@ -15,6 +15,7 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 ``storage.py``      cookies, local and session storage, ``session``: what the browser keeps for a site
 ``system.py``       ``config``, ``env``, ``log``, ``fixture``, ``exec``, ``task``: outside the page
 ``screenshots.py``  ``screenshot``
+``a11y.py``         ``check_a11y``: axe-core's accessibility checks of the page or a subject
 ``scrolling.py``    ``scroll_to``: the page scrolled
 ``within.py``       ``within``: the queries narrowed to an element
 ``tabs.py``         ``popup``: a popup or new tab, driven by a runner of its own
@@ -26,6 +27,7 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 
 from __future__ import annotations
 
+from runner.commands.a11y import A11yCommands
 from runner.commands.clock import ClockCommands
 from runner.commands.conditions import ConditionCommands
 from runner.commands.custom import CustomCommands
@@ -44,7 +46,7 @@ __all__ = ["RunnerCommands"]
 
 
 class RunnerCommands(SystemCommands, NavigationCommands, PageCommands, QueryCommands, NetworkCommands,
-                     StorageCommands, ScreenshotCommands, ScrollCommands, WithinCommands,
+                     StorageCommands, ScreenshotCommands, A11yCommands, ScrollCommands, WithinCommands,
                      TabCommands, ClockCommands, ConditionCommands, CustomCommands):
     """What the ``runner`` fixture gives a test.
 

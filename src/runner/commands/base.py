@@ -23,14 +23,18 @@ __all__ = ["CommandsBase", "snake_options"]
 
 
 class CommandsBase:
-    """The state the command families read: the test (``_ctx``), the run's interceptor, plugin
+    """The state the command families read: the test (``_ctx``), the run's interceptor (and
+    whether the app's server's proxy runs), plugin
     events, screenshot folder, session cache and mount host, the DOM aliases of the test and its
     open ``within`` blocks."""
 
     def __init__(self, ctx: TestContext, *, events: PluginEvents | None = None,
                  interceptor: Callable[[], Any] | None = None, screenshot_dir: Callable[[], Path] | None = None,
-                 session_cache: dict[str, Any] | None = None, mount_host: MountHost | None = None) -> None:
+                 session_cache: dict[str, Any] | None = None, mount_host: MountHost | None = None,
+                 backend_proxy: Callable[[], bool] | None = None) -> None:
         self._ctx = ctx
+        # whether runner's proxy for the app's server runs in this process (runner.intercept_backend)
+        self._backend_proxy = backend_proxy
         self._mount_host = mount_host
         self._events = events
         self._interceptor_getter = interceptor

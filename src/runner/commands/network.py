@@ -28,7 +28,8 @@ _REQUEST_OPTIONS = {"method", "url", "body", "headers", "qs", "auth", "follow_re
 
 
 def intercept_step_name(row: Mapping[str, Any]) -> str:
-    """``intercept GET /api/x (stubbed) as x``: a route of the Routes table as a trace step."""
+    """``intercept GET /api/x (stubbed) as x`` (``intercept_backend ...`` for a route of the app's
+    server's requests): a route of the Routes table as a trace step."""
     matcher = str(row.get("matcher", ""))
     try:
         fields = json.loads(matcher)
@@ -40,7 +41,8 @@ def intercept_step_name(row: Mapping[str, Any]) -> str:
     alias = f" as {row['alias']}" if row.get("alias") else ""
     method = str(row.get("method") or "*")
     shown = matcher if method == "*" else f"{method} {matcher}"
-    return f"intercept {shown} ({kind}){alias}"
+    name = "intercept_backend" if row.get("server") else "intercept"
+    return f"{name} {shown} ({kind}){alias}"
 
 
 class NetworkCommands(CommandsBase):
@@ -74,6 +76,24 @@ class NetworkCommands(CommandsBase):
             return intercept_step_name(row)
 
         return name
+
+    @command("intercept_backend", step_after=lambda commands, handle: commands._intercept_step(handle))
+    def intercept_backend(self, *args: Any) -> Any:
+        """Spy on or stub the requests the app's server makes (through runner's proxy), with the
+        arguments of ``intercept`` (see docs/app-server.md)."""
+        __tracebackhide__ = True
+        self._ctx.checkpoint()
+        if self._interceptor_getter is None:
+            raise UsageError("runner.intercept_backend() is not available in this run.")
+        if self._backend_proxy is None or not self._backend_proxy():
+            raise UsageError(
+                "runner.intercept_backend() found no app server sending its requests through runner's proxy in "
+                "this process: start the server with runner's proxy in its environment "
+                "(`Runner.backend_environment()`) in the process that runs the test. Under `--workers` each "
+                "worker has its own proxy: a server started once for the whole run cannot be pointed at "
+                "them all (docs/app-server.md)."
+            )
+        return self._interceptor_getter().intercept_backend(*args)
 
     @command("wait")
     def wait(self, target: Any, *rest: Any, **options: Any) -> Any:
@@ -154,31 +174,41 @@ class NetworkCommands(CommandsBase):
         self._ctx.checkpoint()
 
     @command("record_har")
-    def record_har(self, path: Any, *, url: Any = None, content: str = "embed") -> Any:
+    def record_har(self, path: Any, *, url: Any = None, content: str = "embed", redact: Any = None) -> Any:
         """Record the page's requests (those ``url`` matches, a glob or regex; all by default) to a
         HAR 1.2 file (relative paths: in fixturesFolder); ``content="omit"`` leaves the bodies
-        out. Returns the recording: ``stop()`` writes it, so does the end of a ``with`` block or
-        of the test. Only a file runner recorded is ever replaced."""
+        out; ``redact``: a function each entry passes before it is written (it returns the entry
+        changed, or None to leave it out); the run's secrets are hidden after it. Returns the
+        recording: ``stop()`` writes it, so does the end of a ``with`` block or of the test.
+        Only a file runner recorded is ever replaced."""
         __tracebackhide__ = True
         from runner import __version__
         from runner.commands.har import start_recording
 
-        return start_recording(self._ctx, path, url, content, __version__)
+        return start_recording(self._ctx, path, url, content, __version__, redact)
 
     @command("replay_har")
     def replay_har(self, path: Any, *, url: Any = None, not_found: str = "fallback",
-                   alias: str | None = None) -> list[Any]:
+                   alias: str | None = None, update: str | None = None, ignore_query: Any = None,
+                   ignore_json_keys: Any = None, redact: Any = None) -> list[Any]:
         """Answer the page's requests from a HAR file (relative paths: in fixturesFolder): a route
         per method and URL of its entries (those ``url`` matches), named ``alias`` when given,
         counted and listed like any route. A request with no entry goes to the server
-        (``not_found="fallback"``) or fails, with the test (``"abort"``). Returns the routes' handles."""
+        (``not_found="fallback"``) or fails, with the test (``"abort"``). ``update="missing"``
+        adds what went to the server to the file when the test ends; ``"all"`` replays nothing
+        and records every request again (``redact`` as for record_har). ``ignore_query`` /
+        ``ignore_json_keys``: query parameters and JSON body keys a request may differ in and
+        still match an entry. Returns the routes' handles."""
         __tracebackhide__ = True
         self._ctx.checkpoint()
         if self._interceptor_getter is None:
             raise UsageError("runner.replay_har() is not available in this run.")
+        from runner import __version__
         from runner.commands.har import replay_routes
 
-        return replay_routes(self._ctx, self._interceptor_getter().intercept, path, url, not_found, alias)
+        return replay_routes(self._ctx, self._interceptor_getter().intercept, path, url, not_found, alias,
+                             update=update, ignore_query=ignore_query, ignore_json_keys=ignore_json_keys,
+                             redact=redact, version=__version__)
 
     @command("request")
     def request(self, *args: Any, **options: Any) -> Record:

@@ -10,6 +10,7 @@ the browser session was given, and the page's URL from the browser session.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -36,9 +37,19 @@ if TYPE_CHECKING:
     from runner.engine.routing import RoutingTarget
 
 __all__ = ["handle_route", "observe_request", "send_and_answer", "abandoned_message", "BLOCKED_HEADER",
-           "CertificateExchange", "PlaywrightExchange", "WatchingExchange"]
+           "CertificateExchange", "PlaywrightExchange", "WatchingExchange", "fetched_from_server"]
 
 BLOCKED_HEADER = "x-runner-matched-blocked-host"
+
+# The page's requests whose answer runner fetched from the server itself (a route's handler let
+# them through, or a client certificate): fulfilled like a stub, they are told from a route's own
+# answer by this (har_recorder.py). Written only here; weak: a request is forgotten with its page.
+_FETCHED: weakref.WeakSet[Request] = weakref.WeakSet()
+
+
+def fetched_from_server(request: Request) -> bool:
+    """Whether runner fetched ``request``'s answer from the server (see ``_FETCHED``)."""
+    return request in _FETCHED
 
 
 class PlaywrightExchange:
@@ -87,10 +98,12 @@ class PlaywrightExchange:
 
             try:
                 context = self._request.frame.page.context
-                return await fetch_in_context(self._client, context, request.method, request.url, request.headers,
-                                              request.body, timeout_ms, max_redirects=20 if follow_redirect else 0)
+                fetched = await fetch_in_context(self._client, context, request.method, request.url, request.headers,
+                                                 request.body, timeout_ms, max_redirects=20 if follow_redirect else 0)
             except PlaywrightError as err:  # the context's cookies could not be read: the page went away
                 raise UpstreamError(first_line(err), timed_out=False) from err
+            _FETCHED.add(self._request)
+            return fetched
         kwargs = self._overrides(request)
         kwargs["url"] = request.url
         try:
@@ -103,6 +116,7 @@ class PlaywrightExchange:
         except PlaywrightError as err:
             text = first_line(err)
             raise UpstreamError(text, timed_out="Timeout" in text) from err
+        _FETCHED.add(self._request)
         return HttpResponse(
             status=response.status,
             status_text=response.status_text,
@@ -187,8 +201,10 @@ class CertificateExchange(PlaywrightExchange):
                 cookies = []
             if cookies:
                 headers["cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
-        return await self._certificate.fetch(request.method, request.url, headers, request.body, timeout_ms,
-                                             follow_redirect=follow_redirect)
+        fetched = await self._certificate.fetch(request.method, request.url, headers, request.body, timeout_ms,
+                                                follow_redirect=follow_redirect)
+        _FETCHED.add(self._request)
+        return fetched
 
     async def pass_through(self, request: HttpRequest | None) -> HttpResponse | UpstreamError:
         sent = request or HttpRequest(method=self._request.method, url=self._request.url,

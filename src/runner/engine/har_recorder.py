@@ -3,7 +3,10 @@
 Playwright's own HAR recorder belongs to a browser context and is written when the context
 closes; runner keeps one context for a whole run, so it records from the page's events
 instead: ``requestfinished`` and ``requestfailed``, with the request's timing, both header lists
-and the response body. Stubbed and routed requests are recorded as the page received them.
+and the response body. Stubbed and routed requests are recorded as the page received them;
+``_answeredBy`` says whether the server answered (through the network, or fetched by runner for a
+route's handler) or a route did (``replay_har(update=...)`` adds only the server's);
+``serverIPAddress`` is set when the network answered.
 Runs on the engine's loop only.
 """
 
@@ -57,17 +60,33 @@ class HarRecorder:
         self._content = content
         self._entries: list[dict[str, Any]] = []
         self._pending: set[asyncio.Task[None]] = set()
+        self._in_flight: set[Request] = set()  # started, neither finished nor failed yet
+        self._landed = asyncio.Event()  # set whenever nothing is in flight
+        self._landed.set()
         self._listening = False
 
     async def start(self) -> None:
+        self._page.on("request", self._started)
         self._page.on("requestfinished", self._finished)
         self._page.on("requestfailed", self._failed)
         self._listening = True
 
+    def _started(self, request: Request) -> None:
+        if self._keep(request.url):
+            self._in_flight.add(request)
+            self._landed.clear()
+
+    def _ended(self, request: Request) -> None:
+        self._in_flight.discard(request)
+        if not self._in_flight:
+            self._landed.set()
+
     def _finished(self, request: Request) -> None:
+        self._ended(request)
         self._track(self._entry(request, failed=False))
 
     def _failed(self, request: Request) -> None:
+        self._ended(request)
         self._track(self._entry(request, failed=True))
 
     def _track(self, coro: Any) -> None:
@@ -75,12 +94,20 @@ class HarRecorder:
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def stop(self, timeout_s: float = 10.0) -> list[dict[str, Any]]:
-        """Stop listening; wait (at most ``timeout_s``) for the entries being read; return every
-        entry, oldest first."""
+    async def stop(self, timeout_s: float = 10.0, settle_s: float = 2.0) -> list[dict[str, Any]]:
+        """Stop listening, once the requests in flight ended (waited for at most ``settle_s``: a
+        request the test's last command started is the test's, as the run's settle counts it;
+        one still open then, a stream, is left out); wait (at most ``timeout_s``) for the entries
+        being read; return every entry, oldest first."""
+        if self._listening and self._in_flight:
+            try:
+                await asyncio.wait_for(self._landed.wait(), settle_s)
+            except TimeoutError:
+                pass
         if self._listening:
             self._listening = False
-            for event, handler in (("requestfinished", self._finished), ("requestfailed", self._failed)):
+            for event, handler in (("request", self._started), ("requestfinished", self._finished),
+                                   ("requestfailed", self._failed)):
                 try:
                     self._page.remove_listener(event, handler)
                 except (ValueError, KeyError):
@@ -115,6 +142,7 @@ class HarRecorder:
         if post:
             har_request["postData"] = {"mimeType": _mime(request_headers), **_content(post, _mime(request_headers) or "text/plain")}
         response = None if failed else await request.response()
+        address: Any = None  # the server's address, when the network answered
         if response is None:
             har_response: dict[str, Any] = {
                 "status": 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
@@ -134,6 +162,10 @@ class HarRecorder:
             if body:
                 content.update(_content(body, mime))
             location = next((h["value"] for h in headers if h["name"].lower() == "location"), "")
+            try:
+                address = await response.server_addr()  # None: a route answered, not the network
+            except PlaywrightError:
+                address = None
             har_response = {
                 "status": response.status, "statusText": response.status_text, "httpVersion": "HTTP/1.1",
                 "cookies": [], "headers": [{"name": h["name"], "value": h["value"]} for h in headers],
@@ -142,7 +174,7 @@ class HarRecorder:
         wait = max(0.0, (timing.get("responseStart") or 0) - max(timing.get("requestStart") or 0, 0))
         end = timing.get("responseEnd") or 0
         receive = max(0.0, end - (timing.get("responseStart") or end))
-        return {
+        entry: dict[str, Any] = {
             "startedDateTime": datetime.fromtimestamp(started / 1000, UTC).isoformat(timespec="milliseconds"),
             "time": round(max(end, 0), 3),
             "request": har_request, "response": har_response, "cache": {},
@@ -150,3 +182,13 @@ class HarRecorder:
                         "wait": round(wait, 3), "receive": round(receive, 3)},
             "_resourceType": request.resource_type,
         }
+        if response is not None:
+            from runner.engine.exchange import fetched_from_server
+
+            # the network answered, or runner fetched the answer for a route's handler: the
+            # server's (a route's own answer, a stub, is not: replay_har(update=...) skips it)
+            server = bool(address) or fetched_from_server(request)
+            entry["_answeredBy"] = "server" if server else "route"
+        if address:
+            entry["serverIPAddress"] = address["ipAddress"]
+        return entry

@@ -4,10 +4,10 @@
 mixed in (``recovery``: what broke, replaced; ``page_verbs``: navigation; ``element_verbs``:
 elements and keys; ``network_verbs``: routing, watching and HTTP from the test;
 ``storage_verbs``: cookies and storage; ``capture_verbs``: screenshots, traces, HAR, downloads;
-``studio_verbs``; ``script_verbs``: the page's own JavaScript; ``clock_verbs``: the page's
-clock; ``conditions_verbs``: its network conditions). ``browser.py`` makes what is
-held here (launch, contexts, the reset between tests, close); a family only uses it, and reaches
-another family only through what is declared here.
+``studio_verbs``; ``script_verbs``: the page's own JavaScript; ``a11y_verbs``: axe-core's
+checks; ``clock_verbs``: the page's clock; ``conditions_verbs``: its network conditions).
+``browser.py`` makes what is held here (launch, contexts, the reset between tests, close); a
+family only uses it, and reaches another family only through what is declared here.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ class BrowserHolder:
     # about:blank (a new context when it will not go)
     _new_context: Callable[[], Awaitable[None]]
     _blank: Callable[[], Awaitable[None]]
+    # element_verbs.py's: ``call(target)`` evaluated in the page, or in the frame at the end of
+    # ``path`` (found again at each try), a navigation under way waited out
+    _in_page: Callable[..., Awaitable[Any]]
 
     def _live_page(self) -> Page:
         assert self.page is not None

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import BrowserContext, Page, Request, Route
 from playwright.async_api import Error as PlaywrightError
 
+from runner.engine.a11y_verbs import A11yVerbs
 from runner.engine.capture_verbs import CaptureVerbs
 from runner.engine.element_verbs import ElementVerbs
 from runner.engine.page_verbs import PageVerbs
@@ -57,7 +58,7 @@ def _url_of(page: Page | None | object) -> str | None:
     return page.url if isinstance(page, Page) else None
 
 
-class PageView(PageVerbs, ElementVerbs, CaptureVerbs, ScriptVerbs, StorageVerbs):
+class PageView(PageVerbs, ElementVerbs, CaptureVerbs, ScriptVerbs, StorageVerbs, A11yVerbs):
     """The session's verbs bound to another page of its context (a popup): the page verbs act
     on that page, and every other attribute is the session's (so its state is never copied).
     The verbs of the whole context that its families also hold stay the session's

@@ -14,6 +14,7 @@ from .model import (
     EVENT_TYPES,
     NOT_RUN,
     SCHEMA_VERSION,
+    A11yChecked,
     AttemptEnded,
     BrowserStarted,
     CommandEnded,
@@ -40,6 +41,6 @@ __all__ = [
     "EventBus", "Subscriber", "EventsFileWriter", "EventsFileError", "read_events", "dumps_event", "json_line",
     "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
-    "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded",
+    "TestEnded", "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
 ]

@@ -11,7 +11,8 @@ a run's events::
         test.started
           command.started / command.ended, log, route.added, route.aliased,
           request.intercepted,
-          screenshot.taken        (as they happen, in the process that runs the test)
+          screenshot.taken,
+          a11y.checked            (as they happen, in the process that runs the test)
           attempt.ended           (once per attempt; a retried test has several)
         test.ended
         test.ended                (state "not_run": a test the run stopped before, no attempt)
@@ -33,7 +34,7 @@ from typing import Any, ClassVar
 __all__ = [
     "SCHEMA_VERSION", "Event", "EventFormatError", "EVENT_TYPES", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "AttemptEnded", "TestEnded",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded", "TestEnded",
     "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
 ]
 
@@ -178,6 +179,7 @@ class RouteAdded(Event):
     times: int | None = None
     middleware: bool = False
     attempt: int = 1
+    server: bool = False  # runner.intercept_backend's route: the app's server's requests
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -206,6 +208,7 @@ class RequestIntercepted(Event):
     still in flight, and runner's bounded wait for it ran out (``state`` says how far it got;
     it is in no later test). ``late``: a request runner only watched got its response after
     its ``responseTimeout`` (the page got that response; runner does not cut what it does not hold).
+    ``server``: the app's server made the request (through runner's proxy), not the page.
     """
 
     kind: ClassVar[str] = "request.intercepted"
@@ -231,6 +234,7 @@ class RequestIntercepted(Event):
     log: bool = True
     open: bool = False
     late: bool = False
+    server: bool = False
 
     @property
     def outcome(self) -> str:
@@ -238,11 +242,12 @@ class RequestIntercepted(Event):
         return str(self.status) if self.status is not None else (self.error or self.state)
 
     def log_line(self) -> str:
-        """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed``, the
+        """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed`` (``(server)``
+        for one the app's server made), the
         status before the URL (as the original shows it); without a status the URL comes first
         and the error (or the state) last: ``(fetch) GET URL @alias stubbed: <error>``, so that
         a long error does not hide which request it was."""
-        head = [f"({self.resource_type or 'request'})", self.method]
+        head = ["(server)" if self.server else f"({self.resource_type or 'request'})", self.method]
         if self.status is not None:
             head.append(str(self.status))
         parts = [*head, self.url, *(f"@{alias}" for alias in self.aliases)]
@@ -263,6 +268,29 @@ class ScreenshotTaken(Event):
     nodeid: str
     path: str
     failure: bool = False
+    attempt: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class A11yChecked(Event):
+    """``runner.check_a11y(...)`` ran axe-core; ``command``: the ``id`` of its command.started.
+    ``scope``: the subject checked (None: the whole document); ``impact``: the lowest impact
+    that fails (None: ``warn=True``, none fails); ``warn``: the lowest only warned of (None: none is); ``rules``: the rules
+    asked for, as written (None: axe's default set). ``violations``: each rule broken at or above
+    the lowest counted impact, ``{"rule", "impact", "help", "help_url", "outcome": "failed" |
+    "warned", "nodes": [{"target", "html", "summary"}]}`` (the elements' HTML cut short);
+    ``ignored``: how many violations were under both thresholds. ``axe``: axe-core's version."""
+
+    kind: ClassVar[str] = "a11y.checked"
+    nodeid: str
+    command: int
+    scope: str | None
+    impact: str | None
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    warn: str | None = None
+    rules: str | None = None
+    ignored: int = 0
+    axe: str = ""
     attempt: int = 1
 
 
@@ -384,7 +412,8 @@ class RunEnded(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
         RunStarted, BrowserStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
-        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, AttemptEnded, TestEnded, VideoWritten,
+        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked, AttemptEnded, TestEnded,
+        VideoWritten,
         SpecEnded, PluginEvent, RunEnded,
     )
 }

@@ -89,14 +89,16 @@ class Chain:
                 await quietly(guard.fail("failed"))
 
     async def _handle(self, raw: HttpRequest, exchange: Guard, gen: int, arrival: float) -> None:
-        routes = self._registry.routes_of(gen)
+        # the page's requests go through runner.intercept's routes, the app's server's through
+        # runner.intercept_backend's
+        routes = [r for r in self._registry.routes_of(gen) if r.server == raw.server]
         view = MatchView.of(raw)
         is_preflight = raw.method.upper() == "OPTIONS" and "access-control-request-method" in raw.headers
         if is_preflight and await self._answer_preflight(raw, view, routes, exchange):
             return
         chain = _routes_for(view, routes)
         if self._registry.probes and not is_preflight:  # the browser's, not the app's
-            self._registry.saw(view, bool(chain), gen)
+            self._registry.saw(view, bool(chain), gen, server=raw.server)
         if not chain:
             await exchange.let_go()  # nothing records it: its response is nobody's business
             return

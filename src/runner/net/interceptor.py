@@ -80,6 +80,15 @@ class Interceptor:
             self._on_change()
         return RouteHandle(route, self._registry.lock, on_alias=self._registry.route_aliased)
 
+    def intercept_backend(self, *args: Any) -> RouteHandle:
+        """Register a route for the requests the app's server makes (they reach :meth:`handle`
+        with ``raw.server``), from any form of ``runner.intercept()``; return its handle. The
+        page's routing is not touched: these routes never see the page's requests."""
+        __tracebackhide__ = True
+        route = build_route(args, server=True)
+        self._registry.add_route(route)
+        return RouteHandle(route, self._registry.lock, on_alias=self._registry.route_aliased)
+
     def stub_warning(self, args: tuple[Any, ...]) -> str | None:
         """What to tell of ``runner.intercept(*args)`` (a route already added) whose dict is sent
         as the JSON body but reads as a mistaken StaticResponse (``{"status": 500}``): the
@@ -92,7 +101,8 @@ class Interceptor:
         return mistaken_static_warning(handler, keys)
 
     def has_routes(self) -> bool:
-        return self._registry.has_routes()
+        """True when a route of the page (``runner.intercept``'s) exists."""
+        return self._registry.has_routes(server=False)
 
     # -- WebSockets ----------------------------------------------------------------------------
     def intercept_ws(self, url: Any, handler: Any = None, *, server: bool = True) -> WsHandle:
@@ -127,7 +137,13 @@ class Interceptor:
     def wants_requests(self) -> bool:
         """True when the page's requests must reach :meth:`handle`: a route or a probe exists."""
         with self._registry.lock:
-            return bool(self._registry.routes) or bool(self._registry.probes)
+            return self._registry.has_routes(server=False) or bool(self._registry.probes)
+
+    def wants_server_requests(self) -> bool:
+        """True when the app's server's requests (runner's proxy) must reach :meth:`handle`:
+        a route of :meth:`intercept_backend` or a probe exists. Otherwise they go by untouched."""
+        with self._registry.lock:
+            return self._registry.has_routes(server=True) or bool(self._registry.probes)
 
     def takes_preflights(self) -> bool:
         """True when some route's ``method`` mentions OPTIONS: the adapter must hand the page's

@@ -38,6 +38,9 @@ class HttpRequest:
     classification (``document``, ``fetch``, ``xhr``, ``script``, ...); ``http_version``,
     ``"1.1"`` unless known otherwise; ``page_url``, the URL of the page (frame) that made it, to
     resolve a relative ``req.url`` a handler assigns (None: the request's URL is used).
+
+    ``server``: the app's server made it (it came through runner's proxy, not from the page):
+    only ``runner.intercept_backend``'s routes see it, and its record says so.
     """
 
     method: str
@@ -48,6 +51,7 @@ class HttpRequest:
     resource_type: str = ""
     http_version: str = "1.1"
     page_url: str | None = None
+    server: bool = False
 
 
 @dataclass

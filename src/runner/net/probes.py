@@ -31,10 +31,12 @@ class SeenRequest:
     url: str
     resource_type: str
     routed: bool
+    server: bool = False  # the app's server made it (through runner's proxy), not the page
 
     def line(self, *, say_routed: bool = True) -> str:
         where = (", a route matched it" if self.routed else ", no route matched it") if say_routed else ""
-        return f"  {self.method} {self.url} ({self.resource_type}{where})"
+        kind = "made by the app's server" if self.server else self.resource_type
+        return f"  {self.method} {self.url} ({kind}{where})"
 
 
 @dataclass
@@ -44,11 +46,11 @@ class Probe:
     takes: Callable[[MatchView, bool], bool]
     seen: list[SeenRequest] = field(default_factory=list)
 
-    def offer(self, view: MatchView, routed: bool) -> bool:
+    def offer(self, view: MatchView, routed: bool, *, server: bool = False) -> bool:
         """Keep the request if the probe takes it; return whether it did (caller holds the lock)."""
         if not self.takes(view, routed):
             return False
-        self.seen.append(SeenRequest(view.method, view.url, view.resource_type, routed))
+        self.seen.append(SeenRequest(view.method, view.url, view.resource_type, routed, server))
         return True
 
 
@@ -90,7 +92,22 @@ class StrictNetwork:
         more = f"\n  ... and {len(seen) - 50} more" if len(seen) > 50 else ""
         noun = "request" if len(seen) == 1 else "requests"
         return CommandError(
-            f"strictNetwork: the page made {len(seen)} {noun} that no route matched:\n{lines}{more}\n"
-            "Stub or spy on each with runner.intercept() before the page makes it, or allow it "
+            f"strictNetwork: {_makers(seen)} made {len(seen)} {noun} that no route matched:\n{lines}{more}\n"
+            f"{_how(seen)}, or allow it "
             "in strictNetwork (`allow`: URL globs, `allowTypes`: resource types)."
         )
+
+
+def _how(seen: list[SeenRequest]) -> str:
+    """What to write so the requests are matched: runner.intercept for the page's,
+    runner.intercept_backend for the app's server's."""
+    if any(r.server for r in seen):
+        return ("Stub or spy on each with runner.intercept() (the page's) or runner.intercept_backend() "
+                "(the app's server's) before it is made")
+    return "Stub or spy on each with runner.intercept() before the page makes it"
+
+
+def _makers(seen: list[SeenRequest]) -> str:
+    """Who made the requests strictNetwork tells of: the page, the app's server, or both."""
+    server = {r.server for r in seen}
+    return "the page and the app's server" if len(server) == 2 else "the app's server" if True in server else "the page"

@@ -38,12 +38,13 @@ class RouteRecord:
     times: int | None
     middleware: bool
     log: bool
+    server: bool = False  # runner.intercept_backend's: it takes the app's server's requests
 
     def row(self) -> dict[str, Any]:
         """The row of the Routes table (a new dict each time)."""
         return {"id": self.id, "method": self.method, "matcher": self.matcher, "stubbed": self.stubbed,
                 "handler": self.handler, "alias": self.alias, "matches": self.matches, "times": self.times,
-                "middleware": self.middleware, "log": self.log}
+                "middleware": self.middleware, "log": self.log, "server": self.server}
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class RequestRecord:
     timings: dict[str, float | None]
     open: bool | None = None
     late: bool | None = None
+    server: bool = False  # the app's server made it (through runner's proxy), not the page
     request_body: bytes | None = field(default=None, repr=False)
     response_body: bytes | None = field(default=None, repr=False)
 
@@ -85,7 +87,7 @@ class RequestRecord:
             "duration_ms": self.duration_ms, "resource_type": self.resource_type,
             "request_headers": dict(self.request_headers), "response_headers": dict(self.response_headers),
             "request_body_size": self.request_body_size, "response_body_size": self.response_body_size,
-            "timings": dict(self.timings),
+            "timings": dict(self.timings), "server": self.server,
         }
         if self.open is not None:
             row["open"] = self.open
@@ -152,7 +154,7 @@ def route_record(r: Route) -> RouteRecord:
     """The record of route ``r`` as it is now."""
     return RouteRecord(id=r.id, method=r.matcher.method_text, matcher=r.describe(), stubbed=r.static is not None,
                        handler=r.kind, alias=r.alias, matches=r.matches, times=r.times, middleware=r.middleware,
-                       log=r.log)
+                       log=r.log, server=r.server)
 
 
 def request_record(ic: Interception, raw: HttpRequest | None, by_id: dict[str, Route]) -> RequestRecord:
@@ -189,6 +191,7 @@ def request_record(ic: Interception, raw: HttpRequest | None, by_id: dict[str, R
         timings=ic.timings,
         open=not ended,
         late=ic.late,
+        server=raw.server if raw else False,
         request_body=ic.request_body_bytes,
         response_body=ic.response_body_bytes if ended else None,  # none held while it is in flight
     )

@@ -72,19 +72,22 @@ class Registry:
             record = route_record(route)
         self._teller.route_aliased(record)
 
-    def has_routes(self) -> bool:
-        return bool(self.routes)
-
     def needs_routing(self) -> bool:
         """True when some route may change a request (a handler or a static response)."""
         with self.lock:
-            return any(r.handler is not None or r.static is not None for r in self.routes)
+            return any(r.handler is not None or r.static is not None for r in self.routes if not r.server)
 
     def takes_preflights(self) -> bool:
         """True when some route's ``method`` mentions OPTIONS: CORS preflights must reach the
         routes even while no route changes a request (behaviour.md 1a.7)."""
         with self.lock:
-            return any(r.matcher.method_mentions_options for r in self.routes)
+            return any(r.matcher.method_mentions_options for r in self.routes if not r.server)
+
+    def has_routes(self, *, server: bool) -> bool:
+        """True when a route of ``runner.intercept_backend`` (``server``), else of
+        ``runner.intercept`` (the page's), exists."""
+        with self.lock:
+            return any(r.server == server for r in self.routes)
 
     def clear(self) -> bool:
         """Start a new generation without routes or records; return whether routes existed.
@@ -149,14 +152,15 @@ class Registry:
             if probe in self.probes:
                 self.probes.remove(probe)
 
-    def saw(self, view: MatchView, routed: bool, gen: int) -> None:
-        """Offer a request of generation ``gen`` to every probe (loop thread)."""
+    def saw(self, view: MatchView, routed: bool, gen: int, *, server: bool = False) -> None:
+        """Offer a request of generation ``gen`` to every probe (loop thread); ``server``: the
+        app's server made it."""
         with self.cond:
             if gen != self.generation:
                 return
             took = False
             for probe in self.probes:
-                took = probe.offer(view, routed) or took
+                took = probe.offer(view, routed, server=server) or took
             if took:
                 self.cond.notify_all()
 

@@ -58,6 +58,7 @@ class Route:
     def __init__(self, matcher: CompiledMatcher, *, static: StaticResponse | None = None,
                  handler: Callable[..., Any] | None = None, log: bool = True) -> None:
         self.id = f"route-{next(_ids)}"
+        self.server = False  # runner.intercept_backend's: it sees the app's server's requests, not the page's
         self.matcher = matcher
         self.static = static if static is not None and static.is_response else None
         self.handler = handler
@@ -193,8 +194,15 @@ def compile_matcher(args: tuple[Any, ...], where: str) -> CompiledMatcher:
     return compiled
 
 
-def build_route(args: tuple[Any, ...]) -> Route:
-    """Parse and validate every form of ``runner.intercept()``; raise UsageError on misuse."""
+def build_route(args: tuple[Any, ...], *, server: bool = False) -> Route:
+    """Parse and validate every form of ``runner.intercept()``; raise UsageError on misuse.
+    ``server``: the route is ``runner.intercept_backend``'s (the app's server's requests)."""
+    route = _build_route(args)
+    route.server = server
+    return route
+
+
+def _build_route(args: tuple[Any, ...]) -> Route:
     raw_matcher, handler = parse_intercept_args(args)
     matcher = validate_route_matcher(raw_matcher)
     compiled = CompiledMatcher(matcher)

@@ -414,6 +414,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         yield commands
     finally:
         session.settle_requests()  # the requests still in flight belong to this test's tables
+        session.run_closers()  # what they tell (a HAR written) is in the command log read below
         interceptor = session.network.interceptor_in_use
         # redacted here too: a pytest-xdist worker's report reaches a controller whose bus never
         # learned what this test typed with log=False

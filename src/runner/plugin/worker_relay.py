@@ -2,7 +2,7 @@
 
 The controller's :class:`~runner.plugin.recorder.RunRecorder` tells the run from the reports
 xdist brings it. The finer events happen in the worker (each command, log line, route, request
-intercepted, screenshot): the relay collects them per test and hangs them on the test's first
+intercepted, screenshot, accessibility check): the relay collects them per test and hangs them on the test's first
 report (``EVENTS_ATTR``), which xdist carries across like any report attribute; the recorder
 publishes them in their place, before the test's attempts, so the events file, the reporters
 and the HTML report hold the whole run.
@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from runner.events import (
+    A11yChecked,
     CommandEnded,
     CommandStarted,
     Event,
@@ -39,7 +40,7 @@ __all__ = ["RELAYED", "WorkerRelay"]
 
 #: The events a worker relays (the run's others are the controller's, made from the reports).
 RELAYED = (CommandStarted, CommandEnded, LogLine, RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken,
-           VideoWritten)
+           A11yChecked, VideoWritten)
 
 
 class WorkerRelay:

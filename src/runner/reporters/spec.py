@@ -317,7 +317,8 @@ def _after_headline(error: str, headline: str | None) -> str:
 
 
 def _routes_table(routes: list[dict[str, Any]], prefix: str) -> str:
-    matchers = [str(r.get("matcher", "")) for r in routes]
+    # a route of runner.intercept_backend takes the app's server's requests, not the page's
+    matchers = [("(server) " if r.get("server") else "") + str(r.get("matcher", "")) for r in routes]
     width = min(max([len("Route Matcher"), *map(len, matchers)]), MATCHER_WIDTH)
     lines = [f"{prefix}Routes ({len(routes)}):",
              f"{prefix}  {'Method':<8}{'Route Matcher':<{width + 2}}{'Stubbed':<9}{'Alias':<16}{'#':>4}"]

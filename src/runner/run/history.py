@@ -27,12 +27,8 @@ read (torn, foreign, a newer version) is never replaced: the run says so in one 
 from __future__ import annotations
 
 import ast
-import fcntl
-import hashlib
 import json
 import os
-import tempfile
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.events import NOT_RUN, AttemptEnded, Event, RunStarted, TestEnded
+from runner.file_locks import LockBusy, waiting_lock
 
 __all__ = ["HISTORY_FILE", "VERSION", "Flake", "History", "HistoryError", "HistoryRecorder", "HistoryRun", "Outcome",
            "add_run", "failed_last", "find_flakes", "history_path", "read_history", "run_from_events",
@@ -245,25 +242,11 @@ def _place(history: History, run: HistoryRun) -> str:
 @contextmanager
 def _locked(path: Path) -> Iterator[None]:
     """Hold the history file's lock (other writers wait up to ``_LOCK_WAIT_S``)."""
-    # the folder of run/lock.py's locks (private to the user); that module sits above this one
-    where = Path(tempfile.gettempdir()) / f"runner-{os.getuid()}" / "locks"
-    where.mkdir(parents=True, exist_ok=True, mode=0o700)
-    digest = hashlib.sha256(os.fsencode(Path(os.path.realpath(path)))).hexdigest()[:32]
-    fd = os.open(where / f"history-{digest}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     try:
-        deadline = time.monotonic() + _LOCK_WAIT_S
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise HistoryError(f"the history file {str(path)!r} stayed locked by another runner for "
-                                       f"{_LOCK_WAIT_S:.0f}s") from None
-                time.sleep(0.02)  # the other writer holds it for one read and one write
-        yield
-    finally:
-        os.close(fd)
+        with waiting_lock(path, "history", _LOCK_WAIT_S):
+            yield
+    except LockBusy as busy:
+        raise HistoryError(str(busy).replace(repr(str(path)), f"the history file {str(path)!r}", 1)) from None
 
 
 def update_history(path: Path, run: HistoryRun, keep: int, project_root: Path | None = None) -> tuple[str, int]:

@@ -28,23 +28,18 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from runner.errors import UsageError
+from runner.file_locks import lock_folder
 
 __all__ = ["LOCKED_PROPERTIES", "ArtifactsLock", "lock_artifacts", "lock_folder"]
 
 #: The configuration options whose paths a run locks, in the order they are checked.
 LOCKED_PROPERTIES = ("screenshotsFolder", "videosFolder", "downloadsFolder", "tracesFolder", "eventsFile",
                      "reportFolder")
-
-
-def lock_folder() -> Path:
-    """The folder the lock files live in: private to this user, shared by all their runs."""
-    return Path(tempfile.gettempdir()) / f"runner-{os.getuid()}" / "locks"
 
 
 @dataclass

@@ -47,6 +47,8 @@ class RunNetwork:
         self._publish = publish
         self._warn = warn
         self._interceptor: Any = None
+        self._interceptor_loop: Any = None  # the engine loop the interceptor serves on
+        self._proxy: Any = None  # runner's proxy for the app's server (runner/backend), made on first use
         self._block_hosts: list[Any] = []
         self._certificates: list[Any] = []  # clientCertificates, ready (see load_certificates)
 
@@ -86,8 +88,9 @@ class RunNetwork:
         if self._interceptor is None:
             from runner.net import Interceptor
 
+            self._interceptor_loop = self._host.loop.loop
             self._interceptor = Interceptor(
-                loop=self._host.loop.loop,
+                loop=self._interceptor_loop,
                 config=lambda key: self._test_config()[key],
                 load_fixture=self._load_fixture,
                 report_error=self._report_error,
@@ -95,6 +98,29 @@ class RunNetwork:
                 observer=RouteEvents(self._publish, self._current),
             )
         return self._interceptor
+
+    def backend_environment(self) -> dict[str, str]:
+        """The environment that sends a server's HTTP and HTTPS through runner's proxy, where
+        ``runner.intercept_backend``'s routes see it (the proxy starts on first call and lives
+        until the run ends). Raises ConfigError when the proxy cannot start."""
+        from runner.backend import BackendProxy, ProxyError
+
+        if self._proxy is None:
+            self._proxy = BackendProxy(self._backend_target)
+        try:
+            return self._proxy.environment()
+        except ProxyError as err:
+            raise ConfigError(str(err)) from err
+
+    @property
+    def backend_proxy_started(self) -> bool:
+        """Whether runner's proxy for the app's server runs in this process."""
+        return self._proxy is not None and bool(self._proxy.started)
+
+    def _backend_target(self) -> Any:
+        """The interceptor and its loop, for the proxy's thread (None: no test intercepts)."""
+        interceptor, loop = self._interceptor, self._interceptor_loop
+        return None if interceptor is None or loop is None else (interceptor, loop)
 
     @property
     def interceptor_in_use(self) -> Any:
@@ -104,6 +130,7 @@ class RunNetwork:
     def forget_interceptor(self) -> None:
         """The engine's loop was given up: the interceptor, bound to it, goes with it."""
         self._interceptor = None
+        self._interceptor_loop = None
 
     def clear(self) -> None:
         """Drop the routes and requests of the test that ended."""
@@ -181,7 +208,11 @@ class RunNetwork:
         interceptor.finish(bound_ms / 1000)
 
     def close(self, loop: EngineLoop | None) -> None:
-        """Close the client certificates' connection pools (they live on the engine's loop)."""
+        """Close the client certificates' connection pools (they live on the engine's loop) and
+        stop the app's server's proxy (its CA removed)."""
+        proxy, self._proxy = self._proxy, None
+        if proxy is not None:
+            proxy.stop()
         certificates, self._certificates = self._certificates, []
         for certificate in certificates:
             if loop is not None:

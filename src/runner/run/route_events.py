@@ -41,7 +41,7 @@ class RouteEvents:
         self._publish(RouteAdded(
             nodeid=nodeid, attempt=attempt, route_id=route.id, method=route.method, matcher=route.matcher,
             stubbed=route.stubbed, handler=route.handler, alias=route.alias, times=route.times,
-            middleware=route.middleware))
+            middleware=route.middleware, server=route.server))
 
     def route_aliased(self, route: RouteRecord) -> None:
         test = self._test()
@@ -69,7 +69,7 @@ class RouteEvents:
             request_body=body_record(request.request_body, header_get(request.request_headers, "content-type")),
             response_body=body_record(request.response_body, header_get(request.response_headers, "content-type")),
             # a WebSocket's handshake is neither open nor late (None)
-            log=request.log, open=bool(request.open), late=bool(request.late))
+            log=request.log, open=bool(request.open), late=bool(request.late), server=request.server)
         self._publish(event)
         ctx = self._current()
         if ctx is not None and event.log:

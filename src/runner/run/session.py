@@ -166,6 +166,11 @@ class RunSession:
         """The running test's configuration (its marks included), else the run's."""
         return self._current.config if self._current is not None else self.config
 
+    def backend_environment(self) -> dict[str, str]:
+        """The environment that sends the app's server's requests through runner's proxy
+        (``Runner.backend_environment()``; see ``RunNetwork.backend_environment``)."""
+        return self.network.backend_environment()
+
     def _warn(self, message: str) -> None:
         self._warnings.append(message)  # the list is replaced by take_warnings
 
@@ -223,13 +228,27 @@ class RunSession:
             ctx.end_checks.append(strict.failure)
         return RunnerCommands(ctx, events=self.events, interceptor=lambda: self.network.interceptor,
                               screenshot_dir=screenshot_dir, session_cache=self.sessions,
-                              mount_host=self.component.mount_host())
+                              mount_host=self.component.mount_host(),
+                              backend_proxy=lambda: self.network.backend_proxy_started)
 
     def settle_requests(self) -> None:
         """The test's last command returned: its requests still in flight are waited for (a
         little) and recorded in it (see ``RunNetwork.settle``). Called before the test's requests
         table is read; :meth:`end_test` calls it too."""
         self.network.settle()
+
+    def run_closers(self) -> None:
+        """Run the test's closers (a HAR written when the test ends), once: before its command log
+        is read, so the lines they add are the test's. :meth:`end_test` calls it too."""
+        ctx = self._current
+        while ctx is not None and ctx.closers:
+            close = ctx.closers.pop(0)
+            try:
+                said = close()
+            except Exception as err:  # noqa: BLE001 - one closer's failure must not lose the others
+                said = f"{getattr(close, '__qualname__', 'a closer')} failed at the end of the test: {err}"
+            if said:
+                self._warnings.append(said)
 
     def end_test(self, trace_path: Path | None = None,
                  error: tuple[BaseException, str | None, int | None] | None = None) -> str | None:
@@ -239,13 +258,7 @@ class RunSession:
         Returns the trace's path when one was written."""
         self.settle_requests()
         ctx = self._current
-        for close in list(ctx.closers) if ctx is not None else []:
-            try:
-                said = close()
-            except Exception as err:  # noqa: BLE001 - one closer's failure must not lose the others
-                said = f"{getattr(close, '__qualname__', 'a closer')} failed at the end of the test: {err}"
-            if said:
-                self._warnings.append(said)
+        self.run_closers()
         self._current = None  # what follows is not the test's: it fails no command
         self.recordings.catch_up()
         trace = self.recordings.end_trace(ctx, trace_path, error) if ctx is not None and ctx.traced else None

@@ -32,8 +32,8 @@ OUTPUT_LINES = 500
 
 # The events that belong to one test (they carry its nodeid).
 _TEST_EVENTS = {"test.started", "command.started", "command.ended", "log", "route.added",
-                "route.aliased", "request.intercepted", "screenshot.taken", "attempt.ended",
-                "test.ended"}
+                "route.aliased", "request.intercepted", "screenshot.taken", "a11y.checked",
+                "attempt.ended", "test.ended"}
 
 
 #: A child's exit status when a signal (Ctrl-C, SIGTERM) ended its run: 128 + the signal.

@@ -147,10 +147,11 @@ class FakeExchange:
 
 def raw_request(url: str = "http://localhost:3000/api/users", method: str = "GET",
                 headers: dict[str, str] | None = None, body: bytes | str | None = None,
-                resource_type: str = "xhr", id: str | None = None, page_url: str | None = None) -> HttpRequest:
+                resource_type: str = "xhr", id: str | None = None, page_url: str | None = None,
+                server: bool = False) -> HttpRequest:
     data = body.encode() if isinstance(body, str) else body
     return HttpRequest(id=id or "browser-1", method=method, url=url, headers=dict(headers or {}),
-                      body=data, resource_type=resource_type, page_url=page_url)
+                      body=data, resource_type=resource_type, page_url=page_url, server=server)
 
 
 class Env:

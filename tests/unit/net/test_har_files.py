@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from runner.errors import CommandError
-from runner.net.har import HarIndex, har_document, load_har, written_by_runner
+from runner.net.har import HarIndex, HarMatching, har_document, load_har, written_by_runner
+from runner.net.har_write import merge_entries, redact_entry
+from runner.redaction import Redactor
 
 
 def entry(method: str, url: str, status: int = 200, body: Any = "", post: str | None = None,
@@ -87,3 +89,86 @@ def test_runner_knows_its_own_recordings(tmp_path: Path) -> None:
     theirs = write(tmp_path, [])
     assert written_by_runner(ours) and not written_by_runner(theirs)
     assert not written_by_runner(tmp_path / "missing.har")
+
+
+@pytest.mark.parametrize(("recorded", "request_url", "matches"), [
+    ("http://a/s?q=1&ts=5", "http://a/s?q=1&ts=6", True),
+    ("http://a/s?q=1&ts=5", "http://a/s?ts=6&q=1", True),
+    ("http://a/s?q=1&ts=5", "http://a/s?q=1", True),
+    ("http://a/s?ts=5", "http://a/s", True),
+    ("http://a/s?q=1&ts=5", "http://a/s?q=2&ts=5", False),
+    ("http://a/s?q=1", "http://a/s?q=1&tsx=1", False),  # a longer name is not the ignored one
+    ("http://a/s?q=1", "http://a/t?q=1", False),
+])
+def test_ignored_query_parameters_in_the_key_and_the_route_pattern(recorded: str, request_url: str, matches: bool) -> None:
+    matching = HarMatching(ignore_query=["ts"])
+    assert (matching.url(recorded) == matching.url(request_url)) is matches
+    assert bool(matching.url_pattern(recorded).match(request_url)) is matches
+
+
+def test_a_hidden_secret_matches_the_secret_it_hides() -> None:
+    matching = HarMatching(redactor=Redactor(values=["s3cret-token"]))
+    recorded = "http://a/login?key=[redacted]&page=2"
+    assert matching.url(recorded) == matching.url("http://a/login?key=s3cret-token&page=2")
+    assert matching.url_pattern(recorded).match("http://a/login?key=s3cret-token&page=2")
+    assert matching.body('{"token": "[redacted]"}') == matching.body(b'{"token":"s3cret-token"}')
+
+
+@pytest.mark.parametrize(("recorded", "body", "same"), [
+    ('{"a": 1, "requestId": "x"}', {"a": 1, "requestId": "y"}, True),
+    ('{"a": {"requestId": "x", "b": [{"requestId": 1}]}}', '{"a": {"b": [{"requestId": 2}]}}', True),
+    ('{"a": 1, "requestId": "x"}', {"a": 2, "requestId": "x"}, False),
+    ("plain text", b"plain text", True),
+    ("plain text", "other text", False),
+])
+def test_ignored_json_keys_at_any_depth(recorded: str, body: Any, same: bool) -> None:
+    matching = HarMatching(ignore_json_keys=["requestId"])
+    assert (matching.body(recorded) == matching.body(body)) is same
+
+
+def recorded_entry(method: str, url: str, text: str, *, by: str = "server") -> dict[str, Any]:
+    return {**entry(method, url, body=text), "_answeredBy": by}
+
+
+def test_merge_missing_adds_only_what_the_file_lacks_and_the_server_answered(tmp_path: Path) -> None:
+    document = {"log": {"entries": [entry("GET", "http://a/users", body="file")]}}
+    added = merge_entries(document, tmp_path / "a.har", [
+        recorded_entry("GET", "http://a/users", "replayed"),
+        recorded_entry("GET", "http://a/orders", "server"),
+        recorded_entry("GET", "http://a/stubbed", "a route's", by="route"),
+        recorded_entry("GET", "http://a/failed", "") | {"response": {"status": 0}},
+    ], "missing", HarMatching())
+    assert [e["request"]["url"] for e in added] == ["http://a/orders"]
+    assert [e["request"]["url"] for e in document["log"]["entries"]] == ["http://a/users", "http://a/orders"]
+
+
+def test_merge_all_replaces_the_same_requests_and_keeps_the_others(tmp_path: Path) -> None:
+    document = {"log": {"entries": [entry("GET", "http://a/users", body="old"), entry("GET", "http://a/keep", body="k"),
+                                    entry("POST", "http://a/s", body="ann", post='{"n": "ann"}')]}}
+    merge_entries(document, tmp_path / "a.har", [
+        recorded_entry("GET", "http://a/users", "new"),
+        recorded_entry("POST", "http://a/s", "bob") | {"request": {"method": "POST", "url": "http://a/s",
+                                                                  "postData": {"text": '{"n": "bob"}'}}},
+    ], "all", HarMatching())
+    assert [(e["request"]["url"], e["response"]["content"]["text"]) for e in document["log"]["entries"]] == [
+        ("http://a/keep", "k"), ("http://a/s", "ann"), ("http://a/users", "new"), ("http://a/s", "bob")]
+
+
+def test_redact_entry_hides_secret_headers_cookies_params_and_values() -> None:
+    redactor = Redactor(values=["planted-secret"], query_params=["sig"], body_keys=["pin"])
+    raw = {"request": {"url": "http://a/x?sig=1&k=planted-secret", "headers": [
+        {"name": "Authorization", "value": "Bearer t"}, {"name": "Cookie", "value": "a=b"},
+        {"name": "X-Other", "value": "has planted-secret in it"}],
+        "cookies": [{"name": "a", "value": "b"}], "queryString": [{"name": "sig", "value": "1"}, {"name": "q", "value": "x"}],
+        "postData": {"text": '{"pin": "1234", "name": "ann"}'}},
+        "response": {"headers": [{"name": "set-cookie", "value": "s=1"}], "redirectURL": "",
+                     "content": {"text": base64.b64encode(b"xx planted-secret xx").decode(), "encoding": "base64"}}}
+    out = redact_entry(raw, redactor)
+    assert "planted-secret" not in json.dumps(out)
+    assert out["request"]["url"] == "http://a/x?sig=[redacted]&k=[redacted]"
+    assert [h["value"] for h in out["request"]["headers"]] == ["[redacted]", "[redacted]", "has [redacted] in it"]
+    assert out["request"]["cookies"] == [{"name": "a", "value": "[redacted]"}]
+    assert out["request"]["queryString"] == [{"name": "sig", "value": "[redacted]"}, {"name": "q", "value": "x"}]
+    assert json.loads(out["request"]["postData"]["text"]) == {"pin": "[redacted]", "name": "ann"}
+    assert out["response"]["headers"][0]["value"] == "[redacted]"
+    assert base64.b64decode(out["response"]["content"]["text"]) == b"xx [redacted] xx"

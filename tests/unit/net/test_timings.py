@@ -14,11 +14,11 @@ from runner.net.records import RequestRecord, RouteRecord
 
 BOUND = 5.0  # seconds: the upper bound of every wait in these tests
 URL = "http://localhost:3000/api/users"
-ROUTE_KEYS = {"id", "method", "matcher", "stubbed", "handler", "alias", "matches", "times", "middleware", "log"}
+ROUTE_KEYS = {"id", "method", "matcher", "stubbed", "handler", "alias", "matches", "times", "middleware", "log", "server"}
 REQUEST_KEYS = {
     "id", "browser_request_id", "method", "url", "route_ids", "aliases", "stubbed", "state", "status",
     "error", "duration_ms", "resource_type", "request_headers", "response_headers", "request_body_size",
-    "response_body_size", "timings", "log", "open", "late",
+    "response_body_size", "timings", "log", "open", "late", "server",
 }
 NAP = 0.05  # seconds a handler or the server spends, to be seen in the timings
 

@@ -1,5 +1,6 @@
 """One test's page of the report, as data: its attempts, each with its error, screenshots, trace,
-command log, Routes table and intercepted requests (headers, bodies, timings).
+command log, Routes table, intercepted requests (headers, bodies, timings) and accessibility
+checks (``runner.check_a11y``'s violations).
 
 The events of a test are gathered while it runs (:class:`TestEvents`) and turned into the data
 of its page when it ends (:func:`test_page`); then they are dropped, so a long run holds one
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.events import (
+    A11yChecked,
     AttemptEnded,
     CommandEnded,
     CommandStarted,
@@ -49,12 +51,13 @@ class TestEvents:
     routes: list[RouteAdded | RouteAliased] = field(default_factory=list)
     requests: list[RequestIntercepted] = field(default_factory=list)
     shots: list[ScreenshotTaken] = field(default_factory=list)
+    checks: list[A11yChecked] = field(default_factory=list)
     attempts: list[AttemptEnded] = field(default_factory=list)
 
     def attempt_numbers(self) -> list[int]:
         """Every attempt told, ended or not (a run cut short leaves one unended)."""
         seen = {a.attempt for a in self.attempts}
-        for group in (self.commands, self.routes, self.requests, self.shots):
+        for group in (self.commands, self.routes, self.requests, self.shots, self.checks):
             seen.update(e.attempt for e in group)
         return sorted(seen) or [1]
 
@@ -104,26 +107,35 @@ def _commands(events: list[CommandStarted | CommandEnded | LogLine], start: floa
 
 def _route_rows(attempt: AttemptEnded | None, events: list[RouteAdded | RouteAliased]) -> list[dict[str, Any]]:
     if attempt is not None and attempt.routes:
-        return [{"method": r.get("method"), "matcher": r.get("matcher"), "stubbed": r.get("stubbed"),
-                 "alias": r.get("alias"), "matches": r.get("matches"), "handler": r.get("handler"),
-                 "times": r.get("times"), "middleware": r.get("middleware")}
+        return [_server_marked({"method": r.get("method"), "matcher": r.get("matcher"), "stubbed": r.get("stubbed"),
+                                "alias": r.get("alias"), "matches": r.get("matches"), "handler": r.get("handler"),
+                                "times": r.get("times"), "middleware": r.get("middleware")}, bool(r.get("server")))
                 for r in attempt.routes if isinstance(r, dict)]
     rows: dict[str, dict[str, Any]] = {}
     for event in events:  # the attempt did not end: the routes as they were added
         if isinstance(event, RouteAdded):
-            rows[event.route_id] = {"method": event.method, "matcher": event.matcher, "stubbed": event.stubbed,
-                                    "alias": event.alias, "matches": None, "handler": event.handler,
-                                    "times": event.times, "middleware": event.middleware}
+            rows[event.route_id] = _server_marked({"method": event.method, "matcher": event.matcher,
+                                                   "stubbed": event.stubbed, "alias": event.alias, "matches": None,
+                                                   "handler": event.handler, "times": event.times,
+                                                   "middleware": event.middleware}, event.server)
         elif event.route_id in rows:
             rows[event.route_id]["alias"] = event.alias
     return list(rows.values())
+
+
+def _server_marked(row: dict[str, Any], server: bool) -> dict[str, Any]:
+    """A route's or request's row, with ``server: True`` when it is the app's server's (the
+    page's rows stay as they were)."""
+    if server:
+        row["server"] = True
+    return row
 
 
 def _request(event: RequestIntercepted, start: float, write: Callable[[bytes, str, str], str]) -> dict[str, Any]:
     timings = {k: _ms(v) for k, v in (event.timings or {}).items()}
     total = timings.get("total")
     begun = event.at - (total or 0) / 1000
-    return {
+    return _server_marked({
         "method": event.method, "url": event.url, "status": event.status, "state": event.state,
         "error": event.error, "stubbed": event.stubbed, "aliases": list(event.aliases),
         "resourceType": event.resource_type, "at": round((begun - start) * 1000, 1), "timings": timings,
@@ -134,7 +146,7 @@ def _request(event: RequestIntercepted, start: float, write: Callable[[bytes, st
         "responseBody": body_view(event.response_body, size=event.response_body_size,
                                   present=event.status is not None,
                                   write=lambda data, ext: write(data, "response", ext)),
-    }
+    }, event.server)
 
 
 def _request_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -142,7 +154,7 @@ def _request_row(row: dict[str, Any]) -> dict[str, Any]:
     found = row.get("timings")
     timings: dict[str, Any] = found if isinstance(found, dict) else {}
     status = row.get("status")
-    return {
+    return _server_marked({
         "method": row.get("method"), "url": row.get("url"), "status": status, "state": row.get("state"),
         "error": row.get("error"), "stubbed": row.get("stubbed"), "aliases": list(row.get("aliases") or []),
         "resourceType": row.get("resource_type"), "at": None,
@@ -153,18 +165,25 @@ def _request_row(row: dict[str, Any]) -> dict[str, Any]:
         "requestBody": body_view(None, size=row.get("request_body_size"), present=True, write=_no_write),
         "responseBody": body_view(None, size=row.get("response_body_size"), present=status is not None,
                                   write=_no_write),
-    }
+    }, bool(row.get("server")))
 
 
 def _logged_request(event: RequestIntercepted, start: float) -> dict[str, Any]:
     """An intercepted request's line in the command log (placed where the request began)."""
     total = event.timings.get("total") if event.timings else None
     ended = round((event.at - start) * 1000, 1)
-    return {"kind": "request", "name": event.resource_type or "request",
+    return {"kind": "request", "name": "server" if event.server else event.resource_type or "request",
             "args": f"{event.method} {event.outcome} {event.url}", "aliases": list(event.aliases),
             "stubbed": event.stubbed, "at": round(ended - total, 1) if isinstance(total, (int, float)) else ended,
             "durationMs": _ms(total), "state": "failed" if event.state == "Errored" else "passed",
             "error": event.error if event.state == "Errored" else None, "open": event.open, "late": event.late}
+
+
+def _check(event: A11yChecked) -> dict[str, Any]:
+    """An accessibility check as its table shows it (the violations as the event has them)."""
+    return {"command": event.command, "scope": event.scope, "impact": event.impact, "warn": event.warn,
+            "rules": event.rules, "ignored": event.ignored, "axe": event.axe,
+            "violations": [dict(v) for v in event.violations if isinstance(v, dict)]}
 
 
 def _no_write(data: bytes, extension: str) -> str:  # pragma: no cover - never called without a body
@@ -231,6 +250,7 @@ def test_page(test: TestEvents, *, state: str, duration_ms: float, flaky: bool, 
             "routes": _route_rows(attempt, [e for e in test.routes if e.attempt == number]),
             "requests": request_rows,
             "requestsFrom": requests_from,
+            "a11y": [_check(e) for e in test.checks if e.attempt == number],
         })
     return {"number": test.number, "nodeid": test.nodeid, "spec": test.spec, "title": list(test.title),
             "state": state, "durationMs": _ms(duration_ms), "flaky": flaky, "slow": slow,

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.events import (
+    A11yChecked,
     AttemptEnded,
     CommandEnded,
     CommandStarted,
@@ -51,7 +52,7 @@ STATIC_FILES = ("index.html", "report.js", "report.css")
 
 # The events of one test, kept until it ends and its page is written.
 _TEST_EVENTS = (CommandStarted, CommandEnded, LogLine, RequestIntercepted, RouteAdded, RouteAliased,
-                ScreenshotTaken, AttemptEnded, TestStarted)
+                ScreenshotTaken, A11yChecked, AttemptEnded, TestStarted)
 
 
 class HtmlReport:
@@ -127,6 +128,8 @@ class HtmlReport:
                 self._test(event.nodeid, event.at).routes.append(event)
         elif isinstance(event, ScreenshotTaken):
             self._test(event.nodeid, event.at).shots.append(event)
+        elif isinstance(event, A11yChecked):
+            self._test(event.nodeid, event.at).checks.append(event)
         elif isinstance(event, AttemptEnded):
             self._test(event.nodeid, event.at, spec=event.spec).attempts.append(event)
             self.has_trace = self.has_trace or bool(event.trace)

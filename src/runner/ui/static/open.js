@@ -90,8 +90,9 @@
           break;
         }
         case "command.ended": { const c = v.commands.get(ev.id); if (c) { c.state = ev.state; c.duration = ev.duration_ms; c.error = ev.error; c.result = ev.result; } break; }
+        case "a11y.checked": { const c = v.commands.get(ev.command); if (c) c.a11y = ev; break; }
         case "log": v.commands.set("log" + v.commands.size, { kind: "log", message: ev.message, file: ev.file, line: ev.line }); break;
-        case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, count: 0 }); break;
+        case "route.added": v.routes.set(ev.route_id, { method: ev.method, matcher: ev.matcher, stubbed: ev.stubbed, alias: ev.alias, handler: ev.handler, server: !!ev.server, count: 0 }); break;
         case "route.aliased": { const r = v.routes.get(ev.route_id); if (r) r.alias = ev.alias; break; }
         case "request.intercepted":
           v.requests.push(ev);
@@ -215,7 +216,7 @@
       if (c.kind === "request") {
         const r = c.ev;
         list.append(el("li", { className: "request-line", dataset: { stubbed: r.stubbed ? "yes" : "no" } },
-          el("span", { className: "cmd-name", text: "(" + (r.resource_type || "request") + ")" }),
+          el("span", { className: "cmd-name", text: "(" + (r.server ? "server" : r.resource_type || "request") + ")" }),
           el("span", { className: "cmd-args", text: r.method + " " + (r.status != null ? r.status : (r.error || r.state)) + " " + r.url +
             (r.aliases || []).map((a) => " @" + a).join("") + (r.stubbed ? " stubbed" : " to the server") }),
           el("span", { className: "duration", text: ms(r.timings && r.timings.total) })));
@@ -229,6 +230,7 @@
         el("span", { className: "duration", text: ms(c.duration) }),
         el("span", { className: "where", text: where }));
       if (c.error) li.append(el("div", { className: "cmd-error", text: c.error }));
+      if (c.a11y && c.a11y.violations.length) li.append(a11yTable(c.a11y));
       if (c.state !== "running") {
         li.addEventListener("click", () => travel(t, v.attempt, c, "after"));
         li.addEventListener("keydown", (e) => { if (e.key === "Enter") travel(t, v.attempt, c, "after"); });
@@ -242,7 +244,7 @@
         v.errorText && v.errorText !== v.error ? errorBlock(v.errorText) : null));
     }
     for (const r of v.routes.values()) {
-      routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher }),
+      routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher + (r.server ? " (the app's server)" : "") }),
         el("td", { text: r.stubbed ? "yes" : "no" }), el("td", { text: r.alias || "-" }), el("td", { className: "count", text: r.count })));
     }
     if (!v.routes.size) routes.append(el("tr", {}, el("td", { colspan: 5, className: "empty", text: "no routes" })));
@@ -262,6 +264,18 @@
     detail.replaceChildren();
     const open = S.requestOpen !== null ? v.requests[S.requestOpen] : null;
     if (open) detail.append(requestDetail(open));
+  }
+
+  // runner.check_a11y's violations under its command: the help address is text, never fetched
+  function a11yTable(check) {
+    const rows = check.violations.map((v) => el("tr", { className: "a11y-" + v.outcome },
+      el("td", {}, el("code", { text: v.rule })),
+      el("td", { text: v.impact + (v.outcome === "warned" ? " (warned)" : "") }),
+      el("td", {}, ...(v.nodes || []).map((n) => el("div", {}, el("code", { text: n.target }), " ", el("code", { className: "a11y-html", text: n.html })))),
+      el("td", {}, el("div", { text: v.help }), el("div", { className: "a11y-url", text: v.help_url }))));
+    return el("table", { className: "a11y" },
+      el("thead", {}, el("tr", {}, ...["rule", "impact", "elements", "help"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, ...rows));
   }
 
   function headersTable(h) {

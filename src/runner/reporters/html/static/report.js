@@ -494,6 +494,7 @@
     var trace = tracePart(a);
     if (trace) { append(box, section("Trace", trace)); }
     append(box, section("Command log", commandsPart(a)));
+    if ((a.a11y || []).length) { append(box, section("Accessibility (" + a.a11y.length + ")", a11yPart(a))); }
     append(box, section("Routes (" + (a.routes || []).length + ")", routesPart(a)));
     append(box, section("Requests (" + (a.requests || []).length + ")", requestsPart(a)));
   }
@@ -574,12 +575,42 @@
     return wrap;
   }
 
+  // axe's help pages are named, never fetched: a link only to an https address, opened by the reader.
+  function helpLink(url) {
+    var text = String(url || "");
+    if (!/^https:\/\/[^\s"'<>`]+$/.test(text)) { return el("code", { text: text || "–" }); }
+    var link = el("a", { text: text, target: "_blank", rel: "noopener noreferrer" });
+    link.setAttribute("href", text);
+    return link;
+  }
+
+  function a11yPart(a) {
+    return a.a11y.map(function (check) {
+      var where = check.scope || "the document";
+      var limits = check.impact ? "fails at " + check.impact + " and up" : "nothing fails (warn)";
+      if (check.warn) { limits += ", warns at " + check.warn + " and up"; }
+      var head = el("p", { cls: "a11y-head" }, el("b", { text: "check_a11y" }), " (command " + check.command + ") on " + where + ": " +
+        check.violations.length + " violation" + (check.violations.length === 1 ? "" : "s") + " · " + limits +
+        (check.ignored ? " · " + check.ignored + " under the thresholds not counted" : "") + (check.axe ? " · axe-core " + check.axe : ""));
+      if (!check.violations.length) { return el("div", { cls: "a11y-check" }, head); }
+      var wrap = table(["rule", "impact", "elements", "help"], check.violations.map(function (v) {
+        var nodes = (v.nodes || []).map(function (n) {
+          return el("li", null, el("code", { cls: "a11y-target", text: n.target }), " ", el("code", { cls: "a11y-html", text: n.html }));
+        });
+        if ((v.elements || 0) > nodes.length) { nodes.push(el("li", { text: "and " + (v.elements - nodes.length) + " more" })); }
+        return [el("code", { text: v.rule }), el("span", { cls: "st a11y-" + v.outcome, text: v.impact + (v.outcome === "warned" ? " (warned)" : "") }),
+          el("ul", { cls: "a11y-nodes" }, nodes), el("div", null, el("span", { text: v.help }), el("br"), helpLink(v.help_url))];
+      }), "a11y");
+      return el("div", { cls: "a11y-check" }, head, wrap);
+    });
+  }
+
   function routesPart(a) {
     var routes = a.routes || [];
     if (!routes.length) { return el("p", { cls: "hint", text: "No routes." }); }
     return table(["method", "route matcher", "stubbed", "alias", "handler", "#"], routes.map(function (r) {
       return [r.method, el("code", { text: r.matcher }), r.stubbed ? "yes" : "no", r.alias || "–",
-        r.handler || "", r.matches === null || r.matches === undefined ? "–" : String(r.matches)];
+        (r.handler || "") + (r.server ? " (the app's server)" : ""), r.matches === null || r.matches === undefined ? "–" : String(r.matches)];
     }), "routes");
   }
 
@@ -602,7 +633,7 @@
       var total = r.timings ? r.timings.total : null;
       var status = r.status === null || r.status === undefined ? (r.error ? "error" : r.open ? "open" : "–") : String(r.status);
       var summary = el("summary", { cls: "req" },
-        el("span", { cls: "req-what" }, el("b", { text: r.method + " " }), el("span", { cls: "url", text: r.url })),
+        el("span", { cls: "req-what" }, el("b", { text: (r.server ? "(server) " : "") + r.method + " " }), el("span", { cls: "url", text: r.url })),
         el("span", { cls: "req-status" + (r.status >= 400 || r.error ? " bad" : ""), text: status }),
         el("span", { cls: "req-by " + (r.stubbed ? "stub" : "server"), text: r.stubbed ? "stubbed" : "server" }),
         el("span", { cls: "req-took", text: ms(total) }),
