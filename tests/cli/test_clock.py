@@ -75,6 +75,8 @@ SPEC = """
         with pytest.raises(CommandError, match="did not end within 300ms"):
             runner.evaluate("new Promise((r) => setTimeout(r, 50))", timeout=300)  # the page's timer waits for tick
         clock.tick(50)
+        with pytest.raises(CommandError, match="accessibility violation"):  # axe runs to its end
+            runner.check_a11y()
 
     def test_the_next_test_has_real_time(runner):
         runner.visit("/")
