@@ -1,6 +1,6 @@
 """``runner.network_conditions()`` and the ``networkConditions`` option in real runs: a download of
 a known size takes measurably longer under a download limit than the same download measured
-without one in the same test; a stub is not throttled; offline fails requests like a network
+without one in the same test, an upload too; a stub is not throttled; offline fails requests like a network
 error and makes ``navigator.onLine`` false (a popup's too), a stub still answered; the next test
 has the network as it is; bad input is told; the option applies to every test and is in the
 run's events."""
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from tests.cli.conftest import base_project, run_runner
+from tests.support.servers import serving
 
 SIZE = 200_000
 PAGE = "<html><body><h1>net</h1><a id='open' href='two.html' target='_blank'>two</a></body></html>"
@@ -23,6 +24,12 @@ SPEC = """
     TIMED = '''async (url) => {
       const started = performance.now();
       const response = await fetch(url, {cache: "no-store"});
+      const body = await response.arrayBuffer();
+      return [performance.now() - started, body.byteLength];
+    }'''
+    POSTED = '''async ([url, size]) => {
+      const started = performance.now();
+      const response = await fetch(url, {method: "POST", body: "u".repeat(size), cache: "no-store"});
       const body = await response.arrayBuffer();
       return [performance.now() - started, body.byteLength];
     }'''
@@ -47,6 +54,15 @@ SPEC = """
         runner.intercept("/stub.bin", {"body": "x" * SIZE})
         stubbed, size = runner.evaluate(TIMED, "/stub.bin", timeout=30_000)
         assert size == SIZE and stubbed * 3 < slow, (stubbed, slow)  # a stub is not on the network
+
+    def test_an_upload_limit_slows_an_upload(runner):
+        runner.visit("/")
+        echo = runner.env("echo") + "/echo"
+        base, size = runner.evaluate(POSTED, [echo + "?plain", SIZE])
+        assert size > SIZE  # the server read it all (and echoed it)
+        runner.network_conditions(upload=800)  # 100,000 bytes a second: 2 s for the body
+        slow, size = runner.evaluate(POSTED, [echo + "?throttled", SIZE], timeout=30_000)
+        assert size > SIZE and slow > 3 * base and slow > 1000, (base, slow)
 
     def test_offline(runner):
         runner.visit("/")
@@ -120,7 +136,8 @@ def test_network_conditions_in_a_real_run(project) -> None:
         "site/read.txt": "read",
     }, {"video": False, "retries": 0}, page=PAGE))
     (root / "site" / "big.bin").write_bytes(b"\x07" * SIZE)
-    result = run_runner("run", cwd=root)
+    with serving() as echo:  # reads a POST's whole body before it answers
+        result = run_runner("run", "--env", f"echo={echo.url}", cwd=root)
     assert result.code == 0, result.text
 
     events = _events(root)
@@ -129,7 +146,8 @@ def test_network_conditions_in_a_real_run(project) -> None:
     assert ("network_conditions", "download=800") in told and ("network_conditions", "'offline'") in told
     results = [e["result"] for e in events if e["kind"] == "command.ended" and e["name"] == "network_conditions"
                and e["state"] == "passed"]
-    assert results[:4] == ["download 800 kbps", "offline", "none (the network as it is)", "offline"], results
+    assert results[:5] == ["download 800 kbps", "upload 800 kbps", "offline", "none (the network as it is)",
+                           "offline"], results
     assert ("tab[1].network_conditions", "") in [(f"{e['subject']}.{e['name']}", e["args"]) for e in events
                                                  if e["kind"] == "command.started" and e["subject"]]
     offline = "runner/integration/net_spec.py::test_offline"
