@@ -19,6 +19,8 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 ``scrolling.py``    ``scroll_to``: the page scrolled
 ``within.py``       ``within``: the queries narrowed to an element
 ``tabs.py``         ``popup``: a popup or new tab, driven by a runner of its own
+``clock.py``        ``clock``: the page's time, paused and moved by the test
+``conditions.py``   ``network_conditions``: the page's network made slow or offline
 ``custom.py``       the project's own commands (``add_command``), looked up last
 ==================  ===========================================================================
 """
@@ -26,6 +28,8 @@ Each family of commands is a module of its own; :class:`RunnerCommands` is all o
 from __future__ import annotations
 
 from runner.commands.a11y import A11yCommands
+from runner.commands.clock import ClockCommands
+from runner.commands.conditions import ConditionCommands
 from runner.commands.custom import CustomCommands
 from runner.commands.navigation import NavigationCommands
 from runner.commands.network import NetworkCommands
@@ -43,7 +47,7 @@ __all__ = ["RunnerCommands"]
 
 class RunnerCommands(SystemCommands, NavigationCommands, PageCommands, QueryCommands, NetworkCommands,
                      StorageCommands, ScreenshotCommands, A11yCommands, ScrollCommands, WithinCommands,
-                     TabCommands, CustomCommands):
+                     TabCommands, ClockCommands, ConditionCommands, CustomCommands):
     """What the ``runner`` fixture gives a test.
 
     The families are base classes rather than objects it delegates to: a test calls

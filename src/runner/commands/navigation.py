@@ -15,6 +15,7 @@ from runner.commands.hooks import WindowHandle, before_load, check_hook, describ
 from runner.commands.mount import ROOT_ID, mount_document
 from runner.commands.steps import command
 from runner.commands.subject import Subject
+from runner.config.network_conditions import NetworkConditions
 from runner.engine.raw_http import INVALID_HTTP
 from runner.engine.visit_hooks import BeforeLoad, PageScriptError
 from runner.errors import CommandError, UsageError
@@ -111,11 +112,15 @@ class NavigationCommands(CommandsBase):
                     f"runner.visit() timed out after {int(timeout)}ms waiting for the load event of:\n\n"
                     f"  {full}\n\nThe page did not fire its load event (pageLoadTimeout). "
                     "Pass timeout= to wait longer."
+                    + _slowed(self._ctx.browser.network_conditions)
                 )
+            conditions = self._ctx.browser.network_conditions
             raise CommandError(
                 f"runner.visit() failed trying to load:\n\n  {full}\n\n"
                 f"The request failed without a response: {error}\n"
-                "Is your web server running, and is the URL right?"
+                + ("The test's network is offline (runner.network_conditions(), or the networkConditions option)."
+                   if conditions is not None and conditions.offline else
+                   "Is your web server running, and is the URL right?")
             )
         if fail_on_status and status is not None and status >= 400:
             raise CommandError(
@@ -177,3 +182,10 @@ def _with_query(url: str, qs: Mapping[str, Any] | None) -> str:
     extra = urlencode({k: v for k, v in qs.items()}, doseq=True)
     query = f"{parts.query}&{extra}" if parts.query else extra
     return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+def _slowed(conditions: NetworkConditions | None) -> str:
+    """What a visit that timed out is told of the network conditions that slowed it."""
+    if conditions is None or conditions.offline:
+        return ""
+    return f"\nThe test's network is slowed ({conditions.describe()}): runner.network_conditions() or networkConditions."

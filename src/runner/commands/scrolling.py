@@ -52,10 +52,11 @@ SCROLL_SCRIPT = """async (el, a) => {
   const put = (left, top) => box.scrollTo({left, top, behavior: "instant"});
   if (a.duration > 0) {
     const ease = a.easing === "linear" ? (t) => t : (t) => 0.5 - Math.cos(t * Math.PI) / 2;
-    const start = performance.now();
+    const native = globalThis.__runnerNative || globalThis;  // real frames, also under runner.clock()
+    const start = native.performance.now();
     for (;;) {
-      await new Promise((r) => requestAnimationFrame(r));
-      const t = Math.min(1, (performance.now() - start) / a.duration);
+      await new Promise((r) => native.requestAnimationFrame(r));
+      const t = Math.min(1, (native.performance.now() - start) / a.duration);
       put(x0 + (x - x0) * ease(t), y0 + (y - y0) * ease(t));
       if (t >= 1) break;
     }

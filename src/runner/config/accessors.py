@@ -273,6 +273,12 @@ class OptionAccessors:
         return value
 
     @property
+    def network_conditions(self) -> str | dict[str, Any] | None:
+        """``networkConditions``: The page's network conditions in every test (a test changes them with `runner.network_conditions()`, for itself): a preset, `'slow-3g'` (400 kbit/s both ways, 2000 ms latency), `'fast-3g'` (1440 kbit/s down, 675 kbit/s up, 562.5 ms) or `'offline'`, or an object of `offline` (boolean), `latency` (milliseconds added to each request), `download` and `upload` (kilobits per second); null: the network as it is."""
+        value: str | dict[str, Any] | None = self._value("networkConditions")
+        return value
+
+    @property
     def modify_obstructive_code(self) -> bool:
         """``modifyObstructiveCode``: Neutralise framebusting in the documents and scripts of pages framed inside the application (their `top`/`parent` checks and navigations stay inside their frame); false leaves them alone."""
         value: bool = self._value("modifyObstructiveCode")

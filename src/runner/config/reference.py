@@ -46,7 +46,9 @@ def describe_type(prop: dict[str, Any]) -> str:
         elif json_type == "boolean":
             words.append("false" if no_true else "boolean")
         elif json_type == "string":
-            if "pattern" in prop:
+            if "x-string" in prop:  # what the option's strings are, in words ("preset name")
+                words.append(prop["x-string"])
+            elif "pattern" in prop:
                 words.append("URL string")
             elif prop.get("minLength") is not None and prop.get("minLength") == prop.get(
                 "maxLength"

@@ -64,7 +64,18 @@ _AUDIT = """async (els, plan) => {
   }
   if (els !== null && !els.length) return {violations: [], version: axe.version, elements: 0};
   const context = els === null ? document : {include: Array.from(els)};
-  const result = await axe.run(context, options);
+  // under runner.clock(), axe's own timers run on the browser's (the natives kept aside), or a
+  // paused clock would hold the check up; the app's timers are its clock's again right after
+  const native = globalThis.__runnerNative;
+  const names = ['setTimeout', 'clearTimeout', 'requestAnimationFrame'];
+  const kept = native ? Object.fromEntries(names.map(n => [n, window[n]])) : null;
+  if (kept) for (const n of names) window[n] = native[n];
+  let result;
+  try {
+    result = await axe.run(context, options);
+  } finally {
+    if (kept) Object.assign(window, kept);
+  }
   const flat = t => Array.isArray(t) ? t.map(flat).join(' >>> ') : String(t);
   return {
     version: axe.version,

@@ -2,10 +2,10 @@
 
 Only ``engine/`` imports Playwright, and only its modules hold Playwright objects: the commands
 call the verbs :class:`BrowserSession` gets from its families (``page_verbs``, ``element_verbs``,
-``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``, ``script_verbs``, ``a11y_verbs``; see
-``holder.py``), which take and return plain data. This module launches the browser (or connects to a remote
-one), makes its context and page, replaces what broke, resets the page between tests and closes
-it all. Everything here is ``async`` and runs on the engine loop (``loop.py``); the commands call
+``network_verbs``, ``storage_verbs``, ``capture_verbs``, ``studio_verbs``, ``script_verbs``,
+``a11y_verbs``, ``clock_verbs``, ``conditions_verbs``; see ``holder.py``), which take and return
+plain data. This module launches the browser (or connects to a remote one), makes its context
+and page, replaces what broke, resets the page between tests and closes it all. Everything here is ``async`` and runs on the engine loop (``loop.py``); the commands call
 it through that loop.
 
 Isolation between tests comes from :meth:`BrowserSession.reset`, which is measured at about a
@@ -36,6 +36,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from runner.engine.a11y_verbs import A11yVerbs
 from runner.engine.capture_verbs import CaptureVerbs
+from runner.engine.clock_verbs import ClockVerbs
+from runner.engine.conditions_verbs import ConditionsVerbs
 from runner.engine.devtools import DevTools, quietly
 from runner.engine.discovery import BrowserSpec
 from runner.engine.driver import driver
@@ -143,7 +145,7 @@ class LaunchOptions:
 
 
 class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVerbs, CaptureVerbs,
-                     StudioVerbs, ScriptVerbs, A11yVerbs):
+                     StudioVerbs, ScriptVerbs, A11yVerbs, ClockVerbs, ConditionsVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 
     ``routing`` says where the page's requests go while it is routed or watched (see
@@ -188,6 +190,12 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         self._fresh = False
         self.launches = 0
         self._tracing = ContextTracing()
+        self.clock_installed = False
+        self.context_generation = 0
+        self.network_conditions = None
+        self._condition_sessions = {}
+        self._conditions_heard = None
+        self._condition_tasks = set()
 
     def route_to(self, routing: RoutingTarget) -> None:
         """Where the page's requests go from now on (a browser launched before its run's routing
@@ -264,6 +272,10 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         if self.options.user_agent:
             kwargs["user_agent"] = self.options.user_agent
         self.context = await self.browser.new_context(**kwargs)
+        self.context_generation += 1
+        self.clock_installed = False
+        self.network_conditions = None  # a new context's pages have the network as it is
+        self._condition_sessions = {}
         self.page = await self.context.new_page()
         self.cdp = await self.context.new_cdp_session(self.page)
         self.devtools = DevTools(self.cdp)
@@ -298,6 +310,10 @@ class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVer
         page stays where it is, with its cookies and storage; routing and the viewport are
         reset all the same. Raises ``BrowserNotFoundError`` when a browser had to be launched
         and could not be."""
+        if self.clock_installed and self.broken is None:
+            # Playwright cannot take a clock out of a context (its script stays in every document):
+            # the next test gets a new context, as after a crash, and real time
+            self.broken = "The last test installed a clock."
         await self.ensure_alive()
         if not self._fresh:
             try:

@@ -356,7 +356,9 @@ async (arg) => {
   const el = current[arg.index || 0];
   if (!el) return { ok: false, reason: "gone" };
   if (arg.scroll) el.scrollIntoView({ block: arg.scroll, inline: "nearest" });
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  // the browser's own frames and time, also under runner.clock() (which fakes the page's)
+  const native = globalThis.__runnerNative || globalThis;
+  const frame = () => new Promise((r) => native.requestAnimationFrame(() => r()));
   let rect = el.getBoundingClientRect();
   if (arg.threshold !== null && arg.threshold !== undefined) {
     // Wait until the element moves less than the threshold between two frames. CSS
@@ -365,7 +367,7 @@ async (arg) => {
     // taken in frames), and one that has not started yet (pending: its start time is set
     // when a frame commits, which can be after the next frame's callbacks on a busy
     // machine) holds the element still for a frame or two before it moves.
-    const deadline = performance.now() + (arg.animationTimeout || 1000);
+    const deadline = native.performance.now() + (arg.animationTimeout || 1000);
     const cssMotion = (pendingOnly) => {
       if (!document.getAnimations) return false;
       for (const animation of document.getAnimations()) {
@@ -386,7 +388,7 @@ async (arg) => {
       const moved = Math.hypot(next.x - rect.x, next.y - rect.y);
       rect = next;
       if (moved <= arg.threshold && !cssMotion(true)) break;
-      if (performance.now() > deadline) return { ok: false, reason: "animating", moved };
+      if (native.performance.now() > deadline) return { ok: false, reason: "animating", moved };
     }
   }
   if (!isVisible(el)) return { ok: false, reason: "hidden", description: describe(el) };

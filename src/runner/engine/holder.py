@@ -5,8 +5,9 @@ mixed in (``recovery``: what broke, replaced; ``page_verbs``: navigation; ``elem
 elements and keys; ``network_verbs``: routing, watching and HTTP from the test;
 ``storage_verbs``: cookies and storage; ``capture_verbs``: screenshots, traces, HAR, downloads;
 ``studio_verbs``; ``script_verbs``: the page's own JavaScript; ``a11y_verbs``: axe-core's
-checks). ``browser.py`` makes what is held here (launch, contexts, the reset between tests,
-close); a family only uses it, and reaches another family only through what is declared here.
+checks; ``clock_verbs``: the page's clock; ``conditions_verbs``: its network conditions).
+``browser.py`` makes what is held here (launch, contexts, the reset between tests, close); a
+family only uses it, and reaches another family only through what is declared here.
 """
 
 from __future__ import annotations

@@ -126,9 +126,10 @@
       if (result && typeof result.then === "function") {
         const LATE = {};
         let timer;
-        const late = new Promise((resolve) => { timer = setTimeout(() => resolve(LATE), timeout); });
+        const native = globalThis.__runnerNative || globalThis;  // real time, also under runner.clock()
+        const late = new Promise((resolve) => { timer = native.setTimeout(() => resolve(LATE), timeout); });
         const settled = await Promise.race([Promise.resolve(result), late]);
-        clearTimeout(timer);
+        native.clearTimeout(timer);
         if (settled === LATE) return {pending: true};
         result = settled;
       }

@@ -31,6 +31,7 @@ from runner.commands.api import RunnerCommands
 from runner.commands.context import TestContext
 from runner.commands.custom import forget_commands
 from runner.config import Config, load_config
+from runner.config.network_conditions import read_conditions
 from runner.engine.loop import EngineLoop, EngineTimeout
 from runner.engine.remote import RemoteEndpoint
 from runner.errors import ConfigError
@@ -205,6 +206,11 @@ class RunSession:
         loop = self.host.loop
         if routed:
             loop.run(browser.set_routing(True), 30)
+        # networkConditions: every test starts with the option's (a test's own end with it); no
+        # trip to the loop when the page has them already (the network as it is, mostly)
+        conditions = read_conditions(config.network_conditions, "networkConditions")
+        if conditions != browser.network_conditions:
+            loop.run(browser.set_network_conditions(conditions), 30)
         self.recordings.videos.ensure(spec_relative, browser)
         if self.live_view is not None:
             self.live_view.ensure(browser.devtools, viewport)
@@ -261,6 +267,8 @@ class RunSession:
         if browser is not None and browser.alive:
             try:
                 self.host.loop.run(browser.set_routing(False), END_WAIT_S)
+                if browser.network_conditions is not None:
+                    self.host.loop.run(browser.set_network_conditions(None), END_WAIT_S)
                 self.host.loop.run(browser.wait_downloads(), 60)
             except EngineTimeout:
                 browser.stopped_responding("The page did not answer at the end of the test.")

@@ -78,6 +78,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "includeShadowDom": False,
     "clientCertificates": [],
     "strictNetwork": False,
+    "networkConditions": None,
     "redact": {"headers": [], "queryParams": [], "bodyKeys": [], "showEnv": [], "traceBodies": True},
     "webServer": None,
 }
@@ -88,6 +89,7 @@ ANY = {
     "reporterOptions", "requestTimeout", "responseTimeout", "retries", "screenshotOnRunFailure",
     "scrollBehavior", "slowTestThreshold", "taskTimeout", "viewportHeight", "viewportWidth",
     "waitForAnimations", "trace", "traceScreenshots", "strictNetwork", "testIsolation",
+    "networkConditions",
 }  # fmt: skip
 
 
