@@ -32,7 +32,7 @@ OUTPUT_LINES = 500
 
 # The events that belong to one test (they carry its nodeid).
 _TEST_EVENTS = {"test.started", "command.started", "command.ended", "log", "route.added",
-                "route.aliased", "request.intercepted", "screenshot.taken", "attempt.ended",
+                "route.aliased", "request.intercepted", "screenshot.taken", "snapshot.compared", "attempt.ended",
                 "test.ended"}
 
 
