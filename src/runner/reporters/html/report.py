@@ -34,6 +34,7 @@ from runner.events import (
     RunEnded,
     RunStarted,
     ScreenshotTaken,
+    SnapshotCompared,
     TestEnded,
     TestStarted,
 )
@@ -51,7 +52,7 @@ STATIC_FILES = ("index.html", "report.js", "report.css")
 
 # The events of one test, kept until it ends and its page is written.
 _TEST_EVENTS = (CommandStarted, CommandEnded, LogLine, RequestIntercepted, RouteAdded, RouteAliased,
-                ScreenshotTaken, AttemptEnded, TestStarted)
+                ScreenshotTaken, SnapshotCompared, AttemptEnded, TestStarted)
 
 
 class HtmlReport:
@@ -127,6 +128,8 @@ class HtmlReport:
                 self._test(event.nodeid, event.at).routes.append(event)
         elif isinstance(event, ScreenshotTaken):
             self._test(event.nodeid, event.at).shots.append(event)
+        elif isinstance(event, SnapshotCompared):
+            self._test(event.nodeid, event.at).snapshots.append(event)
         elif isinstance(event, AttemptEnded):
             self._test(event.nodeid, event.at, spec=event.spec).attempts.append(event)
             self.has_trace = self.has_trace or bool(event.trace)

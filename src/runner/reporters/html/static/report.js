@@ -491,11 +491,52 @@
     var video = videoPart(spec, a, data);
     if (video) { media.push(video); }
     if (media.length) { append(box, section("Screenshots and video", el("div", { cls: "media" }, media))); }
+    var snaps = a.snapshots || [];
+    if (snaps.length) { append(box, section("Snapshots (" + snaps.length + ")", snaps.map(snapshotPart))); }
     var trace = tracePart(a);
     if (trace) { append(box, section("Trace", trace)); }
     append(box, section("Command log", commandsPart(a)));
     append(box, section("Routes (" + (a.routes || []).length + ")", routesPart(a)));
     append(box, section("Requests (" + (a.requests || []).length + ")", requestsPart(a)));
+  }
+
+  // One match.screenshot / match.aria_snapshot: its outcome and words; a failed picture's expected,
+  // actual and diff side by side, and a slider that uncovers the actual over the expected.
+  function snapshotPart(s) {
+    var what = s.what === "aria" ? "aria snapshot" : "screenshot";
+    var part = el("div", { cls: "snapshot " + (s.passed ? "ok" : "bad"), "data-name": s.name },
+      el("p", { cls: "snapshot-head" }, el("b", { text: s.name }), " ",
+        el("span", { cls: "tag", text: what + " · " + s.outcome }), " ", el("code", { text: s.baseline })));
+    if (!s.passed && s.message) { append(part, el("p", { cls: "message", text: s.message })); }
+    var images = ["expected", "actual", "diff"].map(function (kind) {
+      var file = s[kind];
+      if (!file) { return null; }
+      if (!file.file) { return el("p", { cls: "missing", text: kind + " missing: " + file.missing + " (" + file.why + ")" }); }
+      return el("figure", { cls: "shot snap-" + kind },
+        el("a", { href: file.file, target: "_blank", rel: "noopener" }, el("img", { src: file.file, alt: kind + " " + s.name })),
+        el("figcaption", { text: kind }));
+    }).filter(Boolean);
+    if (images.length) { append(part, el("div", { cls: "media" }, images)); }
+    if (s.expected && s.expected.file && s.actual && s.actual.file) { append(part, comparer(s)); }
+    if (s.diffText) {
+      var pre = el("pre", { cls: "unified" });
+      s.diffText.split("\n").forEach(function (line) {
+        var cls = /^(\+\+\+|---)/.test(line) ? "where" : /^\+/.test(line) ? "add" : /^-/.test(line) ? "del" : "";
+        pre.appendChild(el("span", { cls: "line " + cls, text: line + "\n" }));
+      });
+      append(part, pre);
+    }
+    return part;
+  }
+
+  function comparer(s) {
+    var over = el("div", { cls: "over" }, el("img", { src: s.actual.file, alt: "actual " + s.name }));
+    var slider = el("input", { type: "range", min: 0, max: 100, value: 50, cls: "slider", "aria-label": "actual over expected, in %" });
+    over.style.width = "50%";
+    slider.addEventListener("input", function () { over.style.width = slider.value + "%"; });
+    return el("div", { cls: "comparer" },
+      el("p", { cls: "hint", text: "Slide: the actual picture (left of the line) over the expected one." }),
+      el("div", { cls: "stack" }, el("img", { src: s.expected.file, alt: "expected " + s.name }), over), slider);
   }
 
   function errorBlock(text) {
