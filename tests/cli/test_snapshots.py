@@ -108,6 +108,10 @@ def test_menu_template(runner):
 def test_bad_name(runner):
     runner.visit("/")
     runner.get("#tint").should("match.screenshot", "a/b")
+
+def test_absent(runner):
+    runner.visit("/")
+    runner.get("#nowhere").should("match.screenshot", "nowhere", timeout=300)
 """
 TEMPLATE = "- list:\n  - listitem:\n    - link /Ho.e/\n"
 SNAPS = "runner/integration/__snapshots__/visual_spec"
@@ -139,13 +143,15 @@ def test_baselines_are_written_then_compared_then_updated(tmp_path: Path) -> Non
 
     # first run: every missing baseline is written and its test fails saying so
     first = run_runner("run", cwd=root, env={"CI": ""})
-    assert first.code == 13, first.text  # 12 baselines written, the bad name; the template matched
+    assert first.code == 14, first.text  # 12 baselines written, the bad name, the absent; the template matched
     outcomes = _outcomes(root)
     assert outcomes.pop("test_menu_template") == "passed"
     assert set(outcomes.values()) == {"failed"}
     assert "the baseline runner/integration/__snapshots__/visual_spec/tint-chromium-linux.png did not exist; " \
            "it was written now" in first.out
     assert "a snapshot name is a file name, without path separators" in first.out
+    assert "get('#nowhere').should('match.screenshot', 'nowhere'): expected to find element get('#nowhere'), " \
+           "but never found it" in first.out
     assert "Traceback" not in first.text
     written = sorted(p.name for p in snaps.iterdir())
     assert written == sorted(["masked-chromium-linux.png", "unmasked-chromium-linux.png", "tint-chromium-linux.png",
@@ -172,7 +178,7 @@ def test_baselines_are_written_then_compared_then_updated(tmp_path: Path) -> Non
     passed = {"test_masked", "test_tint", "test_dot_tolerated", "test_dot_ratio", "test_ticking", "test_spinning",
               "test_page", "test_menu_template"}
     assert {name for name, state in outcomes.items() if state == "passed"} == passed, second.text
-    assert second.code == 6, second.text
+    assert second.code == 7, second.text
     assert {p.name: p.read_bytes() for p in snaps.iterdir()} == before  # no mode: nothing rewritten
     compared = _compared(root)
     strict = compared["test_dot_strict"]
@@ -197,7 +203,8 @@ def test_baselines_are_written_then_compared_then_updated(tmp_path: Path) -> Non
     assert '+    - link "Contact":' in second.out  # the diff in the failure's message
 
     # --update-snapshots (changed): those that differ are rewritten, the others left as they are
-    changed = run_runner("run", "--update-snapshots", "--", "-k", "not bad_name", cwd=root, env={"CI": ""})
+    changed = run_runner("run", "--update-snapshots", "--", "-k", "not bad_name and not absent", cwd=root,
+                         env={"CI": ""})
     assert changed.code == 0, changed.text
     compared = _compared(root)
     rewritten = {name for name, e in compared.items() if e["outcome"] == "updated"}

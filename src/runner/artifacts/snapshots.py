@@ -13,6 +13,7 @@ temporary file renamed into place, so two workers writing the same baseline leav
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import uuid
@@ -108,17 +109,32 @@ def read_baseline(path: Path) -> bytes | None:
         raise UsageError(f"The snapshot baseline {str(path)!r} cannot be read: {err.strerror or err}.") from None
 
 
-def write_baseline(path: Path, data: bytes) -> None:
-    """Write a baseline whole: a temporary file beside it renamed over it (two writers leave one
-    whole file). Raises UsageError when the folder cannot be written."""
+def write_baseline(path: Path, data: bytes, *, replace: bool = True) -> bool:
+    """Write a baseline whole: a temporary file beside it moved into place (two writers leave one
+    whole file). Without ``replace`` a baseline that exists by then is left as it is (a link
+    that fails when the name is taken): returns False. Raises UsageError when the folder cannot
+    be written."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temp.write_bytes(data)
-        os.replace(temp, path)
+        if replace:
+            os.replace(temp, path)
+            return True
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            return False
+        except OSError:  # a file system without hard links: a rename, checked just before
+            if path.exists():
+                return False
+            os.replace(temp, path)
+        return True
     except OSError as err:
-        temp.unlink(missing_ok=True)
         raise UsageError(f"The snapshot baseline {str(path)!r} cannot be written: {err.strerror or err}.") from None
+    finally:
+        with contextlib.suppress(OSError):  # gone already when it was moved into place
+            temp.unlink()
 
 
 def failure_paths(folder: Path, name: str, *, attempt: int, taken: set[Path],

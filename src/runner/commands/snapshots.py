@@ -152,8 +152,13 @@ def _screenshot(target: _Target, name: str, opts: dict[str, Any], timeout_ms: fl
 
     def attempt() -> Attempt:
         left_ms = max((deadline - time.monotonic()) * 1000, 1000.0)
-        shot = ctx.run(ctx.browser.snapshot_png(target.query, masks=opts["mask"], full_page=opts["full_page"],
-                                                timeout_ms=left_ms))
+        answer = ctx.run(ctx.browser.snapshot_png(target.query, masks=opts["mask"], full_page=opts["full_page"],
+                                                  timeout_ms=left_ms))
+        if "png" not in answer:
+            seen.previous = None
+            return Attempt(False, f"expected to find element {target.label}, but never found it"
+                           if answer.get("missing") else f"the picture could not be taken: {answer.get('error')}")
+        shot: bytes = answer["png"]
         steady, seen.previous = shot == seen.previous, shot
         if not steady:
             return Attempt(False, "the picture was still changing (two captures in a row differed)")
@@ -177,7 +182,7 @@ def _screenshot(target: _Target, name: str, opts: dict[str, Any], timeout_ms: fl
         raise
     shot = seen.previous
     assert shot is not None
-    _settle_shot(target, name, path, opts, policy, expected, shot, seen.comparison)
+    _settle_shot(target, name, path, opts, policy, stored is None, shot, seen.comparison)
 
 
 def _within(comparison: Comparison, opts: dict[str, Any]) -> bool:
@@ -206,8 +211,9 @@ def _differs_text(comparison: Comparison, baseline: str, allowed: str) -> str:
 
 
 def _settle_shot(target: _Target, name: str, path: Path, opts: dict[str, Any], policy: UpdatePolicy,
-                 expected: Any, shot: bytes, comparison: Comparison | None) -> None:
-    """The steady picture matched, or is missing, or an update mode rewrites it: told, written."""
+                 missing: bool, shot: bytes, comparison: Comparison | None) -> None:
+    """The steady picture matched, or its baseline is ``missing``, or an update mode rewrites it
+    (one that differs, or every one; a baseline that could not be read is one that differs)."""
     __tracebackhide__ = True
     ctx = target.ctx
     shown = _shown(path, ctx)
@@ -215,10 +221,10 @@ def _settle_shot(target: _Target, name: str, path: Path, opts: dict[str, Any], p
              "max_diff_pixels": opts["max_diff_pixels"], "max_diff_pixel_ratio": opts["max_diff_pixel_ratio"]}
     if comparison is not None:
         event.update(diff_pixels=comparison.diff_pixels, diff_ratio=comparison.ratio)
-    if expected is None and read_baseline(path) is None:
+    if missing:
         _missing(target, name, path, policy, shot, event)
         return
-    if policy.rewrites_all or (comparison is not None and not _within(comparison, opts)) or expected is None:
+    if policy.rewrites_all or comparison is None or not _within(comparison, opts):
         write_baseline(path, shot)
         _tell(ctx, event, "updated", True, f"{shown} written (updateSnapshots: {policy.mode})")
         ctx.add_log("snapshot", f"{name}: baseline {shown} updated")
@@ -235,7 +241,12 @@ def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data:
     shown = _shown(path, ctx)
     what = f"{target.label}.should({(SCREENSHOT if event['what'] == 'screenshot' else ARIA)!r}, {name!r})"
     if policy.writes_missing:
-        write_baseline(path, data)
+        if not write_baseline(path, data, replace=False):
+            message = (f"{what}: the baseline {shown} did not exist when the assertion began and was written "
+                       "meanwhile by another test; run the test again to compare with it.")
+            _tell(ctx, event, "differs", False, message)
+            ctx.add_log("failed", message)
+            raise CommandError(message)
         if policy.missing_passes:
             _tell(ctx, event, "written", True, f"{shown} written (updateSnapshots: {policy.mode})")
             ctx.add_log("snapshot", f"{name}: baseline {shown} written")
@@ -290,13 +301,14 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
     def attempt() -> Attempt:
         answer = ctx.run(ctx.browser.aria_snapshot(target.query, None if policy.rewrites_all else expected,
                                                    timeout_ms=max(timeout_ms, 1000.0)))
+        if "actual" not in answer:
+            return Attempt(False, f"expected to find element {target.label}, but never found it"
+                           if answer.get("missing") else f"the tree could not be read: {answer.get('error')}")
         last.update(answer)
         if expected is None or answer.get("matches") or policy.rewrites_all or policy.rewrites_changed:
             return Attempt(True)
         return Attempt(False, f"the accessibility tree does not match {_shown(path, ctx)}:\n{_aria_diff(expected, answer['actual'], path, ctx)}")
 
-    if target.query is not None:
-        _wait_for_element(target, timeout_ms)
     event: dict[str, Any] = {"what": "aria", "name": name, "baseline": str(path)}
     try:
         retry(ctx, attempt, timeout_ms, f"{target.label}.should({ARIA!r}, {name!r})")
@@ -327,22 +339,6 @@ def _aria_diff(expected: str, actual: str, path: Path, ctx: TestContext) -> str:
                                  _yaml_text(actual).splitlines(keepends=True),
                                  fromfile=_shown(path, ctx), tofile="actual")
     return "".join(lines).rstrip("\n")
-
-
-def _wait_for_element(target: _Target, timeout_ms: float) -> None:
-    """Wait until the subject finds an element (its snapshot verbs act on the first)."""
-    __tracebackhide__ = True
-    ctx = target.ctx
-    query = target.query
-    assert query is not None
-
-    def found() -> Attempt:
-        raw = ctx.run(ctx.browser.dom({**query, "mode": "snapshot", "css": [], "props": [], "limit": 0}))
-        if int(raw["total"]):
-            return Attempt(True)
-        return Attempt(False, f"expected to find element {target.label}, but never found it")
-
-    retry(ctx, found, timeout_ms, f"{target.label} to exist")
 
 
 def _artifact_folder(target: _Target) -> Path:

@@ -13,6 +13,7 @@ import uuid
 from typing import Any
 
 from playwright.async_api import ElementHandle, Locator, Page, expect
+from playwright.async_api import Error as PlaywrightError
 
 from runner.engine.element_verbs import ElementVerbs
 
@@ -29,23 +30,31 @@ def _steady(page: Page, masks: list[str], timeout_ms: float) -> dict[str, Any]:
 
 
 class SnapshotVerbs(ElementVerbs):
-    """Pictures and aria snapshots of the page or of a query's first element."""
+    """Pictures and aria snapshots of the page or of a query's first element.
+
+    Each answers a dict: what it read, ``{"missing": True}`` when the query finds no element
+    now, or ``{"error": ...}`` with Playwright's words when the browser could not do it (an
+    element that never became visible and stable): the caller retries either."""
 
     async def snapshot_png(self, query: dict[str, Any] | None, *, masks: list[str], full_page: bool,
-                           timeout_ms: float) -> bytes:
-        """A steady PNG of the first element of ``query``, or of the page (``query`` None; the
-        whole page with ``full_page``), ``masks`` (CSS selectors) painted over."""
+                           timeout_ms: float) -> dict[str, Any]:
+        """A steady PNG (``{"png": bytes}``) of the first element of ``query``, or of the page
+        (``query`` None; the whole page with ``full_page``), ``masks`` (CSS selectors) painted over."""
         page = self._live_page()
         options = _steady(page, masks, timeout_ms)
-        if query is None:
-            return await page.screenshot(full_page=full_page, **options)
-        shots: list[bytes] = []
-
-        async def shoot(element: ElementHandle) -> None:
-            shots.append(await element.screenshot(**options))
-
-        await self._on_first(query, shoot)
-        return shots[0]
+        try:
+            if query is None:
+                return {"png": await page.screenshot(full_page=full_page, **options)}
+            handle = await self._elements(query)
+            try:
+                element = (await handle.evaluate_handle("els => els[0] || null")).as_element()
+                if element is None:
+                    return {"missing": True}
+                return {"png": await element.screenshot(**options)}
+            finally:
+                await handle.dispose()
+        except PlaywrightError as err:
+            return {"error": _first_line(err)}
 
     async def aria_snapshot(self, query: dict[str, Any] | None, expected: str | None,
                             timeout_ms: float) -> dict[str, Any]:
@@ -53,23 +62,30 @@ class SnapshotVerbs(ElementVerbs):
         ``{"actual": yaml}``, and with ``expected`` (a template: partial, with regexes)
         ``"matches"`` and Playwright's ``"message"`` when it does not match."""
         page = self._live_page()
-        if query is None:
-            return await self._aria_of(page.locator("body"), expected, timeout_ms)
-        token = uuid.uuid4().hex
-        answers: list[dict[str, Any]] = []
-
-        async def read(element: ElementHandle) -> None:
-            # a locator for this very element: marked for the time of the reading
-            frame = await element.owner_frame()
-            await element.evaluate("(el, [name, token]) => el.setAttribute(name, token)", [_MARK, token])
+        try:
+            if query is None:
+                return await self._aria_of(page.locator("body"), expected, timeout_ms)
+            handle = await self._elements(query)
             try:
-                target = (frame or page).locator(f"[{_MARK}='{token}']")
-                answers.append(await self._aria_of(target, expected, timeout_ms))
+                element = (await handle.evaluate_handle("els => els[0] || null")).as_element()
+                if element is None:
+                    return {"missing": True}
+                return await self._aria_of_element(page, element, expected, timeout_ms)
             finally:
-                await element.evaluate("(el, name) => el.removeAttribute(name)", _MARK)
+                await handle.dispose()
+        except PlaywrightError as err:
+            return {"error": _first_line(err)}
 
-        await self._on_first(query, read)
-        return answers[0]
+    async def _aria_of_element(self, page: Page, element: ElementHandle, expected: str | None,
+                               timeout_ms: float) -> dict[str, Any]:
+        # a locator for this very element: marked for the time of the reading
+        token = uuid.uuid4().hex
+        frame = await element.owner_frame()
+        await element.evaluate("(el, [name, token]) => el.setAttribute(name, token)", [_MARK, token])
+        try:
+            return await self._aria_of((frame or page).locator(f"[{_MARK}='{token}']"), expected, timeout_ms)
+        finally:
+            await element.evaluate("(el, name) => el.removeAttribute(name)", _MARK)
 
     @staticmethod
     async def _aria_of(target: Locator, expected: str | None, timeout_ms: float) -> dict[str, Any]:
@@ -82,3 +98,7 @@ class SnapshotVerbs(ElementVerbs):
         except AssertionError as err:
             return {"actual": actual, "matches": False, "message": str(err)}
         return {"actual": actual, "matches": True}
+
+
+def _first_line(err: PlaywrightError) -> str:
+    return (err.message or str(err)).strip().splitlines()[0] if (err.message or str(err)).strip() else repr(err)
