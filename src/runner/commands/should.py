@@ -34,9 +34,9 @@ class DomAssertions(DomQuery):
         """
         __tracebackhide__ = True
         if isinstance(chainer, str) and chainer in SNAPSHOT_CHAINERS:
+            # its log line says what became of the baseline (matched, written, updated)
             match_snapshot(self._commands, self._query_arg(), self._label, chainer, args, options,
                            self._timeout_ms(timeout))
-            self._ctx.add_log("assert", f"{self._label} should {chainer} {' '.join(map(repr, args))}")
             return self
         if options:
             raise UsageError(f"should({chainer!r}) takes no keyword options but timeout; found "

@@ -227,10 +227,10 @@ def _settle_shot(target: _Target, name: str, path: Path, opts: dict[str, Any], p
     if policy.rewrites_all or comparison is None or not _within(comparison, opts):
         write_baseline(path, shot)
         _tell(ctx, event, "updated", True, f"{shown} written (updateSnapshots: {policy.mode})")
-        ctx.add_log("snapshot", f"{name}: baseline {shown} updated")
+        ctx.add_log("assert", f"{target.label} should {SCREENSHOT} {name!r}: baseline {shown} updated")
         return
     _tell(ctx, event, "matched", True, f"matches {shown}")
-    ctx.add_log("snapshot", f"{name}: matches {shown}")
+    ctx.add_log("assert", f"{target.label} should {SCREENSHOT} {name!r}: matches {shown}")
 
 
 def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data: bytes,
@@ -239,7 +239,8 @@ def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data:
     __tracebackhide__ = True
     ctx = target.ctx
     shown = _shown(path, ctx)
-    what = f"{target.label}.should({(SCREENSHOT if event['what'] == 'screenshot' else ARIA)!r}, {name!r})"
+    chainer = SCREENSHOT if event["what"] == "screenshot" else ARIA
+    what = f"{target.label}.should({chainer!r}, {name!r})"
     if policy.writes_missing:
         if not write_baseline(path, data, replace=False):
             message = (f"{what}: the baseline {shown} did not exist when the assertion began and was written "
@@ -249,7 +250,7 @@ def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data:
             raise CommandError(message)
         if policy.missing_passes:
             _tell(ctx, event, "written", True, f"{shown} written (updateSnapshots: {policy.mode})")
-            ctx.add_log("snapshot", f"{name}: baseline {shown} written")
+            ctx.add_log("assert", f"{target.label} should {chainer} {name!r}: baseline {shown} written")
             return
         message = (f"{what}: the baseline {shown} did not exist; it was written now from this run. "
                    "Look at it, and run the test again (it passes when the page matches it).")
@@ -324,10 +325,10 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
         write_baseline(path, actual.encode("utf-8"))
         _tell(ctx, {**event, "diff_text": _aria_diff(expected, actual, path, ctx)}, "updated", True,
               f"{shown} written (updateSnapshots: {policy.mode})")
-        ctx.add_log("snapshot", f"{name}: aria snapshot {shown} updated")
+        ctx.add_log("assert", f"{target.label} should {ARIA} {name!r}: baseline {shown} updated")
     else:
         _tell(ctx, event, "matched", True, f"matches {shown}")
-        ctx.add_log("snapshot", f"{name}: matches {shown}")
+        ctx.add_log("assert", f"{target.label} should {ARIA} {name!r}: matches {shown}")
 
 
 def _yaml_text(text: str) -> str:
