@@ -261,3 +261,28 @@ def test_ci_workers_and_the_missing_mode(tmp_path: Path) -> None:
     assert missing.code == 1, missing.text
     assert "1000 pixels (100.00%) differ" in missing.out
     assert baselines[0].read_bytes() == kept
+
+
+TAB_SPEC = """
+def test_tab(runner):
+    runner.visit("/")
+    with runner.popup() as tab:
+        runner.get("#open").click()
+    tab.value.page().should("match.screenshot", "tab")
+    tab.value.get("#tab").should("match.aria_snapshot", "tab")
+"""
+
+
+def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
+    root = write_project(tmp_path, base_project({
+        "runner/integration/tab_spec.py": TAB_SPEC,
+        "site/tab.html": "<body style='margin:0;background:#228833'><p id='tab'>in the tab</p></body>",
+    }, {"video": False}, page="<body style='background:#cc3333'><a id='open' href='/tab.html' target='_blank'>open</a></body>"))
+    result = run_runner("run", "--update-snapshots=missing", cwd=root, env={"CI": ""})
+    assert result.code == 0, result.text
+    snaps = root / "runner/integration/__snapshots__/tab_spec"
+    from PIL import Image
+
+    with Image.open(snaps / "tab-chromium-linux.png") as shot:  # the tab's page, not the first page
+        assert shot.convert("RGB").getpixel((5, 300)) == (0x22, 0x88, 0x33)
+    assert (snaps / "tab.aria.yml").read_text() == "- paragraph: in the tab\n"
