@@ -286,3 +286,11 @@ def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
     with Image.open(snaps / "tab-chromium-linux.png") as shot:  # the tab's page, not the first page
         assert shot.convert("RGB").getpixel((5, 300)) == (0x22, 0x88, 0x33)
     assert (snaps / "tab.aria.yml").read_text() == "- paragraph: in the tab\n"
+
+    # a template Playwright cannot read fails at once, naming the file and the place
+    (snaps / "tab.aria.yml").write_text("- paragraph: [\n  - : :\n")
+    broken = run_runner("run", cwd=root, env={"CI": ""})
+    assert broken.code == 1, broken.text
+    assert "the aria snapshot runner/integration/__snapshots__/tab_spec/tab.aria.yml is not a template " \
+           "Playwright can read: " in broken.out and "at line 2, column 3" in broken.out
+    assert "Timed out" not in broken.out

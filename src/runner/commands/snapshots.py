@@ -305,6 +305,9 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
         if "actual" not in answer:
             return Attempt(False, f"expected to find element {target.label}, but never found it"
                            if answer.get("missing") else f"the tree could not be read: {answer.get('error')}")
+        if "template_error" in answer and not policy.rewrites_changed:
+            raise UsageError(f"{target.label}.should({ARIA!r}, {name!r}): the aria snapshot {_shown(path, ctx)} is "
+                             f"not a template Playwright can read: {answer['template_error']}")
         last.update(answer)
         if expected is None or answer.get("matches") or policy.rewrites_all or policy.rewrites_changed:
             return Attempt(True)

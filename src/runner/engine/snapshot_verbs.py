@@ -96,6 +96,12 @@ class SnapshotVerbs(ElementVerbs):
             # one look (the caller retries): Playwright's matching, partial and with regexes
             await expect(target).to_match_aria_snapshot(expected, timeout=1)
         except AssertionError as err:
+            # a template Playwright cannot read says why on a line of its own ("Error: ...")
+            lines = str(err).splitlines()
+            start = next((i for i, line in enumerate(lines) if line.startswith("Error: ")), None)
+            if start is not None:
+                words = "\n".join(lines[start:]).split("\nCall log:")[0].strip()
+                return {"actual": actual, "matches": False, "template_error": words.removeprefix("Error: ")}
             return {"actual": actual, "matches": False, "message": str(err)}
         return {"actual": actual, "matches": True}
 
