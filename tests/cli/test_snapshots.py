@@ -263,6 +263,19 @@ def test_ci_workers_and_the_missing_mode(tmp_path: Path) -> None:
     assert baselines[0].read_bytes() == kept
 
 
+RESTLESS_SPEC = """
+def test_restless(runner):
+    runner.visit("/restless.html")
+    runner.get("#clock").should("match.screenshot", "clock")
+"""
+RESTLESS_PAGE = """<div id="clock" style="width:80px;height:30px"></div>
+<script>
+  (function frame(now) {
+    document.getElementById("clock").style.background = `rgb(${Math.floor(now) % 256}, 0, 0)`;
+    requestAnimationFrame(frame);
+  })(0);
+</script>"""
+
 TAB_SPEC = """
 def test_tab(runner):
     runner.visit("/")
@@ -277,8 +290,11 @@ def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
     root = write_project(tmp_path, base_project({
         "runner/integration/tab_spec.py": TAB_SPEC,
         "site/tab.html": "<body style='margin:0;background:#228833'><p id='tab'>in the tab</p></body>",
-    }, {"video": False}, page="<body style='background:#cc3333'><a id='open' href='/tab.html' target='_blank'>open</a></body>"))
-    result = run_runner("run", "--update-snapshots=missing", cwd=root, env={"CI": ""})
+        "runner/integration/restless_spec.py": RESTLESS_SPEC,
+        "site/restless.html": RESTLESS_PAGE,
+    }, {"video": False, "defaultCommandTimeout": 1500}, page="<body style='background:#cc3333'><a id='open' href='/tab.html' target='_blank'>open</a></body>"))
+    result = run_runner("run", "--update-snapshots=missing", "--spec", "runner/integration/tab_spec.py", cwd=root,
+                        env={"CI": ""})
     assert result.code == 0, result.text
     snaps = root / "runner/integration/__snapshots__/tab_spec"
     from PIL import Image
@@ -290,7 +306,16 @@ def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
     # a template Playwright cannot read fails at once, naming the file and the place
     (snaps / "tab.aria.yml").write_text("- paragraph: [\n  - : :\n")
     broken = run_runner("run", cwd=root, env={"CI": ""})
-    assert broken.code == 1, broken.text
+    assert broken.code == 2, broken.text
     assert "the aria snapshot runner/integration/__snapshots__/tab_spec/tab.aria.yml is not a template " \
            "Playwright can read: " in broken.out and "at line 2, column 3" in broken.out
-    assert "Timed out" not in broken.out
+    tab_failure = next(e for e in _events(root) if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_tab"))
+    assert tab_failure["message"].startswith("UsageError: get('#tab').should('match.aria_snapshot', 'tab'): the aria "
+                                             "snapshot"), tab_failure["message"]  # at once, not after the timeout
+
+    # a picture that never settles fails saying so, and no baseline is written from it
+    assert "get('#clock').should('match.screenshot', 'clock'): the picture was still changing " \
+           "(two captures in a row differed)" in broken.out
+    assert not (root / "runner/integration/__snapshots__/restless_spec").exists()
+    restless = [e for e in _events(root) if e["kind"] == "snapshot.compared" and e["name"] == "clock"]
+    assert [e["outcome"] for e in restless] == ["unsteady"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,6 @@ class _Shot:
     compared: bytes | None = None
     comparison: Comparison | None = None
     steady: bool = False
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -256,11 +255,15 @@ def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data:
                    "Look at it, and run the test again (it passes when the page matches it).")
         _tell(ctx, event, "written", False, message)
     else:
-        paths = failure_paths(_artifact_folder(target), name, attempt=ctx.attempt, taken=ctx.screenshot_paths,
-                              extension=extension)
-        paths["actual"].write_bytes(data)
         message = f"{what}: the baseline {shown} does not exist; {policy.how_to_create()}"
-        _tell(ctx, {**event, "actual": str(paths["actual"])}, "missing", False, message)
+        try:
+            paths = failure_paths(_artifact_folder(target), name, attempt=ctx.attempt, taken=ctx.screenshot_paths,
+                                  extension=extension)
+            paths["actual"].write_bytes(data)
+            event = {**event, "actual": str(paths["actual"])}
+        except OSError:  # a full disk: the missing baseline is the failure, told without the capture
+            pass
+        _tell(ctx, event, "missing", False, message)
     ctx.add_log("failed", message)
     raise CommandError(message)
 
@@ -276,14 +279,17 @@ def _tell_failed_shot(target: _Target, name: str, path: Path, opts: dict[str, An
         event.update(diff_pixels=seen.comparison.diff_pixels, diff_ratio=seen.comparison.ratio)
     shot = seen.compared or seen.previous
     if shot is not None:
-        paths = failure_paths(_artifact_folder(target), name, attempt=ctx.attempt, taken=ctx.screenshot_paths)
-        paths["actual"].write_bytes(shot)
-        event["actual"] = str(paths["actual"])
-        if expected is not None:
-            actual = decode_png(shot, "The capture")
-            expected.save(paths["expected"], format="PNG")
-            paths["diff"].write_bytes(diff_png(expected, actual, threshold=opts["threshold"]))
-            event.update(expected=str(paths["expected"]), diff=str(paths["diff"]))
+        try:
+            paths = failure_paths(_artifact_folder(target), name, attempt=ctx.attempt, taken=ctx.screenshot_paths)
+            paths["actual"].write_bytes(shot)
+            event["actual"] = str(paths["actual"])
+            if expected is not None:
+                actual = decode_png(shot, "The capture")
+                expected.save(paths["expected"], format="PNG")
+                paths["diff"].write_bytes(diff_png(expected, actual, threshold=opts["threshold"]))
+                event.update(expected=str(paths["expected"]), diff=str(paths["diff"]))
+        except OSError as err:  # a full disk: the failure is still the comparison's, told without its images
+            message = f"{message}\n(its images could not be written: {err.strerror or err})"
     _tell(ctx, event, "differs" if seen.steady else "unsteady", False, message)
 
 

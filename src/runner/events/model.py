@@ -274,7 +274,8 @@ class SnapshotCompared(Event):
     ``what``: ``screenshot`` or ``aria``; ``name`` the user's; ``baseline`` the baseline file.
     ``outcome``: ``matched``, ``differs`` (failed), ``missing`` (failed, nothing written),
     ``written`` (a missing baseline written: failed unless an update mode asked for it),
-    ``updated`` (a baseline rewritten by an update mode). ``expected``, ``actual``, ``diff``:
+    ``updated`` (a baseline rewritten by an update mode), ``unsteady`` (failed: the picture never
+    settled). ``expected``, ``actual``, ``diff``:
     the images written under the run's artifacts when it failed ("" otherwise), never next to
     the baseline. ``diff_pixels`` and ``diff_ratio`` are what differed (screenshots),
     ``threshold``, ``max_diff_pixels`` and ``max_diff_pixel_ratio`` what was allowed;
