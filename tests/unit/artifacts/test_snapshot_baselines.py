@@ -132,3 +132,14 @@ def test_a_diff_image_is_a_png_of_the_pictures_size() -> None:
 def test_a_torn_baseline_is_told_not_raised_raw() -> None:
     with pytest.raises(UsageError, match="is not a PNG image runner can read"):
         decode_png(b"\x89PNG\r\n\x1a\n torn", "The baseline 'b.png'")
+
+
+def test_anti_aliased_pixels_are_not_counted() -> None:
+    # a sharp black/white edge, then the same edge drawn with a grey column, as a font or a
+    # border smoothed differently: pixelmatch tells those pixels apart and does not count them
+    expected = _image((20, 20), (255, 255, 255))
+    expected.paste((0, 0, 0, 255), (0, 0, 10, 20))
+    actual = expected.copy()
+    actual.paste((128, 128, 128, 255), (10, 0, 11, 20))
+    assert compare_png(expected, actual, threshold=0.2).diff_pixels == 0
+    assert pixelmatch(expected, actual, threshold=0.2, includeAA=True) == 20  # they do differ
