@@ -49,7 +49,7 @@ def _run(folder: Path) -> list[Event]:
     paths = {kind: folder / f"card-{kind}.png" for kind in ("expected", "actual", "diff")}
     paths["expected"].write_bytes(_png(expected))
     paths["actual"].write_bytes(_png(actual))
-    paths["diff"].write_bytes(diff_png(expected, actual, threshold=0.2))
+    paths["diff"].write_bytes(diff_png(expected, actual, threshold=0.2)[0])
     spec = "card_spec.py"
     return [
         RunStarted(at=T0, run_id="r", runner_version="9.9.9", browser="chromium", specs=[spec], project_root="/p"),

@@ -55,6 +55,7 @@ class _Shot:
     compared: bytes | None = None
     comparison: Comparison | None = None
     steady: bool = False
+    said: str = ""  # the last attempt's words about the difference
 
 
 @dataclass(frozen=True)
@@ -166,19 +167,26 @@ def _screenshot(target: _Target, name: str, opts: dict[str, Any], timeout_ms: fl
             return Attempt(True)
         if shot != seen.compared:  # the same steady picture is not compared twice
             seen.compared = shot
-            seen.comparison = compare_png(expected, decode_png(shot, "The capture"), threshold=opts["threshold"])
+            # a retry needs to know only that too many differ; an update mode counts them all
+            stop = None if policy.rewrites_changed else allowed_pixels(
+                expected.width * expected.height, opts["max_diff_pixels"], opts["max_diff_pixel_ratio"])
+            seen.comparison = compare_png(expected, decode_png(shot, "The capture"), threshold=opts["threshold"],
+                                          stop_above=stop)
         comparison = seen.comparison
         assert comparison is not None
         if _within(comparison, opts) or policy.rewrites_changed:
             return Attempt(True)
-        return Attempt(False, _differs_text(comparison, _shown(path, ctx), allowed_text))
+        seen.said = _differs_text(comparison, _shown(path, ctx), allowed_text)
+        return Attempt(False, seen.said)
 
     what = f"{target.label}.should({SCREENSHOT!r}, {name!r})"
     try:
         retry(ctx, attempt, timeout_ms, what)
     except CommandError as err:
-        _tell_failed_shot(target, name, path, opts, seen, expected, str(err))
-        raise
+        message = _tell_failed_shot(target, name, path, opts, seen, expected, str(err), allowed_text)
+        if message == str(err):
+            raise
+        raise CommandError(message) from None
     shot = seen.previous
     assert shot is not None
     _settle_shot(target, name, path, opts, policy, stored is None, shot, seen.comparison)
@@ -205,6 +213,9 @@ def _differs_text(comparison: Comparison, baseline: str, allowed: str) -> str:
         ew, eh = comparison.expected_size
         aw, ah = comparison.actual_size
         return f"the picture is {aw}x{ah} pixels, the baseline {baseline} is {ew}x{eh}: the sizes differ"
+    if comparison.at_least:
+        return (f"more than {comparison.diff_pixels - 1} pixels differ from the baseline {baseline} "
+                f"(allowed: {allowed})")
     return (f"{comparison.diff_pixels} pixels ({comparison.ratio:.2%}) differ from the baseline {baseline} "
             f"(allowed: {allowed})")
 
@@ -269,8 +280,9 @@ def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data:
 
 
 def _tell_failed_shot(target: _Target, name: str, path: Path, opts: dict[str, Any], seen: _Shot,
-                      expected: Any, message: str) -> None:
-    """A screenshot assertion that timed out: its images written under the test's artifacts."""
+                      expected: Any, message: str, allowed_text: str) -> str:
+    """A screenshot assertion that timed out: its images written under the test's artifacts, the
+    pixels that differ counted whole; returns the failure's message with that count."""
     ctx = target.ctx
     event: dict[str, Any] = {"what": "screenshot", "name": name, "baseline": str(path),
                              "threshold": opts["threshold"], "max_diff_pixels": opts["max_diff_pixels"],
@@ -286,11 +298,16 @@ def _tell_failed_shot(target: _Target, name: str, path: Path, opts: dict[str, An
             if expected is not None:
                 actual = decode_png(shot, "The capture")
                 expected.save(paths["expected"], format="PNG")
-                paths["diff"].write_bytes(diff_png(expected, actual, threshold=opts["threshold"]))
-                event.update(expected=str(paths["expected"]), diff=str(paths["diff"]))
+                picture, whole = diff_png(expected, actual, threshold=opts["threshold"])
+                paths["diff"].write_bytes(picture)
+                event.update(expected=str(paths["expected"]), diff=str(paths["diff"]),
+                             diff_pixels=whole.diff_pixels, diff_ratio=whole.ratio)
+                if seen.said and seen.comparison is not None and seen.comparison.at_least:
+                    message = message.replace(seen.said, _differs_text(whole, _shown(path, ctx), allowed_text))
         except OSError as err:  # a full disk: the failure is still the comparison's, told without its images
             message = f"{message}\n(its images could not be written: {err.strerror or err})"
     _tell(ctx, event, "differs" if seen.steady else "unsteady", False, message)
+    return message
 
 
 def _aria(target: _Target, name: str, timeout_ms: float) -> None:

@@ -125,8 +125,36 @@ def test_the_smaller_allowance_holds() -> None:
 
 def test_a_diff_image_is_a_png_of_the_pictures_size() -> None:
     expected, actual = _image((20, 10), (0, 0, 255)), _image((20, 10), (255, 0, 0))
-    with Image.open(io.BytesIO(diff_png(expected, actual, threshold=0.2))) as diff:
+    picture, whole = diff_png(expected, actual, threshold=0.2)
+    assert whole.diff_pixels == 200
+    with Image.open(io.BytesIO(picture)) as diff:
         assert diff.size == (20, 10) and diff.convert("RGB").getpixel((5, 5)) == (255, 0, 0)
+
+
+def test_the_tiles_count_what_pixelmatch_counts_on_the_whole_picture_and_draw_what_it_draws() -> None:
+    # differences across tile borders (the tiles are 128 pixels): a dot, an edge drawn two ways
+    # (anti-aliasing, not counted), a band of another colour
+    expected = _image((400, 300), (255, 255, 255))
+    expected.paste((0, 0, 0, 255), (0, 0, 130, 300))
+    actual = expected.copy()
+    actual.paste((128, 128, 128, 255), (130, 0, 131, 300))
+    actual.paste((0, 0, 0, 255), (126, 126, 131, 131))
+    actual.paste((30, 160, 60, 255), (250, 120, 400, 140))
+    whole_output = Image.new("RGBA", expected.size)
+    whole = pixelmatch(expected, actual, output=whole_output, threshold=0.2)
+    assert compare_png(expected, actual, threshold=0.2).diff_pixels == whole == 150 * 20 + 25 - 20
+    picture, comparison = diff_png(expected, actual, threshold=0.2)
+    assert comparison.diff_pixels == whole and not comparison.at_least
+    with Image.open(io.BytesIO(picture)) as drawn:
+        red = {xy for xy in ((x, y) for x in range(400) for y in range(300))
+               if drawn.convert("RGBA").getpixel(xy) == (255, 0, 0, 255)}
+    assert red == {(x, y) for x in range(400) for y in range(300) if whole_output.getpixel((x, y)) == (255, 0, 0, 255)}
+
+
+def test_counting_stops_past_what_is_allowed() -> None:
+    expected, actual = _image((600, 600), (0, 0, 255)), _image((600, 600), (255, 0, 0))
+    comparison = compare_png(expected, actual, threshold=0.2, stop_above=10)
+    assert comparison.at_least and 10 < comparison.diff_pixels <= 128 * 128
 
 
 def test_a_torn_baseline_is_told_not_raised_raw() -> None:
