@@ -116,10 +116,9 @@ def _screenshot_options(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _baseline(ctx: TestContext, name: str, what: str) -> Path:
-    spec = ctx.spec_file or (ctx.project_root / ctx.spec_relative if ctx.spec_relative else None)
-    if spec is None:
+    if ctx.spec_file is None:
         raise UsageError("Snapshot assertions keep their baselines beside the spec: this test has no spec file.")
-    return baseline_path(Path(spec), name, what=what)
+    return baseline_path(ctx.spec_file, name, what=what)
 
 
 def _policy(ctx: TestContext) -> UpdatePolicy:
