@@ -276,6 +276,13 @@ RESTLESS_PAGE = """<div id="clock" style="width:80px;height:30px"></div>
   })(0);
 </script>"""
 
+SECRET_SPEC = """
+def test_login(runner):
+    runner.visit("/login.html")
+    runner.get("#pw").type("hunter2-xyz", log=False)
+    runner.get("form").should("match.aria_snapshot", "login")
+"""
+
 TAB_SPEC = """
 def test_tab(runner):
     runner.visit("/")
@@ -291,6 +298,8 @@ def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
         "runner/integration/tab_spec.py": TAB_SPEC,
         "site/tab.html": "<body style='margin:0;background:#228833'><p id='tab'>in the tab</p></body>",
         "runner/integration/restless_spec.py": RESTLESS_SPEC,
+        "runner/integration/secret_spec.py": SECRET_SPEC,
+        "site/login.html": "<form><label>Password <input id='pw' type='password'></label></form>",
         "site/restless.html": RESTLESS_PAGE,
     }, {"video": False, "defaultCommandTimeout": 1500}, page="<body style='background:#cc3333'><a id='open' href='/tab.html' target='_blank'>open</a></body>"))
     result = run_runner("run", "--update-snapshots=missing", "--spec", "runner/integration/tab_spec.py", cwd=root,
@@ -306,7 +315,7 @@ def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
     # a template Playwright cannot read fails at once, naming the file and the place
     (snaps / "tab.aria.yml").write_text("- paragraph: [\n  - : :\n")
     broken = run_runner("run", cwd=root, env={"CI": ""})
-    assert broken.code == 2, broken.text
+    assert broken.code == 3, broken.text
     assert "the aria snapshot runner/integration/__snapshots__/tab_spec/tab.aria.yml is not a template " \
            "Playwright can read: " in broken.out and "at line 2, column 3" in broken.out
     tab_failure = next(e for e in _events(root) if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_tab"))
@@ -319,3 +328,10 @@ def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
     assert not (root / "runner/integration/__snapshots__/restless_spec").exists()
     restless = [e for e in _events(root) if e["kind"] == "snapshot.compared" and e["name"] == "clock"]
     assert [e["outcome"] for e in restless] == ["unsteady"]
+
+    # a secret typed into the page is never written into a baseline
+    assert "the accessibility tree holds a secret (typed with log=False, or a runner.env.json / RUNNER_* value), " \
+           "so it is not written to runner/integration/__snapshots__/secret_spec/login.aria.yml" in broken.out
+    assert not (root / "runner/integration/__snapshots__/secret_spec").exists()
+    assert "hunter2-xyz" not in broken.out
+    assert "hunter2-xyz" not in (root / "runner/results/events.jsonl").read_text()

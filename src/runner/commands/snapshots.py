@@ -344,6 +344,15 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
         raise
     actual = _yaml_text(last["actual"])
     shown = _shown(path, ctx)
+    writes = expected is None or policy.rewrites_all or not last.get("matches")
+    if writes and ctx.redactor is not None and ctx.redactor.text(actual) != actual:
+        # a textbox's value is in the tree: a secret typed there must not land in a file in clear
+        message = (f"{target.label}.should({ARIA!r}, {name!r}): the accessibility tree holds a secret (typed with "
+                   f"log=False, or a runner.env.json / RUNNER_* value), so it is not written to {shown}. Write the "
+                   "template yourself, with a regular expression in the secret's place: - textbox \"Password\": /.+/")
+        _tell(ctx, event, "missing" if expected is None else "differs", False, message)
+        ctx.add_log("failed", message)
+        raise CommandError(message)
     if expected is None:
         _missing(target, name, path, policy, actual.encode("utf-8"), event, extension=".aria.yml")
     elif policy.rewrites_all or not last.get("matches"):
