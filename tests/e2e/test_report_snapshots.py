@@ -97,11 +97,20 @@ def test_a_failed_screenshot_shows_expected_actual_and_diff_with_a_slider(runner
     bad.find(".comparer .stack > img").should("have.prop", "naturalWidth", 40)
     bad.find(".comparer .over img").should("have.prop", "naturalWidth", 40)
     bad.find(".comparer .over").should("have.attr", "style", "width: 50%;")
+    bad.find(".comparer .over img").should("have.attr", "style", "opacity: 1;")
     runner.evaluate("""() => {
         const slider = document.querySelector('.comparer .slider');
         slider.value = 20;
         slider.dispatchEvent(new Event('input'));
     }""")
+    bad.find(".comparer .over").should("have.attr", "style", "width: 20%;")
+    # the onion skin: the whole actual picture, faded in (the buttons are clicked by their event:
+    # scrolled to the pane's top, they sit under its sticky close bar)
+    bad.find(".comparer .mode-onion").trigger("click", force=True)
+    bad.find(".comparer .over").should("have.attr", "style", "width: 100%;")
+    bad.find(".comparer .over img").should("have.attr", "style", "opacity: 0.2;")
+    bad.find(".comparer .hint").should("contain", "Onion skin")
+    bad.find(".comparer .mode-slider").trigger("click", force=True)
     bad.find(".comparer .over").should("have.attr", "style", "width: 20%;")
     assert runner.evaluate("window.__pwned") is None
     runner.get("html").should("not.have.attr", "data-pwned")

@@ -529,13 +529,27 @@
     return part;
   }
 
+  // two views of the actual picture over the expected one: a slider that uncovers it from the
+  // left, or an onion skin that fades it in
   function comparer(s) {
-    var over = el("div", { cls: "over" }, el("img", { src: s.actual.file, alt: "actual " + s.name }));
+    var top = el("img", { src: s.actual.file, alt: "actual " + s.name });
+    var over = el("div", { cls: "over" }, top);
     var slider = el("input", { type: "range", min: 0, max: 100, value: 50, cls: "slider", "aria-label": "actual over expected, in %" });
-    over.style.width = "50%";
-    slider.addEventListener("input", function () { over.style.width = slider.value + "%"; });
-    return el("div", { cls: "comparer" },
-      el("p", { cls: "hint", text: "Slide: the actual picture (left of the line) over the expected one." }),
+    var hint = el("p", { cls: "hint" });
+    var onion = false;
+    function show() {
+      over.style.width = onion ? "100%" : slider.value + "%";
+      top.style.opacity = onion ? String(slider.value / 100) : "1";
+      over.classList.toggle("onion", onion);
+      hint.textContent = onion ? "Onion skin: the actual picture faded in over the expected one."
+                               : "Slide: the actual picture (left of the line) over the expected one.";
+    }
+    var modes = el("div", { cls: "modes", role: "group", "aria-label": "comparison view" },
+      el("button", { type: "button", cls: "mode-slider", text: "Slider", on: { click: function () { onion = false; show(); } } }),
+      el("button", { type: "button", cls: "mode-onion", text: "Onion skin", on: { click: function () { onion = true; show(); } } }));
+    slider.addEventListener("input", show);
+    show();
+    return el("div", { cls: "comparer" }, modes, hint,
       el("div", { cls: "stack" }, el("img", { src: s.expected.file, alt: "expected " + s.name }), over), slider);
   }
 
