@@ -11,7 +11,7 @@ a run's events::
         test.started
           command.started / command.ended, log, route.added, route.aliased,
           request.intercepted,
-          screenshot.taken,
+          screenshot.taken, snapshot.compared,
           a11y.checked            (as they happen, in the process that runs the test)
           attempt.ended           (once per attempt; a retried test has several)
         test.ended
@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 __all__ = [
     "SCHEMA_VERSION", "Event", "EventFormatError", "EVENT_TYPES", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded", "TestEnded",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "SnapshotCompared", "AttemptEnded", "TestEnded",
     "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
 ]
 
@@ -429,7 +429,7 @@ class RunEnded(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
         RunStarted, BrowserStarted, WebServerStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
-        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked, AttemptEnded, TestEnded,
+        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked, SnapshotCompared, AttemptEnded, TestEnded,
         VideoWritten,
         SpecEnded, PluginEvent, RunEnded,
     )
