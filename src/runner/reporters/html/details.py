@@ -53,6 +53,7 @@ class TestEvents:
     requests: list[RequestIntercepted] = field(default_factory=list)
     shots: list[ScreenshotTaken] = field(default_factory=list)
     checks: list[A11yChecked] = field(default_factory=list)
+    snapshots: list[SnapshotCompared] = field(default_factory=list)
     attempts: list[AttemptEnded] = field(default_factory=list)
 
     def attempt_numbers(self) -> list[int]:

@@ -129,8 +129,10 @@ class HtmlReport:
                 self._test(event.nodeid, event.at).routes.append(event)
         elif isinstance(event, ScreenshotTaken):
             self._test(event.nodeid, event.at).shots.append(event)
-        elif isinstance(event, A11yChecked, SnapshotCompared):
+        elif isinstance(event, A11yChecked):
             self._test(event.nodeid, event.at).checks.append(event)
+        elif isinstance(event, SnapshotCompared):
+            self._test(event.nodeid, event.at).snapshots.append(event)
         elif isinstance(event, AttemptEnded):
             self._test(event.nodeid, event.at, spec=event.spec).attempts.append(event)
             self.has_trace = self.has_trace or bool(event.trace)
