@@ -108,14 +108,14 @@ def test_json_reporter_writes_the_whole_run(project):
     # the routes and requests of the test, with the keys docs/reporters.md lists
     [route] = test["routes"]
     assert set(route) == {"id", "method", "matcher", "stubbed", "handler", "alias", "matches", "times",
-                          "middleware", "log"}
-    assert route["alias"] == "page" and route["matches"] == 1
+                          "middleware", "log", "server"}
+    assert route["alias"] == "page" and route["matches"] == 1 and route["server"] is False
     [request] = test["requests"]
     assert set(request) == {"id", "browser_request_id", "method", "url", "route_ids", "aliases", "stubbed",
                             "state", "status", "error", "duration_ms", "resource_type", "request_headers",
                             "response_headers", "request_body_size", "response_body_size", "timings", "log",
-                            "open", "late"}
-    assert request["aliases"] == ["page"] and request["status"] == 200
+                            "open", "late", "server"}
+    assert request["aliases"] == ["page"] and request["status"] == 200 and request["server"] is False
     assert report["config"]["fileServerFolder"] == "site"
 
 
