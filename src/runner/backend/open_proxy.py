@@ -112,7 +112,13 @@ class OpenProxy:
             self._server.close()
             for writer in list(self._open):
                 writer.close()
-            loop.run_until_complete(asyncio.sleep(0))
+            # the relayed connections' tasks end by the close (their reads see the end) before the
+            # loop closes; one that does not within the bound is cancelled
+            pending = asyncio.all_tasks(loop)
+            if pending:
+                _done, left = loop.run_until_complete(asyncio.wait(pending, timeout=_STOP_S / 2))
+                for task in left:
+                    task.cancel()
         except BaseException as err:  # noqa: BLE001 - told to the thread that starts it
             self._error = err
         finally:

@@ -275,6 +275,10 @@ class SpareStart:
         loop = EngineLoop()
         start_driver_early(loop)
         _import_run_modules()
+        if args.backend_ca:  # its run starts a proxy for runner open's servers
+            from runner.backend import BackendProxy
+
+            BackendProxy.preload()
         if not args.headed:  # headed, it would show an empty window until the run: the run launches it
             _launch_ahead(args, loop)
         return cls(loop)
