@@ -3,7 +3,7 @@ session send their calls through runner open's proxy relay, to the proxy of the 
 A run whose test stubs the server's calls (HTTP, and HTTPS to a host that does not exist: the
 run's proxy signs with the session's CA, which the server trusts) shows the stubs, marked as the
 server's; the next run, without routes, sees the real service; the session's CA folder is gone
-and nothing is left running after runner open exits."""
+and nothing is left running after runner open exits (SIGTERM)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import asyncio
 import http.client
 import json
 import shlex
+import signal
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import pytest
 from tests.cli.conftest import write_project
 from tests.support.open_ui import OpenSocket
 from tests.support.procs import children, left_after
-from tests.support.show_trace import start_serving, stop_serving
+from tests.support.show_trace import start_serving
 
 # The app renders what the "pricing service" (127.0.0.1) and a payments API (HTTPS, a host that
 # does not exist) give it; it writes where its CA bundle is (the session's folder, removed at the end).
@@ -135,6 +137,17 @@ async def _run_one(url: str, test: str) -> tuple[OpenSocket, dict]:
     return sock, ended["run"]
 
 
+def _terminate(proc: subprocess.Popen[str]) -> str:
+    """SIGTERM, as a service manager stops it (Ctrl-C is test_open_command.py's): its stderr."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return err
+
+
 def _page(root: Path) -> str:
     base = json.loads((root / "runner.json").read_text())["baseUrl"]
     conn = http.client.HTTPConnection(base.split("//")[1], timeout=30)
@@ -155,7 +168,7 @@ def test_runner_open_intercepts_its_servers_calls_run_by_run(tmp_path: Path) -> 
         between = _page(root)  # no run in progress: the app's calls go on, untouched
         second, second_end = asyncio.run(_run_one(url, "test_unrouted"))
     finally:
-        err = stop_serving(proc)
+        err = _terminate(proc)
     assert proc.returncode == 0 and "Traceback" not in err, err
     assert first_end["state"] == "done" and "1 passed" in first_end["summary"], (first_end, err)
     assert second_end["state"] == "done" and "1 passed" in second_end["summary"], (second_end, err)
