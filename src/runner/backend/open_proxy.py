@@ -63,7 +63,7 @@ class OpenProxy:
         server needs (BackendProxy's, with the relay's address). Raises :class:`ProxyError`."""
         self._folder = Path(tempfile.mkdtemp(prefix="runner-open-proxy-"))
         try:
-            self._passthrough = BackendProxy(lambda: None, ca=None)
+            self._passthrough = BackendProxy(lambda: None)  # no routes: every request goes on
             env = self._passthrough.environment()
             assert self._passthrough.folder is not None
             for name in (*CA_FILES, _BUNDLE):

@@ -1,7 +1,8 @@
 """``runner open``: start the interactive mode's server, print its URL, serve until Ctrl-C.
 
 The ``webServer`` servers are started first (a server that cannot start is one message, exit
-status 1) and stopped last. Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
+status 1), with runner open's proxy relay in their environment (``backend/open_proxy.py``), and
+stopped last. Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
 processes killed when they do not end in time), closes the server and removes its temporary
 traces: exit status 0. A port that cannot be used is one message and exit status 1.
 """
