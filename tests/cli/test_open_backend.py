@@ -10,112 +10,15 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import shlex
 import signal
-import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from tests.cli.conftest import write_project
+from tests.support.open_backend import backend_project
 from tests.support.open_ui import OpenSocket
 from tests.support.procs import children, left_after
 from tests.support.show_trace import start_serving
-
-# The app renders what the "pricing service" (127.0.0.1) and a payments API (HTTPS, a host that
-# does not exist) give it; it writes where its CA bundle is (the session's folder, removed at the end).
-APP = '''
-import http.server, os, sys, urllib.request
-
-port, service = int(sys.argv[1]), sys.argv[2]
-with open("bundle.txt", "w") as out:
-    out.write(os.environ.get("SSL_CERT_FILE", ""))
-
-
-def fetch(url):
-    try:
-        with urllib.request.urlopen(url, timeout=10) as answer:  # reads HTTP(S)_PROXY, SSL_CERT_FILE
-            return answer.read().decode()
-    except Exception as err:
-        return f"failed: {err}"
-
-
-class Page(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        price, charge = fetch(service + "/price"), fetch("https://payments.invalid/charge")
-        body = (f"<html><body><p id='price'>{price}</p><p id='charge'>{charge}</p>"
-                "</body></html>")
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.end_headers()
-        self.wfile.write(body.encode())
-
-    def log_message(self, *args):
-        pass
-
-
-http.server.ThreadingHTTPServer(("127.0.0.1", port), Page).serve_forever()
-'''
-
-SERVICE = '''
-import http.server, sys
-
-
-class Price(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.end_headers()
-        self.wfile.write(b"7 EUR")
-
-    def log_message(self, *args):
-        pass
-
-
-http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Price).serve_forever()
-'''
-
-SPEC = '''
-def test_stubbed(runner):
-    runner.intercept_backend("GET", "**/price", {"body": "42 EUR"}).as_("price")
-    runner.intercept_backend("GET", "https://payments.invalid/charge", {"body": "paid"})
-    runner.visit("/")
-    runner.get("#price").should("have.text", "42 EUR")
-    runner.get("#charge").should("have.text", "paid")
-    assert runner.wait("@price").request.url.endswith("/price")
-
-
-def test_unrouted(runner):
-    runner.visit("/")
-    runner.get("#price").should("have.text", "7 EUR")
-'''
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _project(root: Path) -> Path:
-    app_port, service_port = _free_port(), _free_port()
-    py = shlex.quote(sys.executable)
-    return write_project(root, {
-        "app.py": APP,
-        "service.py": SERVICE,
-        "runner/integration/price_spec.py": SPEC,
-        "runner.json": json.dumps({
-            "baseUrl": f"http://127.0.0.1:{app_port}",
-            "video": False,
-            "watchForFileChanges": False,
-            "webServer": [
-                {"command": f"{py} service.py {service_port}", "port": service_port, "timeout": 30000},
-                {"command": f"{py} app.py {app_port} http://127.0.0.1:{service_port}", "port": app_port,
-                 "timeout": 30000},
-            ],
-        }),
-    })
 
 
 def _ended(message: dict) -> bool:
@@ -160,7 +63,7 @@ def _page(root: Path) -> str:
 
 @pytest.mark.slow
 def test_runner_open_intercepts_its_servers_calls_run_by_run(tmp_path: Path) -> None:
-    root = _project(tmp_path)
+    root = backend_project(tmp_path)
     proc, url = start_serving(["open", "--no-open"], root)
     try:
         first, first_end = asyncio.run(_run_one(url, "test_stubbed"))
