@@ -26,6 +26,8 @@ __all__ = ["BackendProxy", "ProxyError"]
 _START_S = 30.0  # mitmproxy's servers are up (and its CA written) within this
 _STOP_S = 10.0
 _CA_FILE = "mitmproxy-ca-cert.pem"
+#: The CA as mitmproxy keeps it in its folder: key and certificate, and the certificate alone.
+CA_FILES = ("mitmproxy-ca.pem", _CA_FILE)
 
 
 class ProxyError(Exception):
@@ -34,10 +36,15 @@ class ProxyError(Exception):
 
 class BackendProxy:
     """The run's proxy for the app's server (see the module's docstring). ``target`` gives the
-    run's interceptor and its loop (None while no test has made one: everything goes by)."""
+    run's interceptor and its loop (None while no test has made one: everything goes by).
+    ``ca``: a folder holding a CA made before (mitmproxy's ``mitmproxy-ca.pem``, key and
+    certificate, and ``mitmproxy-ca-cert.pem``), used instead of making one; this proxy's own
+    folder is made in it (``runner open``: every run's proxy signs with the session's CA, which
+    its servers trust; ``backend/open_proxy.py``)."""
 
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, *, ca: Path | None = None) -> None:
         self._target = target
+        self._ca = ca
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -55,6 +62,11 @@ class BackendProxy:
     @property
     def port(self) -> int | None:
         return self._port
+
+    @property
+    def folder(self) -> Path | None:
+        """The proxy's own folder (its CA, the bundle), once started."""
+        return self._folder if self._port is not None else None
 
     @property
     def ca_file(self) -> Path | None:
@@ -84,7 +96,10 @@ class BackendProxy:
         with self._lock:
             if self._port is not None:
                 return
-            self._folder = Path(tempfile.mkdtemp(prefix="runner-proxy-"))
+            self._folder = Path(tempfile.mkdtemp(prefix="runner-proxy-", dir=self._ca))
+            if self._ca is not None:
+                for name in CA_FILES:  # mitmproxy signs with this CA, and makes none
+                    shutil.copyfile(self._ca / name, self._folder / name)
             self._ready.clear()
             self._error = None
             thread = threading.Thread(target=self._main, name="runner-backend-proxy", daemon=True)
@@ -124,6 +139,14 @@ class BackendProxy:
         finally:
             self._ready.set()
             loop.close()
+
+    @staticmethod
+    def preload() -> None:
+        """Import what starting the proxy imports, ahead (``runner open``'s spare child: its run's
+        proxy then starts in a few hundredths of a second)."""
+        from mitmproxy.addons import core, disable_h2c, next_layer, proxyserver, tlsconfig  # noqa: F401
+        from mitmproxy.master import Master  # noqa: F401
+        from mitmproxy.options import Options  # noqa: F401
 
     async def _serve(self) -> None:
         from mitmproxy.addons import core, disable_h2c, next_layer, proxyserver, tlsconfig

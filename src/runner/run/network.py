@@ -10,6 +10,7 @@ off when the routes change.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -99,18 +100,24 @@ class RunNetwork:
             )
         return self._interceptor
 
-    def backend_environment(self) -> dict[str, str]:
+    def backend_environment(self, *, ca: Path | None = None) -> dict[str, str]:
         """The environment that sends a server's HTTP and HTTPS through runner's proxy, where
         ``runner.intercept_backend``'s routes see it (the proxy starts on first call and lives
-        until the run ends). Raises ConfigError when the proxy cannot start."""
+        until the run ends; ``ca``: the CA it signs with, made before: ``runner open``'s
+        session's). Raises ConfigError when the proxy cannot start."""
         from runner.backend import BackendProxy, ProxyError
 
         if self._proxy is None:
-            self._proxy = BackendProxy(self._backend_target)
+            self._proxy = BackendProxy(self._backend_target, ca=ca)
         try:
             return self._proxy.environment()
-        except ProxyError as err:
+        except (ProxyError, OSError) as err:
             raise ConfigError(str(err)) from err
+
+    @property
+    def backend_proxy_port(self) -> int | None:
+        """The port of runner's proxy for the app's server, once started."""
+        return int(self._proxy.port) if self._proxy is not None and self._proxy.port is not None else None
 
     @property
     def backend_proxy_started(self) -> bool:

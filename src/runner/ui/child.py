@@ -11,7 +11,11 @@ fresh child does; the browser it launched is taken only when the run's configura
 same launch options (else it is closed and another launched). It is ``runner run`` in the "open" mode: no reporter prints, no artifact is
 trashed, no HTML report is written, ``retries.openMode`` applies, the plugins file's run events
 fire only with ``experimentalInteractiveRunEvents``; every event, the page's screencast and
-studio's recorded actions go to the server over the channel (``ui/channel.py``).
+studio's recorded actions go to the server over the channel (``ui/channel.py``). With
+``--backend-ca`` (runner open started ``webServer`` servers) the run starts its proxy for the
+app's servers with the session's CA before its tests, tells the server its port
+(``{"t": "backend-proxy", "port": N}``) and waits for ``{"t": "backend-routed"}`` on the control
+pipe (``backend/open_proxy.py``).
 
 Exit status: the number of failed tests (at most 255); 1 with one message on stderr (and an
 ``error`` message on the channel) when it cannot start; 128 + the signal when stopped. A run that
@@ -31,12 +35,17 @@ from runner.errors import RunnerError
 
 __all__ = ["main", "child_args"]
 
+#: Seconds a run waits for runner open's relay to take its proxy before its tests start anyway.
+_ROUTED_S = 10.0
+
+
 def child_args(*, project: Path, config_file: str | None, cli_config: list[Any], cli_env: list[str],
                browser: str | None, headed: bool, channel_fd: int, control_fd: int,
                specs: list[str], test: str | None, studio: bool, traces: Path, keep: int,
-               testing_type: str = "e2e", spare: bool = False) -> list[str]:
+               testing_type: str = "e2e", spare: bool = False, backend_ca: Path | None = None) -> list[str]:
     """The command line of a child (after ``python -m runner.ui.child``); ``spare``: one that
-    waits for its run on the control pipe (``specs``, ``test``, ``studio``, ``keep`` come then)."""
+    waits for its run on the control pipe (``specs``, ``test``, ``studio``, ``keep`` come then);
+    ``backend_ca``: the session's CA's folder when its servers send through runner open's proxy relay."""
     out = ["--project", str(project), "--channel-fd", str(channel_fd), "--control-fd", str(control_fd),
            "--traces", str(traces), "--keep", str(keep)]
     if config_file is not None:
@@ -59,6 +68,8 @@ def child_args(*, project: Path, config_file: str | None, cli_config: list[Any],
         out.append("--component")
     if spare:
         out.append("--spare")
+    if backend_ca is not None:
+        out += ["--backend-ca", str(backend_ca)]
     return out
 
 
@@ -79,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--traces", required=True)
     p.add_argument("--keep", type=int, default=50)
     p.add_argument("--spare", action="store_true")
+    p.add_argument("--backend-ca", default=None)
     return p
 
 
@@ -162,6 +174,8 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
                           f"{spec_folder(config)[1]}.")
     session.bus.subscribe(writer)
     session.live_view = LiveView(writer.frame, lambda: session.host.loop)
+    if args.backend_ca:
+        _start_backend_proxy(session, Path(args.backend_ca), writer, args.control_fd)
     session.host.prelaunch()  # a spare's browser launched ahead is taken over here
     if config.base_url:
         problem = check_base_url(str(config.base_url))
@@ -183,6 +197,18 @@ def _run_session(args: argparse.Namespace, session: Any, writer: Any, interrupts
     if session.host.launch_error is not None:
         raise RunnerError(str(session.host.launch_error))
     return min(ran.failures, 255)
+
+
+def _start_backend_proxy(session: Any, ca: Path, writer: Any, control_fd: int) -> None:
+    """The run's proxy for the app's servers runner open started, signing with the session's CA
+    (which they trust); its port told to the server, whose relay sends their connections to it
+    until the run ends (``backend/open_proxy.py``). The tests start once the server says the
+    relay took it (a line on the control pipe; bounded, and the pipe closed: the run is being
+    stopped), so that no call of the first test goes by unseen. Raises ConfigError when the proxy
+    cannot start."""
+    session.network.backend_environment(ca=ca)
+    writer.send({"t": "backend-proxy", "port": session.network.backend_proxy_port})
+    _read_line(control_fd, _ROUTED_S)
 
 
 def _stopped_by(signal_name: str | None) -> str | None:
@@ -249,6 +275,10 @@ class SpareStart:
         loop = EngineLoop()
         start_driver_early(loop)
         _import_run_modules()
+        if args.backend_ca:  # its run starts a proxy for runner open's servers
+            from runner.backend import BackendProxy
+
+            BackendProxy.preload()
         if not args.headed:  # headed, it would show an empty window until the run: the run launches it
             _launch_ahead(args, loop)
         return cls(loop)
@@ -291,14 +321,9 @@ def _wait_for_run(args: argparse.Namespace) -> bool:
     """Wait on the control pipe for the run and put it in ``args``; False when the pipe closed
     (the spare is not needed any more). Read a byte at a time: what follows the line (studio's
     input) stays in the pipe for the studio plugin."""
-    import os
-
-    line = b""
-    while not line.endswith(b"\n"):
-        byte = os.read(args.control_fd, 1)
-        if not byte:
-            return False
-        line += byte
+    line = _read_line(args.control_fd)
+    if not line.endswith(b"\n"):
+        return False
     try:
         request = json.loads(line)
     except ValueError:
@@ -310,6 +335,27 @@ def _wait_for_run(args: argparse.Namespace) -> bool:
     args.studio = bool(request.get("studio"))
     args.keep = int(request.get("keep", args.keep))
     return True
+
+
+def _read_line(fd: int, bound: float | None = None) -> bytes:
+    """One line of the control pipe, read a byte at a time (what follows stays in the pipe: the
+    run's, studio's input); what was read when the pipe closed or ``bound`` seconds passed."""
+    import os
+    import select
+    import time
+
+    deadline = None if bound is None else time.monotonic() + bound
+    line = b""
+    while not line.endswith(b"\n"):
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                break
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        line += byte
+    return line
 
 
 def _end(code: int) -> None:

@@ -1,7 +1,8 @@
 """``runner open``: start the interactive mode's server, print its URL, serve until Ctrl-C.
 
 The ``webServer`` servers are started first (a server that cannot start is one message, exit
-status 1) and stopped last. Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
+status 1), with runner open's proxy relay in their environment (``backend/open_proxy.py``), and
+stopped last. Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
 processes killed when they do not end in time), closes the server and removes its temporary
 traces: exit status 0. A port that cannot be used is one message and exit status 1.
 """
@@ -15,9 +16,12 @@ import sys
 import webbrowser
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.errors import RunnerError, UsageError
+
+if TYPE_CHECKING:
+    from runner.backend.open_proxy import OpenProxy
 
 __all__ = ["open_command"]
 
@@ -30,19 +34,22 @@ def open_command(*, project: str | None, config_file: str | None, cli_config: li
     become_subreaper()  # a browser whose child died is still ours to end (and to reap: ui/reaper.py)
     root = Path(project) if project else Path.cwd()
     try:
-        with _web_servers(root, config_file, cli_config, cli_env, testing_type):
+        with _web_servers(root, config_file, cli_config, cli_env, testing_type) as backend:
             return asyncio.run(_serve(root, config_file, cli_config, cli_env, browser, headed, port, open_browser,
-                                      testing_type, spare))
+                                      testing_type, spare, backend))
     finally:
         kill_descendants()
 
 
 @contextlib.contextmanager
 def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | None, cli_env: list[str] | None,
-                 testing_type: str) -> Iterator[None]:
+                 testing_type: str) -> Iterator[OpenProxy | None]:
     """``webServer``: the app's servers started before the server serves (so before its first run),
     stopped when ``runner open`` exits. A configuration that cannot be read starts none: the
-    page shows its problem. SIGTERM while they start stops them as Ctrl-C does."""
+    page shows its problem. SIGTERM while they start stops them as Ctrl-C does. The servers get
+    the session's proxy relay in their environment (``backend/open_proxy.py``: each run's
+    ``runner.intercept_backend`` routes see their calls), yielded for the runs; it stops, and its
+    CA's folder is removed, after them."""
     from runner.config import load_config
     from runner.config.web_server import web_servers
     from runner.run.web_server import start_web_servers
@@ -55,22 +62,36 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
         config = None
     specs = web_servers(config.web_server, config.project_root) if config is not None else []
     if not specs:
-        yield
+        yield None
         return
+    from runner.backend.open_proxy import OpenProxy
+    from runner.backend.proxy import ProxyError
+
+    backend = OpenProxy()
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        servers = start_web_servers(specs, extra_env={})
+        try:
+            extra_env = backend.start()
+        except (ProxyError, OSError) as err:
+            raise UsageError(f"runner's proxy for the app's servers could not start: {err}") from None
+        servers = start_web_servers(specs, extra_env=extra_env)
+    except BaseException:
+        backend.stop()
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
     for pid in servers.pids:
         reaper.own(pid)  # its end is waited for by its watcher (run/web_server.py), not reaped
-    with servers:
-        yield
+    try:
+        with servers:
+            yield backend
+    finally:
+        backend.stop()  # after the servers: none calls out through it any more
 
 
 async def _serve(project: Path, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
-                 open_browser: bool, testing_type: str, spare: bool) -> int:
+                 open_browser: bool, testing_type: str, spare: bool, backend: OpenProxy | None) -> int:
     from runner.serve.trace import display_likely
     from runner.ui import reaper
     from runner.ui.server import OpenServer
@@ -78,7 +99,8 @@ async def _serve(project: Path, config_file: str | None, cli_config: list[Any] |
     if not project.is_dir():
         raise UsageError(f"--project {str(project)!r} is not a folder.")
     server = OpenServer(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
-                        browser=browser, headed=headed, port=port, testing_type=testing_type, spare=spare)
+                        browser=browser, headed=headed, port=port, testing_type=testing_type, spare=spare,
+                        backend=backend)
     reaper.install(asyncio.get_running_loop())  # the orphans of every run's child reach this subreaper
     try:
         url = await server.start()

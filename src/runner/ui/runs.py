@@ -13,7 +13,9 @@ A child started as a spare (``start(..., spare=True)``) has no run yet: what it 
 :meth:`ChildRun.claim` gives it its run (then told, in order, to the run's callbacks) and the run
 is sent on the control pipe. :meth:`ChildRun.discard` ends a spare that is not needed (its pipe
 closed: it closes its browser), its process group killed when it takes longer than
-``DISCARD_GRACE_S``. Every child's pid is the server's own (``ui/reaper.py``) until it is waited
+``DISCARD_GRACE_S``. Given runner open's proxy relay (``backend/open_proxy.py``), a child's run
+has the servers' connections from the moment it tells its proxy's port until its run ends.
+Every child's pid is the server's own (``ui/reaper.py``) until it is waited
 for, so that reaping orphans never takes a child asyncio waits for.
 """
 
@@ -27,11 +29,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.ui import reaper
 from runner.ui.channel import MAX_LINE, parse_line
 from runner.ui.child import child_args
+
+if TYPE_CHECKING:
+    from runner.backend.open_proxy import OpenProxy
 
 __all__ = ["ChildRun", "STOP_GRACE_S", "DISCARD_GRACE_S"]
 
@@ -61,6 +66,7 @@ class ChildRun:
         self.done = asyncio.Event()
         self.spare = False  # started ahead of its run, and not claimed yet
         self._held: list[tuple[str, Any]] = []  # what a spare said before its run
+        self._backend: OpenProxy | None = None
 
     @classmethod
     def ahead(cls, on_exit: Callable[[ChildRun, int], None]) -> ChildRun:
@@ -76,16 +82,19 @@ class ChildRun:
 
     async def start(self, *, project: Path, config_file: str | None, cli_config: list[Any],
                     cli_env: list[str], browser: str | None, headed: bool, traces: Path, keep: int,
-                    testing_type: str = "e2e", spare: bool = False) -> None:
-        """Start the child (``spare``: one that waits for :meth:`claim`). Raises ``OSError`` when
-        it cannot be started."""
+                    testing_type: str = "e2e", spare: bool = False, backend: OpenProxy | None = None) -> None:
+        """Start the child (``spare``: one that waits for :meth:`claim`; ``backend``: runner
+        open's proxy relay, sending its servers' connections to this child's proxy while its run
+        runs). Raises ``OSError`` when it cannot be started."""
+        self._backend = backend
         channel_r, channel_w = os.pipe()
         control_r, control_w = os.pipe()
         specs = [self.target["spec_path"]] if self.target.get("spec_path") else []
         args = child_args(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
                           browser=browser, headed=headed, channel_fd=channel_w, control_fd=control_r,
                           specs=specs, test=self.target.get("test"), studio=bool(self.target.get("studio")),
-                          traces=traces, keep=keep, testing_type=testing_type, spare=spare)
+                          traces=traces, keep=keep, testing_type=testing_type, spare=spare,
+                          backend_ca=backend.ca if backend is not None else None)
         env = dict(os.environ)
         env.setdefault("PYTHONUNBUFFERED", "1")
         try:
@@ -126,7 +135,10 @@ class ChildRun:
             message = parse_line(line)
             if message is None:
                 continue
-            if message.get("t") == "ended" and isinstance(message.get("code"), int) and not self.spare:
+            if message.get("t") == "backend-proxy" and isinstance(message.get("port"), int) and self._backend:
+                self._backend.route(self, message["port"])  # the run's proxy is up: it gets the servers' calls
+                self.send({"t": "backend-routed"})  # its tests start now (ui/child.py)
+            elif message.get("t") == "ended" and isinstance(message.get("code"), int) and not self.spare:
                 self._tell_end(message["code"])
             else:
                 self.on_message(message)
@@ -135,6 +147,8 @@ class ChildRun:
         """``on_exit`` once per child: when it says its run ended, or when it ends."""
         if self.code is None:
             self.code = code
+            if self._backend is not None:
+                self._backend.unroute(self)  # the run's routes ended: the servers' calls go by untouched
             self.on_exit(self, code)
 
     async def _read_output(self, stream: asyncio.StreamReader) -> None:

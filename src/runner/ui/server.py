@@ -35,7 +35,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -47,6 +47,9 @@ from runner.ui.rerun import WatchRerun
 from runner.ui.runs import ChildRun
 from runner.ui.state import UiState
 from runner.ui.studio import Studio
+
+if TYPE_CHECKING:
+    from runner.backend.open_proxy import OpenProxy
 
 __all__ = ["OpenServer"]
 
@@ -61,7 +64,8 @@ class OpenServer:
     def __init__(self, *, project: Path, config_file: str | None = None, cli_config: list[Any] | None = None,
                  cli_env: list[str] | None = None, browser: str | None = None, headed: bool = False,
                  port: int | None = None, token: str | None = None, orphan_grace: float = ORPHAN_GRACE_S,
-                 testing_type: str = "e2e", spare: bool = True) -> None:
+                 testing_type: str = "e2e", spare: bool = True, backend: OpenProxy | None = None) -> None:
+        self.backend = backend  # runner open's proxy relay, when its servers send through it
         self.browser = browser
         self.headed = headed
         self.port = port or 0
@@ -317,7 +321,7 @@ async def _start_child(server: OpenServer, run: ChildRun, spare: bool = False) -
     project = server.project
     await run.start(project=project.root, config_file=project.config_file, cli_config=project.cli_config,
                     cli_env=project.cli_env, browser=server.browser, headed=server.headed, traces=server.traces,
-                    keep=server.state.keep, testing_type=project.testing_type, spare=spare)
+                    keep=server.state.keep, testing_type=project.testing_type, spare=spare, backend=server.backend)
 
 
 def _watch_ended(watch: WatchRerun) -> Callable[[ChildRun], None]:

@@ -261,9 +261,10 @@
     }
     if (!v.routes.size) routes.append(el("tr", {}, el("td", { colspan: 5, className: "empty", text: "no routes" })));
     v.requests.forEach((r, i) => {
-      const li = el("li", { className: "request", dataset: { stubbed: r.stubbed ? "yes" : "no" }, tabindex: 0 },
+      const li = el("li", { className: "request", dataset: { stubbed: r.stubbed ? "yes" : "no", server: r.server ? "yes" : "no" }, tabindex: 0 },
         el("span", { className: "fill " + (r.stubbed ? "stubbed" : "filled"), title: r.stubbed ? "stubbed by runner" : "went to the server",
           text: r.stubbed ? "○" : "●" }),
+        r.server ? el("span", { className: "made-by", title: "made by the app's server (runner.intercept_backend)", text: "(server)" }) : null,
         el("span", { className: "method", text: r.method }),
         el("span", { className: "status", text: r.status === null || r.status === undefined ? (r.error ? "error" : "-") : r.status }),
         el("span", { className: "url", text: r.url }),
