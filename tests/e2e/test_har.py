@@ -180,6 +180,21 @@ def test_replay_ignores_volatile_query_parameters_and_json_keys(runner, server, 
     assert [r["path"] for r in server.received if "/api/" in r["path"]] == ["/api/search?q=b&ts=2", "/api/save"]
 
 
+def test_a_hidden_secret_in_a_recorded_url_answers_the_secret_only(runner, server, tmp_path):
+    # a recording holds [redacted] where the request sent the run's secret: the secret matches it,
+    # another value does not (alone in its group, the entry used to be a static route on a
+    # pattern that took any value there)
+    runner.visit(app(server))
+    runner._ctx.redactor.learn("planted-key-7")
+    server.route("/api/key", lambda h: h.send(200, "the server"))
+    (tmp_path / "k.har").write_text(json.dumps(har_of(server, ("GET", "/api/key?k=[redacted]", None, "from the file"))))
+    runner.replay_har(tmp_path / "k.har")
+    server.received.clear()
+    assert fetch(runner, "/api/key?k=planted-key-7")["text"] == "from the file"
+    assert fetch(runner, "/api/key?k=another")["text"] == "the server"
+    assert [r["path"] for r in server.received if "/api/" in r["path"]] == ["/api/key?k=another"]
+
+
 def test_record_hides_secret_headers_and_cookies_and_passes_each_entry_to_the_hook(runner, server, tmp_path):
     runner.visit(app(server))
     server.route("/api/login", lambda h: h.send(200, {"ok": True}, headers={"Set-Cookie": "sid=planted-cookie-1; Path=/"}))
