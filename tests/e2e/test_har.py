@@ -104,6 +104,18 @@ def test_replay_abort_fails_a_request_the_har_lacks_and_the_test(runner, server,
     assert "/api/orders" in str(caught.value) and "not_found='fallback'" in str(caught.value)
 
 
+def test_record_keeps_a_request_a_handler_changed_whose_body_the_page_never_read(runner, server, tmp_path):
+    # on a routed page the recording heard of such a request only by its response (no request
+    # event came): it counted requests in flight from request events alone, and stopped without it
+    runner.visit(app(server))
+    runner.intercept("**/api/users", lambda req: req.headers.update({"x-added": "yes"}))
+    with runner.record_har(tmp_path / "changed.har", url="**/api/**") as recording:
+        status = runner._ctx.run(runner._ctx.browser.page.evaluate("fetch('/api/users').then(r => r.status)"))
+    assert status == 200 and recording.entries == 1
+    (entry,) = json.loads((tmp_path / "changed.har").read_text())["log"]["entries"]
+    assert entry["request"]["url"].endswith("/api/users") and entry["response"]["status"] == 200
+
+
 def test_record_never_replaces_a_file_runner_did_not_write(runner, server, tmp_path):
     runner.visit(app(server))
     mine = tmp_path / "mine.har"
