@@ -139,7 +139,9 @@ class _AtTestEnd(ABC):
         try:
             self._once()
         except CommandError as err:
-            return err
+            # raised at the test's end, not at a line of the test: runner's frames would be all
+            # its traceback shows, so it goes without them, as the message says it all
+            return err.with_traceback(None)
         return None
 
     def _at_test_end(self) -> str | None:
@@ -241,8 +243,12 @@ class HarUpdate(_AtTestEnd):
         try:
             with locked(self._path):
                 # read again under the lock: another worker may have added to it since
-                document = (read_document(self._path) if self._path.exists()
-                            else har_document([], self._version))
+                try:
+                    document = (read_document(self._path) if self._path.exists()
+                                else har_document([], self._version))
+                except CommandError as err:
+                    raise CommandError(f"{err} Read again when the test ended, to add what the server "
+                                       "answered: nothing was added, the file is as it was.") from None
                 added = merge_entries(document, self._path, recorded, self._mode, self._matching)
                 written = _finish_entries(self._ctx, added, self._hook, command)
                 if written:
