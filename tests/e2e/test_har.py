@@ -116,6 +116,27 @@ def test_record_keeps_a_request_a_handler_changed_whose_body_the_page_never_read
     assert entry["request"]["url"].endswith("/api/users") and entry["response"]["status"] == 200
 
 
+def test_the_lines_a_har_writes_outside_a_command_are_told_as_log_events(runner, server, tmp_path, request):
+    # the report and runner open draw the command log from the events: a line only in the
+    # attempt's log (a recording stopped by its with block, what update added at the test's end)
+    # was in the terminal's log and nowhere else
+    from runner.events import LogLine
+    from runner.plugin import _SESSION_KEY
+
+    told: list[str] = []
+    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(lambda e: told.append(e.message), (LogLine,))
+    try:
+        runner.visit(app(server))
+        with runner.record_har(tmp_path / "told.har", url="**/api/**"):
+            fetch(runner, "/api/users")
+        runner.replay_har(tmp_path / "grown.har", url="**/api/**", update="missing")
+        fetch(runner, "/api/users")
+        assert runner._ctx.end_error() is None  # what the test's end does: the file is written
+    finally:
+        unsubscribe()
+    assert told == [f"record_har: 1 request to {tmp_path / 'told.har'}", "replay_har: 1 entry added to grown.har"]
+
+
 def test_record_never_replaces_a_file_runner_did_not_write(runner, server, tmp_path):
     runner.visit(app(server))
     mine = tmp_path / "mine.har"

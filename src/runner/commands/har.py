@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runner.errors import CommandError, InterceptError, UsageError
+from runner.events import LogLine
 from runner.redaction import REDACTED
 
 if TYPE_CHECKING:
@@ -116,6 +117,13 @@ def _finish_entries(ctx: TestContext, entries: list[dict[str, Any]], hook: Calla
     return out
 
 
+def _told(ctx: TestContext, name: str, message: str) -> None:
+    """A line of the command log written outside a command (a ``with`` block's end, the test's
+    end), told as a log event too: the report and ``runner open`` draw the log from the events."""
+    ctx.add_log(name, message)
+    ctx.tell(LogLine(nodeid=ctx.nodeid, message=ctx.log[-1].line, attempt=ctx.attempt))
+
+
 class _AtTestEnd(ABC):
     """Work done once: when asked, else when the test ends: as an end check of a passing test
     (its error fails the test, its log line is the test's), else as a closer (a warning)."""
@@ -185,7 +193,7 @@ class HarRecording(_AtTestEnd):
                 write_document(self.path, har_document(entries, self._version))
         except OSError as err:
             raise CommandError(f"{command} could not write the file: {err.strerror or err}.") from err
-        self._ctx.add_log("record_har", f"{_count(self.entries, 'request', 'requests')} to {self.path}")
+        _told(self._ctx, "record_har", f"{_count(self.entries, 'request', 'requests')} to {self.path}")
 
     def __enter__(self) -> HarRecording:
         return self
@@ -257,7 +265,7 @@ class HarUpdate(_AtTestEnd):
         except OSError as err:
             raise CommandError(f"{command} could not write the file: {err.strerror or err}.") from err
         what = "recorded again" if self._mode == "all" else "added"
-        self._ctx.add_log("replay_har", f"{_count(len(written), 'entry', 'entries')} {what} to {self._path.name}"
+        _told(self._ctx, "replay_har", f"{_count(len(written), 'entry', 'entries')} {what} to {self._path.name}"
                           if written else f"nothing {what} to {self._path.name}")
 
 
