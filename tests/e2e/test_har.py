@@ -137,6 +137,21 @@ def test_the_lines_a_har_writes_outside_a_command_are_told_as_log_events(runner,
     assert told == [f"record_har: 1 request to {tmp_path / 'told.har'}", "replay_har: 1 entry added to grown.har"]
 
 
+def test_two_writers_of_one_file_in_a_test_are_refused(runner, server, tmp_path):
+    # each would replace what the other wrote when it ends: the second is refused, naming the first
+    runner.visit(app(server))
+    recording = runner.record_har(tmp_path / "one.har", url="**/api/**")
+    with pytest.raises(UsageError, match=r"record_har\(.*one\.har.*\): this test writes .*one\.har already "
+                                         r"\(runner\.record_har, until it stops\)"):
+        runner.record_har(tmp_path / "one.har")
+    with pytest.raises(UsageError, match=r"replay_har\(.*\): this test writes .*one\.har already"):
+        runner.replay_har(tmp_path / "one.har", update="missing")
+    recording.stop()
+    runner.replay_har(tmp_path / "one.har", update="missing")  # stopped: the file is free again
+    with pytest.raises(UsageError, match=r"\(runner\.replay_har\(update='missing'\), when the test ends\)"):
+        runner.record_har(tmp_path / "one.har")
+
+
 def test_record_never_replaces_a_file_runner_did_not_write(runner, server, tmp_path):
     runner.visit(app(server))
     mine = tmp_path / "mine.har"

@@ -128,8 +128,12 @@ class _AtTestEnd(ABC):
     """Work done once: when asked, else when the test ends: as an end check of a passing test
     (its error fails the test, its log line is the test's), else as a closer (a warning)."""
 
-    def __init__(self, ctx: TestContext) -> None:
+    #: who writes the file, as a refusal of a second writer names it
+    writer = ""
+
+    def __init__(self, ctx: TestContext, file: Path) -> None:
         self._ctx = ctx
+        self._file = file
         self._done = False
         ctx.end_checks.append(self._end_check)
         ctx.closers.append(self._at_test_end)
@@ -160,14 +164,26 @@ class _AtTestEnd(ABC):
         return None
 
 
+def _one_writer(ctx: TestContext, target: Path, command: str) -> None:
+    """Refuse a second writer of ``target`` in the test: each would replace what the other wrote."""
+    for check in ctx.end_checks:
+        writer = getattr(check, "__self__", None)
+        if isinstance(writer, _AtTestEnd) and not writer._done and writer._file == target:
+            raise UsageError(f"{command}: this test writes {target} already ({writer.writer}); two writers "
+                             "of one file would each replace what the other wrote. Stop that recording "
+                             "first (a record_har's stop() or with block), or write to another path.")
+
+
 class HarRecording(_AtTestEnd):
     """A recording in progress (``runner.record_har``): ``stop()`` writes the file and returns its
     path; as a context manager it stops at the end of the ``with`` block. A recording not
     stopped is written when the test ends."""
 
+    writer = "runner.record_har, until it stops"
+
     def __init__(self, ctx: TestContext, path: Path, recorder: Any, version: str,
                  hook: Callable[..., Any] | None) -> None:
-        super().__init__(ctx)
+        super().__init__(ctx, path)
         self.path = path
         self._recorder = recorder
         self._version = version
@@ -213,6 +229,7 @@ def start_recording(ctx: TestContext, path: Any, url: Any, content: str, version
     keep = url_filter(url, command)
     hook = _hook(redact, command)
     target = har_path(ctx, path, command)
+    _one_writer(ctx, target, command)
     from runner.net.har import written_by_runner
 
     if target.exists() and (not target.is_file() or not written_by_runner(target)):
@@ -234,7 +251,8 @@ class HarUpdate(_AtTestEnd):
 
     def __init__(self, ctx: TestContext, path: Path, recorder: Any, mode: str, matching: HarMatching,
                  hook: Callable[..., Any] | None, version: str) -> None:
-        super().__init__(ctx)
+        super().__init__(ctx, path)
+        self.writer = f"runner.replay_har(update={mode!r}), when the test ends"
         self._path = path
         self._recorder = recorder
         self._mode = mode
@@ -286,6 +304,8 @@ def replay_routes(ctx: TestContext, intercept: Callable[..., Any], path: Any, ur
                            _redactor(ctx))
     hook = _hook(redact, command)
     target = har_path(ctx, path, command)
+    if update is not None:
+        _one_writer(ctx, target, command)
     document = read_document(target) if update is None or target.exists() else {"log": {"entries": []}}
     entries = [e for e in entries_of(document, target) if keep(e.url)] if update != "all" else []
     recorder = ctx.browser.har_recorder(keep, "embed") if update is not None else None
