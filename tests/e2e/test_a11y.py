@@ -168,6 +168,14 @@ def test_a_bad_subject_is_refused(runner):
         runner.check_a11y(42)
 
 
+def test_a_check_before_any_visit_is_refused_not_run_on_the_blank_page(runner, checked):
+    # the test's page is about:blank until it visits: axe would find an empty document's
+    # violations (no title, no lang, no main), which say nothing about the app
+    with pytest.raises(UsageError, match=r"check_a11y\(\): the page is at about:blank: nothing was visited yet.* runner\.visit"):
+        runner.check_a11y()
+    assert checked == []
+
+
 def test_a_page_not_written_for_it_is_checked_as_a_new_user_would(runner, checked):
     # the site's forms page (written for the form commands): unlabeled controls, no landmarks
     runner.visit("/forms.html")

@@ -104,6 +104,54 @@ def test_replay_abort_fails_a_request_the_har_lacks_and_the_test(runner, server,
     assert "/api/orders" in str(caught.value) and "not_found='fallback'" in str(caught.value)
 
 
+def test_record_keeps_a_request_a_handler_changed_whose_body_the_page_never_read(runner, server, tmp_path):
+    # on a routed page the recording heard of such a request only by its response (no request
+    # event came): it counted requests in flight from request events alone, and stopped without it
+    runner.visit(app(server))
+    runner.intercept("**/api/users", lambda req: req.headers.update({"x-added": "yes"}))
+    with runner.record_har(tmp_path / "changed.har", url="**/api/**") as recording:
+        status = runner._ctx.run(runner._ctx.browser.page.evaluate("fetch('/api/users').then(r => r.status)"))
+    assert status == 200 and recording.entries == 1
+    (entry,) = json.loads((tmp_path / "changed.har").read_text())["log"]["entries"]
+    assert entry["request"]["url"].endswith("/api/users") and entry["response"]["status"] == 200
+
+
+def test_the_lines_a_har_writes_outside_a_command_are_told_as_log_events(runner, server, tmp_path, request):
+    # the report and runner open draw the command log from the events: a line only in the
+    # attempt's log (a recording stopped by its with block, what update added at the test's end)
+    # was in the terminal's log and nowhere else
+    from runner.events import LogLine
+    from runner.plugin import _SESSION_KEY
+
+    told: list[str] = []
+    unsubscribe = request.config.stash[_SESSION_KEY].bus.subscribe(lambda e: told.append(e.message), (LogLine,))
+    try:
+        runner.visit(app(server))
+        with runner.record_har(tmp_path / "told.har", url="**/api/**"):
+            fetch(runner, "/api/users")
+        runner.replay_har(tmp_path / "grown.har", url="**/api/**", update="missing")
+        fetch(runner, "/api/users")
+        assert runner._ctx.end_error() is None  # what the test's end does: the file is written
+    finally:
+        unsubscribe()
+    assert told == [f"record_har: 1 request to {tmp_path / 'told.har'}", "replay_har: 1 entry added to grown.har"]
+
+
+def test_two_writers_of_one_file_in_a_test_are_refused(runner, server, tmp_path):
+    # each would replace what the other wrote when it ends: the second is refused, naming the first
+    runner.visit(app(server))
+    recording = runner.record_har(tmp_path / "one.har", url="**/api/**")
+    with pytest.raises(UsageError, match=r"record_har\(.*one\.har.*\): this test writes .*one\.har already "
+                                         r"\(runner\.record_har, until it stops\)"):
+        runner.record_har(tmp_path / "one.har")
+    with pytest.raises(UsageError, match=r"replay_har\(.*\): this test writes .*one\.har already"):
+        runner.replay_har(tmp_path / "one.har", update="missing")
+    recording.stop()
+    runner.replay_har(tmp_path / "one.har", update="missing")  # stopped: the file is free again
+    with pytest.raises(UsageError, match=r"\(runner\.replay_har\(update='missing'\), when the test ends\)"):
+        runner.record_har(tmp_path / "one.har")
+
+
 def test_record_never_replaces_a_file_runner_did_not_write(runner, server, tmp_path):
     runner.visit(app(server))
     mine = tmp_path / "mine.har"
@@ -178,6 +226,21 @@ def test_replay_ignores_volatile_query_parameters_and_json_keys(runner, server, 
     other = fetch(runner, "/api/save", {"method": "POST", "body": json.dumps({"name": "Bob", "meta": {"requestId": "r1", "n": 1}})})
     assert json.loads(other["text"]) == {"saved": "Bob"}
     assert [r["path"] for r in server.received if "/api/" in r["path"]] == ["/api/search?q=b&ts=2", "/api/save"]
+
+
+def test_a_hidden_secret_in_a_recorded_url_answers_the_secret_only(runner, server, tmp_path):
+    # a recording holds [redacted] where the request sent the run's secret: the secret matches it,
+    # another value does not (alone in its group, the entry used to be a static route on a
+    # pattern that took any value there)
+    runner.visit(app(server))
+    runner._ctx.redactor.learn("planted-key-7")
+    server.route("/api/key", lambda h: h.send(200, "the server"))
+    (tmp_path / "k.har").write_text(json.dumps(har_of(server, ("GET", "/api/key?k=[redacted]", None, "from the file"))))
+    runner.replay_har(tmp_path / "k.har")
+    server.received.clear()
+    assert fetch(runner, "/api/key?k=planted-key-7")["text"] == "from the file"
+    assert fetch(runner, "/api/key?k=another")["text"] == "the server"
+    assert [r["path"] for r in server.received if "/api/" in r["path"]] == ["/api/key?k=another"]
 
 
 def test_record_hides_secret_headers_and_cookies_and_passes_each_entry_to_the_hook(runner, server, tmp_path):

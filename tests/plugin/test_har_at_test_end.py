@@ -57,6 +57,11 @@ def test_a_har_torn_while_the_test_ran_is_one_clear_error_and_is_left_as_it_is(p
     (fixtures / "api.har").write_text('{"log": {"entries": []}}')
     result = pytester.runpytest_subprocess("runner/integration/a_spec.py", "-p", "no:cacheprovider", timeout=180)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*runner.replay_har(*api.har'): is not JSON: *"])
+    result.stdout.fnmatch_lines(["*runner.replay_har(*api.har'): is not JSON: * Read again when the test "
+                                 "ended, to add what the server answered: nothing was added, the file is as it was."])
     assert "Traceback" not in result.stdout.str()
+    assert "def _end_check" not in result.stdout.str()  # no frame of runner's own: the test has no line to show
+    # in the command log, the failure is no assert of the test's
+    result.stdout.fnmatch_lines(["*error: CommandError: runner.replay_har(*api.har'): is not JSON*"])
+    assert "assert: CommandError" not in result.stdout.str()
     assert (fixtures / "api.har").read_text() == '{"log": {"entries": ['  # not replaced, not repaired

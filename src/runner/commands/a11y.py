@@ -127,6 +127,12 @@ class A11yCommands(CommandsBase):
         ctx = self._ctx
         fail, low = _thresholds(impact, warn)
         plan = plan_of(rules)
+        if ctx.browser.page_url in (None, "", "about:blank"):
+            # the page before any visit: axe would tell an empty document's violations (no title,
+            # no lang), which say nothing of the app
+            raise UsageError(f"runner.check_a11y(): the page is at {ctx.browser.page_url or 'about:blank'}: "
+                             "nothing was visited yet, so there is no app to check. Call runner.visit(...) "
+                             "(or runner.mount(...)) first.")
         query, scope = self._a11y_scope(subject, timeout)
         found = ctx.run(ctx.browser.a11y_audit(query, plan), ctx.config.response_timeout)
         if found.get("unknown"):

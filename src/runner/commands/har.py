@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runner.errors import CommandError, InterceptError, UsageError
+from runner.events import LogLine
+from runner.redaction import REDACTED
 
 if TYPE_CHECKING:
     from runner.commands.context import TestContext
@@ -115,12 +117,23 @@ def _finish_entries(ctx: TestContext, entries: list[dict[str, Any]], hook: Calla
     return out
 
 
+def _told(ctx: TestContext, name: str, message: str) -> None:
+    """A line of the command log written outside a command (a ``with`` block's end, the test's
+    end), told as a log event too: the report and ``runner open`` draw the log from the events."""
+    ctx.add_log(name, message)
+    ctx.tell(LogLine(nodeid=ctx.nodeid, message=ctx.log[-1].line, attempt=ctx.attempt))
+
+
 class _AtTestEnd(ABC):
     """Work done once: when asked, else when the test ends: as an end check of a passing test
     (its error fails the test, its log line is the test's), else as a closer (a warning)."""
 
-    def __init__(self, ctx: TestContext) -> None:
+    #: who writes the file, as a refusal of a second writer names it
+    writer = ""
+
+    def __init__(self, ctx: TestContext, file: Path) -> None:
         self._ctx = ctx
+        self._file = file
         self._done = False
         ctx.end_checks.append(self._end_check)
         ctx.closers.append(self._at_test_end)
@@ -138,7 +151,9 @@ class _AtTestEnd(ABC):
         try:
             self._once()
         except CommandError as err:
-            return err
+            # raised at the test's end, not at a line of the test: runner's frames would be all
+            # its traceback shows, so it goes without them, as the message says it all
+            return err.with_traceback(None)
         return None
 
     def _at_test_end(self) -> str | None:
@@ -149,14 +164,26 @@ class _AtTestEnd(ABC):
         return None
 
 
+def _one_writer(ctx: TestContext, target: Path, command: str) -> None:
+    """Refuse a second writer of ``target`` in the test: each would replace what the other wrote."""
+    for check in ctx.end_checks:
+        writer = getattr(check, "__self__", None)
+        if isinstance(writer, _AtTestEnd) and not writer._done and writer._file == target:
+            raise UsageError(f"{command}: this test writes {target} already ({writer.writer}); two writers "
+                             "of one file would each replace what the other wrote. Stop that recording "
+                             "first (a record_har's stop() or with block), or write to another path.")
+
+
 class HarRecording(_AtTestEnd):
     """A recording in progress (``runner.record_har``): ``stop()`` writes the file and returns its
     path; as a context manager it stops at the end of the ``with`` block. A recording not
     stopped is written when the test ends."""
 
+    writer = "runner.record_har, until it stops"
+
     def __init__(self, ctx: TestContext, path: Path, recorder: Any, version: str,
                  hook: Callable[..., Any] | None) -> None:
-        super().__init__(ctx)
+        super().__init__(ctx, path)
         self.path = path
         self._recorder = recorder
         self._version = version
@@ -182,7 +209,7 @@ class HarRecording(_AtTestEnd):
                 write_document(self.path, har_document(entries, self._version))
         except OSError as err:
             raise CommandError(f"{command} could not write the file: {err.strerror or err}.") from err
-        self._ctx.add_log("record_har", f"{_count(self.entries, 'request', 'requests')} to {self.path}")
+        _told(self._ctx, "record_har", f"{_count(self.entries, 'request', 'requests')} to {self.path}")
 
     def __enter__(self) -> HarRecording:
         return self
@@ -202,6 +229,7 @@ def start_recording(ctx: TestContext, path: Any, url: Any, content: str, version
     keep = url_filter(url, command)
     hook = _hook(redact, command)
     target = har_path(ctx, path, command)
+    _one_writer(ctx, target, command)
     from runner.net.har import written_by_runner
 
     if target.exists() and (not target.is_file() or not written_by_runner(target)):
@@ -223,7 +251,8 @@ class HarUpdate(_AtTestEnd):
 
     def __init__(self, ctx: TestContext, path: Path, recorder: Any, mode: str, matching: HarMatching,
                  hook: Callable[..., Any] | None, version: str) -> None:
-        super().__init__(ctx)
+        super().__init__(ctx, path)
+        self.writer = f"runner.replay_har(update={mode!r}), when the test ends"
         self._path = path
         self._recorder = recorder
         self._mode = mode
@@ -240,8 +269,12 @@ class HarUpdate(_AtTestEnd):
         try:
             with locked(self._path):
                 # read again under the lock: another worker may have added to it since
-                document = (read_document(self._path) if self._path.exists()
-                            else har_document([], self._version))
+                try:
+                    document = (read_document(self._path) if self._path.exists()
+                                else har_document([], self._version))
+                except CommandError as err:
+                    raise CommandError(f"{err} Read again when the test ended, to add what the server "
+                                       "answered: nothing was added, the file is as it was.") from None
                 added = merge_entries(document, self._path, recorded, self._mode, self._matching)
                 written = _finish_entries(self._ctx, added, self._hook, command)
                 if written:
@@ -250,7 +283,7 @@ class HarUpdate(_AtTestEnd):
         except OSError as err:
             raise CommandError(f"{command} could not write the file: {err.strerror or err}.") from err
         what = "recorded again" if self._mode == "all" else "added"
-        self._ctx.add_log("replay_har", f"{_count(len(written), 'entry', 'entries')} {what} to {self._path.name}"
+        _told(self._ctx, "replay_har", f"{_count(len(written), 'entry', 'entries')} {what} to {self._path.name}"
                           if written else f"nothing {what} to {self._path.name}")
 
 
@@ -271,6 +304,8 @@ def replay_routes(ctx: TestContext, intercept: Callable[..., Any], path: Any, ur
                            _redactor(ctx))
     hook = _hook(redact, command)
     target = har_path(ctx, path, command)
+    if update is not None:
+        _one_writer(ctx, target, command)
     document = read_document(target) if update is None or target.exists() else {"log": {"entries": []}}
     entries = [e for e in entries_of(document, target) if keep(e.url)] if update != "all" else []
     recorder = ctx.browser.har_recorder(keep, "embed") if update is not None else None
@@ -327,8 +362,10 @@ def _routes(intercept: Callable[..., Any], index: Any, url: Any, not_found: str,
         handles.append(intercept({"url": url if url is not None else re.compile(".*")}, refuse))
     for (method, _compared), group in index.groups.items():
         matcher = {"method": method, "url": index.matching.url_pattern(group[0].url)}
-        if len(group) == 1 and group[0].request_body is None:
-            handle = intercept(matcher, group[0].static_response())  # the static road: fastest
+        # the static road is the fastest, but its pattern takes any text where the URL holds a
+        # hidden secret: such an entry is picked by a handler, which compares the URL hidden
+        if len(group) == 1 and group[0].request_body is None and REDACTED not in group[0].url:
+            handle = intercept(matcher, group[0].static_response())
         else:
             handle = intercept(matcher, _picker(index, method))
         handles.append(handle)

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from runner.artifacts.traces import FailureStep, StepError
+from runner.errors import RunnerError
 from runner.events import CommandEnded, CommandStarted
 from runner.redaction import REDACTED
 from runner.usercode.tracebacks import error_line, is_runner, message_line
@@ -332,7 +333,9 @@ def tell_failure(ctx: Any, error: BaseException, explanation: str, where: tuple[
     if ctx.publish is None or error is ctx.command_error:
         return False
     file, line, statement = where if where is not None else (None, None, "")
-    name = "assert" if isinstance(error, AssertionError) else "error"
+    # a runner error no command raised (a HAR written at the test's end, a handler's error) is
+    # not an assertion of the test's, whatever its class derives from
+    name = "assert" if isinstance(error, AssertionError) and not isinstance(error, RunnerError) else "error"
     args = statement.removeprefix("assert ").strip() if name == "assert" else statement.strip()
     args = args if len(args) <= MAX_SHOWN else args[: MAX_SHOWN - 1] + "…"
     ctx.commands_told += 1

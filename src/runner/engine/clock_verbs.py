@@ -219,10 +219,10 @@ class ClockVerbs(BrowserHolder):
             if wait is None:
                 return int(fired - first)
             if fired - first >= limit:
-                raise ClockRunaway(f"run_all() ran {limit} timers and some are still pending: an interval (or a "
+                raise ClockRunaway(f"ran {limit} timers and some are still pending: an interval (or a "
                                    "timer that sets another) never ends. Use clock.tick(ms) to run a span of time.")
             await clock.run_for(wait)
-        raise ClockRunaway(f"run_all() moved the clock {2 * limit + 10} times and timers are still pending.")
+        raise ClockRunaway(f"moved the clock {2 * limit + 10} times and timers are still pending.")
 
     async def clock_now(self) -> float | None:
         """What Date.now() reads in the page now (None when the page cannot say)."""

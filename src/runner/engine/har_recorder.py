@@ -3,10 +3,13 @@
 Playwright's own HAR recorder belongs to a browser context and is written when the context
 closes; runner keeps one context for a whole run, so it records from the page's events
 instead: ``requestfinished`` and ``requestfailed``, with the request's timing, both header lists
-and the response body. Stubbed and routed requests are recorded as the page received them;
-``_answeredBy`` says whether the server answered (through the network, or fetched by runner for a
-route's handler) or a route did (``replay_har(update=...)`` adds only the server's);
-``serverIPAddress`` is set when the network answered.
+and the response body (``request`` and ``response`` tell what is in flight when it stops: on
+a page runner routes, a request's ``request`` event may not come before the recording stops,
+so its response counts it in flight too). Stubbed and routed
+requests are recorded as the page received them; ``_answeredBy`` says whether the server
+answered (through the network, or fetched by runner for a route's handler) or a route did
+(``replay_har(update=...)`` adds only the server's); ``serverIPAddress`` is set when the network
+answered.
 Runs on the engine's loop only.
 """
 
@@ -21,7 +24,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request
+from playwright.async_api import Page, Request, Response
 
 __all__ = ["HarRecorder"]
 
@@ -61,22 +64,30 @@ class HarRecorder:
         self._entries: list[dict[str, Any]] = []
         self._pending: set[asyncio.Task[None]] = set()
         self._in_flight: set[Request] = set()  # started, neither finished nor failed yet
+        self._ended_ones: set[Request] = set()  # finished or failed: a late response event adds none
         self._landed = asyncio.Event()  # set whenever nothing is in flight
         self._landed.set()
         self._listening = False
 
     async def start(self) -> None:
         self._page.on("request", self._started)
+        self._page.on("response", self._responded)
         self._page.on("requestfinished", self._finished)
         self._page.on("requestfailed", self._failed)
         self._listening = True
 
     def _started(self, request: Request) -> None:
-        if self._keep(request.url):
+        if self._keep(request.url) and request not in self._ended_ones:
             self._in_flight.add(request)
             self._landed.clear()
 
+    def _responded(self, response: Response) -> None:
+        # on a routed page a request's request event may not have come: its response is then the
+        # first the recording hears of it, and it is in flight until its body ends
+        self._started(response.request)
+
     def _ended(self, request: Request) -> None:
+        self._ended_ones.add(request)
         self._in_flight.discard(request)
         if not self._in_flight:
             self._landed.set()
@@ -106,8 +117,8 @@ class HarRecorder:
                 pass
         if self._listening:
             self._listening = False
-            for event, handler in (("request", self._started), ("requestfinished", self._finished),
-                                   ("requestfailed", self._failed)):
+            for event, handler in (("request", self._started), ("response", self._responded),
+                                   ("requestfinished", self._finished), ("requestfailed", self._failed)):
                 try:
                     self._page.remove_listener(event, handler)
                 except (ValueError, KeyError):

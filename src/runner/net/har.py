@@ -81,7 +81,8 @@ class HarMatching:
 
     def url_pattern(self, url: str) -> re.Pattern[str]:
         """The regex a route takes the requests of ``url`` with: the URL itself, a hidden secret
-        any text, the ignored parameters anywhere in the query with any value, or absent."""
+        any text (so the route's handler compares the URL hidden: see ``commands/har.py``), the
+        ignored parameters anywhere in the query with any value, or absent."""
         base, mark, query = self.redactor.text(url).partition("?")
         if not self.ignore_query:
             return re.compile("^" + _hidden_re(base) + (r"\?" + _hidden_re(query) if mark else "") + "$")
