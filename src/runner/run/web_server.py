@@ -193,13 +193,22 @@ def _signal_group(pgid: int, signum: int) -> None:
         os.killpg(pgid, signum)
 
 
+def _signal_name(number: int) -> str | None:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return None
+
+
 def _status(code: int) -> str:
     if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"was killed by {name}"
+        return f"was killed by {_signal_name(-code) or f'signal {-code}'}"
+    # /bin/sh runs the command as its child unless it can exec it (a compound command): it then
+    # exits with 128 + the number of the signal that killed its command, as "status 137" alone
+    # does not tell a reader
+    name = _signal_name(code - 128) if code > 128 else None
+    if name is not None:
+        return f"exited with status {code} (its command was killed by {name}: the shell exits with 128 + its number)"
     return f"exited with status {code}"
 
 
