@@ -231,6 +231,26 @@ def test_a_command_that_exits_and_one_that_never_answers_are_told_and_nothing_ru
     assert _stopped(root, "slow") == ("SIGTERM", "SIGTERM")
 
 
+def test_what_runner_prints_of_a_server_hides_the_runs_secrets(tmp_path: Path) -> None:
+    secret = "s3cret-pw-4711"
+    port, other = _free_port(), _free_port()
+    stamp = tmp_path / "ran"
+    first = _entry(tmp_path, "first", port, port=port)
+    first["command"] = f"APP_PASSWORD={secret} {first['command']}"
+    told = shlex.join([sys.executable, "-c", "import os, sys; print('cannot log in with', os.environ['APP_PASSWORD']); "
+                                             "sys.exit(3)"])
+    root = _project(tmp_path, [first, {"command": f"APP_PASSWORD={secret} {told}", "port": other}],
+                    NO_TEST_SPEC.format(stamp=str(stamp)))
+    (root / "runner.env.json").write_text(json.dumps({"env": {"appPassword": secret}}))
+    done = run_runner("run", cwd=root)
+    assert done.code == 1, done.text
+    assert "runner: webServer[0]: 'APP_PASSWORD=[redacted] " in done.err, done.err
+    assert "runner: webServer[1]: 'APP_PASSWORD=[redacted] " in done.err
+    assert "  | cannot log in with [redacted]" in done.err
+    assert secret not in done.text and "Traceback" not in done.text and not stamp.exists()
+    assert not left_after(set(_starts(root, "first")))
+
+
 def test_a_port_held_by_something_that_is_not_the_app_is_told(tmp_path: Path) -> None:
     with socket.socket() as held:  # accepts connections, answers no HTTP
         held.bind(("127.0.0.1", 0))

@@ -63,7 +63,8 @@ class _Terminal:
     test runs, and a server's output or death must reach the person, not a test's captured
     output. Written whole lines at a time, from any thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, redact: Callable[[str], str]) -> None:
+        self._redact = redact
         try:
             self._fd: int | None = os.dup(sys.stderr.fileno())
         except (OSError, ValueError, AttributeError):
@@ -71,6 +72,7 @@ class _Terminal:
         self._lock = threading.Lock()
 
     def write(self, text: str) -> None:
+        text = self._redact(text)
         with self._lock, contextlib.suppress(OSError, ValueError):
             if self._fd is not None:
                 os.write(self._fd, text.encode("utf-8", "replace"))
@@ -265,12 +267,17 @@ class WebServers:
     """The servers of one run (a context manager: leaving it stops them); :attr:`pids` are the
     processes runner started (their groups), :attr:`reused` the entries it found running."""
 
-    def __init__(self, *, tell: Callable[[str], None] | None = None) -> None:
+    def __init__(self, *, tell: Callable[[str], None] | None = None,
+                 redact: Callable[[str], str] | None = None) -> None:
         self._started: list[_Server] = []
         self.reused: list[WebServerSpec] = []
         #: one per entry that answered, in order (the run publishes them after run.started)
         self.events: list[WebServerStarted] = []
-        self._tell = tell or _tell
+        # what runner prints of a server (its command, its output) hides the run's secrets, as the
+        # events and reports do: a command may carry a password the project keeps in runner.env.json
+        self._redact = redact or _as_is
+        told = tell or _tell
+        self._tell = lambda line: told(self._redact(line))
         self._terminal: _Terminal | None = None  # made with the first server started
 
     @property
@@ -287,13 +294,13 @@ class WebServers:
                 self._tell(f"{spec.name}: {spec.target} answers already: that server is used "
                            f"(reuseExistingServer), {spec.command!r} is not run.")
                 return
-            raise WebServerError(
+            raise self._error(
                 f"{spec.name}: {spec.target} answers already, before runner started {spec.command!r}: "
                 "another server is using it. Stop that server (free the port), or set "
                 f"{spec.name}.reuseExistingServer to true to run the tests against it.")
         began = time.monotonic()
         if self._terminal is None:
-            self._terminal = _Terminal()
+            self._terminal = _Terminal(self._redact)
         server = _Server(spec, extra_env, self._terminal)
         self._started.append(server)
         self._wait(server, began)
@@ -309,18 +316,21 @@ class WebServers:
         while True:
             code = server.proc.poll()
             if code is not None:
-                raise WebServerError(self._exited(server, code))
+                raise self._error(self._exited(server, code))
             left = deadline - time.monotonic()
             if _answers(spec, max(0.05, min(_PROBE_S, left))):
                 server.ready = True
                 return
             if time.monotonic() >= deadline:
-                raise WebServerError(
+                raise self._error(
                     f"{spec.name}: {spec.command!r} did not answer at {spec.target} within {spec.timeout_ms} ms "
                     f"({spec.name}.timeout); it was stopped.{server.tail()}\nCheck that the command starts the "
                     f"server on that {'URL' if spec.url is not None else 'port'}, or raise {spec.name}.timeout.")
             time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 2, _MAX_PAUSE_S)
+
+    def _error(self, message: str) -> WebServerError:
+        return WebServerError(self._redact(message))
 
     @staticmethod
     def _exited(server: _Server, code: int) -> str:
@@ -345,16 +355,22 @@ class WebServers:
         self.stop()
 
 
+def _as_is(text: str) -> str:
+    return text
+
+
 def _tell(line: str) -> None:
     print(f"runner: {line}", file=sys.stderr, flush=True)
 
 
 def start_web_servers(specs: Sequence[WebServerSpec], *, extra_env: Mapping[str, str],
-                      tell: Callable[[str], None] | None = None) -> WebServers:
+                      tell: Callable[[str], None] | None = None,
+                      redact: Callable[[str], str] | None = None) -> WebServers:
     """Start ``specs`` in order, each answering before the next starts; ``extra_env`` is added
     last to each started server's environment. Raises :class:`WebServerError` (the servers
-    started before it stopped); a ``KeyboardInterrupt`` meanwhile stops them too."""
-    servers = WebServers(tell=tell)
+    started before it stopped); a ``KeyboardInterrupt`` meanwhile stops them too. ``redact`` hides
+    the run's secrets in every line runner prints about a server or from its output."""
+    servers = WebServers(tell=tell, redact=redact)
     try:
         for spec in specs:
             servers.start(spec, extra_env)

@@ -45,6 +45,7 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
     page shows its problem. SIGTERM while they start stops them as Ctrl-C does."""
     from runner.config import load_config
     from runner.config.web_server import web_servers
+    from runner.redaction import Redactor
     from runner.run.web_server import start_web_servers
     from runner.ui import reaper
 
@@ -59,7 +60,8 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
         return
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        servers = start_web_servers(specs, extra_env={})
+        redact = Redactor.for_config(config).text if config is not None else None
+        servers = start_web_servers(specs, extra_env={}, redact=redact)
     finally:
         signal.signal(signal.SIGTERM, previous)
     for pid in servers.pids:
