@@ -109,3 +109,25 @@ def test_an_entrys_own_env_keeps_it_off_the_proxy(tmp_path: Path) -> None:
     # the stub is never reached: the app calls the service straight, so the first test fails
     assert done.code == 1, done.text
     assert "42 EUR" in done.text and "7 EUR" in done.text
+
+
+NAMED_SPEC = '''
+def test_{name}(runner):
+    runner.intercept_backend("GET", "**/price")
+'''
+
+
+def test_under_workers_intercept_backend_says_why_webservers_server_has_no_proxy(tmp_path: Path) -> None:
+    root = _project(tmp_path, {})
+    (root / "runner/integration/price_spec.py").unlink()
+    for name in ("first", "second"):  # two specs: two workers
+        (root / f"runner/integration/{name}_spec.py").write_text(NAMED_SPEC.format(name=name))
+    done = run_runner("run", "--workers", "2", "--reporter", "dot", cwd=root, timeout=180)
+    assert done.code == 2, done.text
+    events = [json.loads(line) for line in (root / "runner/results/events.jsonl").read_text().splitlines()]
+    errors = [json.dumps(e) for e in events if e.get("kind") == "attempt.ended" and e.get("state") == "failed"]
+    assert len(errors) == 2, errors
+    for error in errors:
+        assert "found no app server sending its requests through runner's proxy" in error, error
+        assert ("The servers of `webServer` get runner's proxy only when `runner run` runs the tests in its own "
+                "process (without `--workers`); under `--workers` and in `runner open` they get none") in error, error
