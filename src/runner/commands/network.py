@@ -100,9 +100,9 @@ class NetworkCommands(CommandsBase):
         from a ``runner run`` that runs the tests in its own process."""
         if not self._ctx.config.web_server:
             return ""
-        return (" The servers of `webServer` get runner's proxy only when `runner run` runs the tests in its "
-                "own process (without `--workers`); under `--workers` and in `runner open` they get none, "
-                "so this test's server calls go by unseen.")
+        return (" The servers of `webServer` get runner's proxy only when `runner run` starts them and runs the "
+                "tests in its own process (without `--workers`); a server it reuses (`reuseExistingServer`), "
+                "and those of `--workers` and `runner open`, get none, so this test's server calls go by unseen.")
 
     @command("wait")
     def wait(self, target: Any, *rest: Any, **options: Any) -> Any:

@@ -43,7 +43,10 @@ from runner.errors import RunnerError
 from runner.events import WebServerStarted
 from runner.run.interrupts import descendants
 
-__all__ = ["WebServerError", "WebServers", "start_web_servers"]
+__all__ = ["ExtraEnv", "WebServerError", "WebServers", "start_web_servers"]
+
+#: Variables added to a started server's environment, or what makes them when one is started.
+ExtraEnv = Mapping[str, str] | Callable[[], Mapping[str, str]]
 
 #: Lines of a server's output kept for a message (its last ones).
 _TAIL_LINES = 30
@@ -284,15 +287,18 @@ class WebServers:
     def pids(self) -> list[int]:
         return [server.pid for server in self._started]
 
-    def start(self, spec: WebServerSpec, extra_env: Mapping[str, str]) -> None:
+    def start(self, spec: WebServerSpec, extra_env: ExtraEnv) -> None:
         """Start one entry and wait until it answers (or reuse it); raises :class:`WebServerError`."""
         if _answers(spec):
             if spec.reuse_existing:
                 self.reused.append(spec)
                 self.events.append(WebServerStarted(name=spec.name, command=spec.command, target=spec.target,
                                                     reused=True))
+                # a reused server was started without the variables runner would have added (its proxy)
+                unproxied = (" It was not started by runner, so it has not runner's proxy: "
+                             "runner.intercept_backend() does not see its requests." if extra_env else "")
                 self._tell(f"{spec.name}: {spec.target} answers already: that server is used "
-                           f"(reuseExistingServer), {spec.command!r} is not run.")
+                           f"(reuseExistingServer), {spec.command!r} is not run.{unproxied}")
                 return
             raise self._error(
                 f"{spec.name}: {spec.target} answers already, before runner started {spec.command!r}: "
@@ -301,7 +307,7 @@ class WebServers:
         began = time.monotonic()
         if self._terminal is None:
             self._terminal = _Terminal(self._redact)
-        server = _Server(spec, extra_env, self._terminal)
+        server = _Server(spec, extra_env() if callable(extra_env) else extra_env, self._terminal)
         self._started.append(server)
         self._wait(server, began)
         took = time.monotonic() - began
@@ -363,11 +369,12 @@ def _tell(line: str) -> None:
     print(f"runner: {line}", file=sys.stderr, flush=True)
 
 
-def start_web_servers(specs: Sequence[WebServerSpec], *, extra_env: Mapping[str, str],
+def start_web_servers(specs: Sequence[WebServerSpec], *, extra_env: ExtraEnv,
                       tell: Callable[[str], None] | None = None,
                       redact: Callable[[str], str] | None = None) -> WebServers:
     """Start ``specs`` in order, each answering before the next starts; ``extra_env`` is added
-    last to each started server's environment. Raises :class:`WebServerError` (the servers
+    last to each started server's environment (a callable is called only when a server is
+    started: a run that reuses every server starts no proxy for them). Raises :class:`WebServerError` (the servers
     started before it stopped); a ``KeyboardInterrupt`` meanwhile stops them too. ``redact`` hides
     the run's secrets in every line runner prints about a server or from its output."""
     servers = WebServers(tell=tell, redact=redact)
