@@ -344,8 +344,12 @@ class WebServers:
         port = _port_of(spec)
         held = (f" Port {port} takes connections now: another process may hold it (free it, or set "
                 f"{spec.name}.reuseExistingServer to true)." if port is not None and port_answers(port, 0.5) else "")
+        # status 0: the command handed the server to the background (`&`, a daemon mode) and ended,
+        # or it is not a server; either way runner could neither wait on nor stop what it started
+        foreground = (" The command must keep running while the server serves (in the foreground: no `&`, "
+                      "no daemon mode), so that runner can stop it when the run ends." if code == 0 else "")
         return (f"{spec.name}: {spec.command!r} {_status(code)} before it answered at {spec.target}."
-                f"{held}{server.tail()}")
+                f"{foreground}{held}{server.tail()}")
 
     def stop(self) -> None:
         """Stop every server started, the last first (again: nothing more happens)."""

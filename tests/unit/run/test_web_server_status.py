@@ -1,5 +1,7 @@
 """How a ``webServer`` entry's end is told: a command the shell runs as its child and a signal
-kills makes the shell exit with 128 + the signal's number, and the message names the signal."""
+kills makes the shell exit with 128 + the signal's number, and the message names the signal; a
+command that ends with status 0 (a server sent to the background) is told to stay in the
+foreground."""
 
 from __future__ import annotations
 
@@ -38,3 +40,12 @@ def test_a_command_killed_under_the_shell_names_the_signal(tmp_path: Path) -> No
 def test_a_plain_exit_status_is_told_as_it_is(tmp_path: Path) -> None:
     message = _start(tmp_path, "exit 3")
     assert "exited with status 3 before it answered" in message and "killed" not in message, message
+    assert "foreground" not in message
+
+
+def test_a_command_that_sends_its_server_to_the_background_is_told_to_keep_it_in_the_foreground(
+        tmp_path: Path) -> None:
+    message = _start(tmp_path, "sleep 30 &")
+    assert "exited with status 0 before it answered" in message, message
+    assert ("The command must keep running while the server serves (in the foreground: no `&`, no daemon mode), "
+            "so that runner can stop it when the run ends.") in message, message
