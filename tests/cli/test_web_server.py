@@ -132,7 +132,7 @@ def test_the_second_app(runner):
 def test_a_list_of_two_servers_is_started_in_order_tested_and_stopped(tmp_path: Path) -> None:
     first, second = _free_port(), _free_port()
     root = _project(tmp_path, [_entry(tmp_path, "first", first, url=f"http://127.0.0.1:{first}/"),
-                               _entry(tmp_path, "second", second, "--child", port=second)],
+                               _entry(tmp_path, "second", second, "--child", port=second, stdout="pipe")],
                     TWO_APPS_SPEC.replace("{port}", str(second)), base_url=f"http://127.0.0.1:{first}")
     done = run_runner("run", cwd=root)
     assert done.code == 0, done.text
@@ -140,6 +140,7 @@ def test_a_list_of_two_servers_is_started_in_order_tested_and_stopped(tmp_path: 
     assert "Traceback" not in done.text
     assert f"webServer[0]: {_command('first', first)!r} answers at http://127.0.0.1:{first}/" in done.err
     assert f"webServer[1]: {_command('second', second, '--child')!r} answers at port {second}" in done.err
+    assert f"[webServer[1]] second listening on {second}" in done.err  # piped, named by its place
     (pid_first,), (pid_second,) = _starts(root, "first"), _starts(root, "second")
     assert Path((root / "state" / "first.cwd").read_text()) == (root / "app").resolve()  # cwd
     child = pid_in(root / "state" / "second.child", 5)

@@ -95,9 +95,10 @@ class _Output:
     """One stream of a server: read in a daemon thread, its last lines kept, printed as they come
     when the entry says ``pipe``."""
 
-    def __init__(self, stream: IO[bytes], *, echo: _Terminal | None) -> None:
+    def __init__(self, stream: IO[bytes], *, echo: _Terminal | None, name: str) -> None:
         self.lines: deque[str] = deque(maxlen=_TAIL_LINES)
         self._echo = echo
+        self._prefix = f"[{name}] "  # the entry's place: two piped servers' lines stay apart
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True,
                                         name="runner-web-server-output")
         self._thread.start()
@@ -108,7 +109,7 @@ class _Output:
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 self.lines.append(line)
                 if self._echo is not None:
-                    self._echo.write(f"[webServer] {line}\n")
+                    self._echo.write(f"{self._prefix}{line}\n")
 
     def drain(self, bound: float = 1.0) -> None:
         """Wait (at most ``bound`` seconds) for what the server wrote before it ended."""
@@ -135,7 +136,7 @@ class _Server:
             raise WebServerError(f"{spec.name}: {spec.command!r} could not be started in {str(spec.cwd)!r}: "
                                  f"{err.strerror or err}. Check {spec.name}.cwd (a folder relative to the "
                                  "project root).") from None
-        self.outputs = [_Output(stream, echo=terminal if pipe == "pipe" else None)
+        self.outputs = [_Output(stream, echo=terminal if pipe == "pipe" else None, name=spec.name)
                         for stream, pipe in ((self.proc.stdout, spec.stdout), (self.proc.stderr, spec.stderr))
                         if stream is not None]
         threading.Thread(target=self._watch, daemon=True, name="runner-web-server-watch").start()
