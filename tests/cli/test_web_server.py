@@ -298,6 +298,13 @@ def test_output_piped_and_a_death_while_the_tests_run_reach_the_terminal(tmp_pat
     assert (f"runner: webServer: {_command('brittle', port)!r} exited with status 4 while the tests ran; the "
             "tests after this use no server. Its last output:\n  | brittle listening on" in done.err), done.err
     assert "the test's own output" not in done.err  # pytest's capture is untouched
+    events = [json.loads(line) for line in (root / "runner" / "results" / "events.jsonl").read_text().splitlines()]
+    [exited] = [e for e in events if e["kind"] == "web_server.exited"]  # the report's events tell it too
+    assert (exited["name"], exited["command"], exited["status"]) == ("webServer", _command("brittle", port),
+                                                                     "exited with status 4"), exited
+    assert exited["output"][-1] == "dying now", exited
+    kinds = [e["kind"] for e in events]
+    assert kinds.index("web_server.exited") < kinds.index("run.ended"), kinds
 
 
 WAITING_SPEC = '''

@@ -245,7 +245,8 @@ def _web_servers(session: Any, *, proxied: bool) -> Any:
     # the proxy starts with the first server runner starts: a reused server cannot be given it
     extra_env = session.backend_environment if proxied else {}
     servers = start_web_servers(specs, extra_env=extra_env,
-                                redact=lambda text: session.redactor.text(text))  # the plugins file may add secrets
+                                redact=lambda text: session.redactor.text(text),  # the plugins file may add secrets
+                                on_exit=session.bus.publish)
     if servers.events:
         def tell(_event: Any) -> None:
             for event in servers.events:

@@ -34,6 +34,7 @@ from .model import (
     TestEnded,
     TestStarted,
     VideoWritten,
+    WebServerExited,
     WebServerStarted,
     from_json,
 )
@@ -44,4 +45,5 @@ __all__ = [
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
     "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded",
     "TestEnded", "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN", "WebServerStarted",
+    "WebServerExited",
 ]

@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 
 from runner.config.web_server import WebServerSpec
 from runner.errors import RunnerError
-from runner.events import WebServerStarted
+from runner.events import WebServerExited, WebServerStarted
 from runner.run.interrupts import descendants
 
 __all__ = ["ExtraEnv", "WebServerError", "WebServers", "start_web_servers"]
@@ -119,9 +119,11 @@ class _Output:
 class _Server:
     """One started entry: its process (a session of its own), its output, its end."""
 
-    def __init__(self, spec: WebServerSpec, extra_env: Mapping[str, str], terminal: _Terminal) -> None:
+    def __init__(self, spec: WebServerSpec, extra_env: Mapping[str, str], terminal: _Terminal,
+                 on_exit: Callable[[WebServerExited], None] | None) -> None:
         self.spec = spec
         self._terminal = terminal
+        self._on_exit = on_exit
         self.ready = False  # it answered: an end from now on is a death, told by _watch
         self.stopping = False
         # the entry's own env wins: "HTTP_PROXY": "" keeps one server off runner's proxy
@@ -145,11 +147,15 @@ class _Server:
     def pid(self) -> int:
         return self.proc.pid
 
-    def tail(self) -> str:
-        """The server's last lines of output, as a message ends with them."""
+    def last_lines(self) -> list[str]:
+        """The server's last lines of output (what it wrote before it ended included)."""
         for output in self.outputs:
             output.drain()
-        lines = [line for output in self.outputs for line in output.lines][-_TAIL_LINES:]
+        return [line for output in self.outputs for line in output.lines][-_TAIL_LINES:]
+
+    def tail(self) -> str:
+        """The server's last lines of output, as a message ends with them."""
+        lines = self.last_lines()
         if not self.outputs:
             return " Its output is ignored (stdout and stderr: \"ignore\")."
         if not lines:
@@ -163,6 +169,10 @@ class _Server:
             return
         self._terminal.write(f"\nrunner: {self.spec.name}: {self.spec.command!r} {_status(code)} while the "
                              f"tests ran; the tests after this use no server.{self.tail()}\n")
+        if self._on_exit is not None:  # the run's events (and so its report) tell it too
+            with contextlib.suppress(Exception):  # a run that has ended takes no more events
+                self._on_exit(WebServerExited(name=self.spec.name, command=self.spec.command, status=_status(code),
+                                              output=self.last_lines()))
 
     def stop(self) -> None:
         """End the server's process group and every process it started (see the module)."""
@@ -272,7 +282,9 @@ class WebServers:
     processes runner started (their groups), :attr:`reused` the entries it found running."""
 
     def __init__(self, *, tell: Callable[[str], None] | None = None,
-                 redact: Callable[[str], str] | None = None) -> None:
+                 redact: Callable[[str], str] | None = None,
+                 on_exit: Callable[[WebServerExited], None] | None = None) -> None:
+        self._on_exit = on_exit
         self._started: list[_Server] = []
         self.reused: list[WebServerSpec] = []
         #: one per entry that answered, in order (the run publishes them after run.started)
@@ -308,7 +320,7 @@ class WebServers:
         began = time.monotonic()
         if self._terminal is None:
             self._terminal = _Terminal(self._redact)
-        server = _Server(spec, extra_env() if callable(extra_env) else extra_env, self._terminal)
+        server = _Server(spec, extra_env() if callable(extra_env) else extra_env, self._terminal, self._on_exit)
         self._started.append(server)
         self._wait(server, began)
         took = time.monotonic() - began
@@ -376,13 +388,15 @@ def _tell(line: str) -> None:
 
 def start_web_servers(specs: Sequence[WebServerSpec], *, extra_env: ExtraEnv,
                       tell: Callable[[str], None] | None = None,
-                      redact: Callable[[str], str] | None = None) -> WebServers:
+                      redact: Callable[[str], str] | None = None,
+                      on_exit: Callable[[WebServerExited], None] | None = None) -> WebServers:
     """Start ``specs`` in order, each answering before the next starts; ``extra_env`` is added
     last to each started server's environment (a callable is called only when a server is
     started: a run that reuses every server starts no proxy for them). Raises :class:`WebServerError` (the servers
     started before it stopped); a ``KeyboardInterrupt`` meanwhile stops them too. ``redact`` hides
-    the run's secrets in every line runner prints about a server or from its output."""
-    servers = WebServers(tell=tell, redact=redact)
+    the run's secrets in every line runner prints about a server or from its output; ``on_exit``
+    hears of a server that ends while the tests run (a ``web_server.exited`` event)."""
+    servers = WebServers(tell=tell, redact=redact, on_exit=on_exit)
     try:
         for spec in specs:
             servers.start(spec, extra_env)
