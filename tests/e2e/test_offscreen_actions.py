@@ -88,3 +88,17 @@ def test_force_acts_without_the_check(runner):
     runner.visit("/below-fold.html")
     runner.get("#button").click(force=True)
     runner.get("#log").should("contain", "click:button")
+
+
+def test_an_element_scrolled_under_a_sticky_header_is_scrolled_again_and_clicked(runner):
+    # scrollBehavior "top" puts the button under the header; the original gives up ("covered")
+    runner.visit("/sticky.html")
+    runner.get("#below").click(timeout=1000)
+    runner.get("#log").should("contain", "click:below")
+
+
+def test_an_element_covered_at_every_alignment_is_still_covered(runner):
+    runner.visit("/sticky.html#overlay")
+    with pytest.raises(CommandError, match="is being covered by another element: <div#overlay>"):
+        runner.get("#below").click(timeout=300)
+    assert "click:below" not in _log(runner)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from runner.cli.parser import common_options, serve_options
+from runner.cli.parser import common_options, serve_options, snapshot_options, with_snapshot_mode
 
 __all__ = ["add_parser", "command"]
 
@@ -20,6 +20,7 @@ def add_parser(sub: Any) -> None:
                    help="chromium, chrome, or the path of a browser executable")
     p.add_argument("--headed", action="store_true", help="show the browser's own window too")
     serve_options(p)
+    snapshot_options(p)
     p.add_argument("--no-spare", dest="spare", action="store_false",
                    help="start each run in a new process from scratch, with no spare child prepared ahead "
                         "(less memory, a slower start)")
@@ -33,6 +34,7 @@ def add_parser(sub: Any) -> None:
 def command(args: argparse.Namespace) -> int:
     from runner.ui.command import open_command
 
-    return open_command(project=args.project, config_file=args.config_file, cli_config=args.config,
+    cli_config = with_snapshot_mode(list(args.config or []), args.update_snapshots)
+    return open_command(project=args.project, config_file=args.config_file, cli_config=cli_config,
                         cli_env=args.env, browser=args.browser, headed=args.headed, port=args.port,
                         open_browser=args.open_browser, testing_type=args.testing_type, spare=args.spare)

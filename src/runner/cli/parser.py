@@ -16,7 +16,8 @@ from typing import Any, NoReturn
 
 from runner import __version__
 
-__all__ = ["COMMANDS", "DEFAULT_DURATIONS_HELP", "build_parser", "common_options", "fail", "serve_options", "serve_port"]
+__all__ = ["COMMANDS", "DEFAULT_DURATIONS_HELP", "build_parser", "common_options", "fail", "serve_options", "serve_port",
+           "snapshot_options", "with_snapshot_mode"]
 
 COMMANDS = ("run", "open", "init", "report", "config", "schema", "show-trace", "show-report")
 
@@ -80,6 +81,21 @@ def project_folder(text: str) -> str:
         what = "is not a folder" if path.exists() else "does not exist"
         raise argparse.ArgumentTypeError(f"expected the project folder (where runner.json is); {text!r} {what}")
     return text
+
+
+def snapshot_options(p: argparse.ArgumentParser) -> None:
+    """``--update-snapshots [all|changed|missing]`` (the bare flag means ``changed``), the
+    ``updateSnapshots`` option from the command line (docs/snapshots.md)."""
+    p.add_argument("--update-snapshots", nargs="?", const="changed", default=None, choices=("all", "changed", "missing"),
+                   metavar="all|changed|missing",
+                   help="write the baselines of match.screenshot and match.aria_snapshot: 'missing' ones, "
+                        "also those that differ ('changed', the bare flag's), or every one compared ('all')")
+
+
+def with_snapshot_mode(cli_config: list[Any], mode: str | None) -> list[Any]:
+    """``cli_config`` with ``--update-snapshots``' mode as the last layer (it wins over every
+    ``--config``), carried to the test processes as ``--port`` is."""
+    return [*cli_config, {"updateSnapshots": mode}] if mode is not None else cli_config
 
 
 def common_options(p: argparse.ArgumentParser) -> None:

@@ -14,7 +14,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.cli.parser import DEFAULT_DURATIONS_HELP, common_options, config_port, fail
+from runner.cli.parser import (
+    DEFAULT_DURATIONS_HELP,
+    common_options,
+    config_port,
+    fail,
+    snapshot_options,
+    with_snapshot_mode,
+)
 from runner.errors import RunnerError, UsageError
 from runner.run.specs import select_specs, spec_folder
 
@@ -50,6 +57,7 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--reporter-options", "-o", action="append", default=None, metavar="VALUES",
                      help="reporter options: name=value,... or a JSON object; may be repeated")
     run.add_argument("--port", "-p", type=config_port, default=None, help="port of runner's file server")
+    snapshot_options(run)
     run.add_argument("--workers", "-w", default=None, metavar="N|auto",
                      help="run the specs in N worker processes, each with its own browser (also RUNNER_WORKERS)")
     run.add_argument("--shard", default=None, metavar="I/N",
@@ -135,6 +143,7 @@ def _start_run(args: argparse.Namespace, interrupts: Any) -> int:
         cli_config: list[Any] = list(args.config or [])
         if args.port is not None:
             cli_config.append({"port": args.port})  # after every --config: --port wins
+        cli_config = with_snapshot_mode(cli_config, args.update_snapshots)
         config = load_config(args.project, config_file=args.config_file, testing_type=args.testing_type,
                              cli_config=cli_config, cli_env=args.env)
         from runner.run.browser_host import drop_early_launch, launch_early
@@ -697,7 +706,7 @@ def _worker_args(args: argparse.Namespace, project_root: Path) -> list[str]:
     out = ["--runner-mode", "run", "--runner-project", str(project_root)]
     if args.config_file is not None:
         out += ["--runner-config-file", str(args.config_file)]
-    for value in args.config or []:
+    for value in with_snapshot_mode(list(args.config or []), args.update_snapshots):
         out += ["--runner-config", value if isinstance(value, str) else json.dumps(value)]
     for value in args.env or []:
         out += ["--runner-env", value]

@@ -76,6 +76,7 @@ class TestContext:
     browser_getter: Callable[[], BrowserSession]
     base_url: str | None
     spec_relative: str = ""
+    spec_file: Path | None = None  # the spec's file: its snapshot baselines are beside it
     title: str = ""
     project_root: Path = field(default_factory=Path.cwd)
     log: list[LogEntry] = field(default_factory=list)

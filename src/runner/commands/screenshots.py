@@ -1,4 +1,5 @@
-"""Screenshot commands: ``runner.screenshot()`` and a subject's ``screenshot()``.
+"""Screenshot commands: ``runner.screenshot()``, a subject's ``screenshot()``, and ``runner.page()``
+(the page as the subject of ``match.screenshot``, commands/snapshots.py).
 
 Both claim a file under ``screenshotsFolder`` and tell ``screenshot.taken``; a subject's goes
 through :func:`element_screenshot`.
@@ -11,6 +12,7 @@ from typing import Any
 
 from runner.artifacts.screenshots import claim_screenshot_path
 from runner.commands.base import CommandsBase
+from runner.commands.snapshots import PageSubject
 from runner.commands.steps import command
 from runner.events import ScreenshotTaken
 
@@ -27,6 +29,13 @@ class ScreenshotCommands(CommandsBase):
         self._ctx.run(self._ctx.browser.screenshot(path, full_page=full_page), self._ctx.config.response_timeout)
         _taken(self, path)
         return path
+
+    @command("page")
+    def page(self) -> PageSubject:
+        """The page as a subject of snapshot assertions: ``runner.page().should("match.screenshot",
+        "home", full_page=True)``, ``should("match.aria_snapshot", "home")`` (docs/snapshots.md)."""
+        self._ctx.add_log("page", self._ctx.browser.page_url or "")
+        return PageSubject(self)
 
 
 def element_screenshot(commands: CommandsBase, query: dict[str, Any], name: str | None) -> Path:

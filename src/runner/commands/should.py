@@ -12,7 +12,9 @@ from typing import Any, Self
 from runner import expect
 from runner.commands.context import Attempt
 from runner.commands.dom_query import DomQuery
+from runner.commands.snapshots import SNAPSHOT_CHAINERS, match_snapshot
 from runner.commands.steps import command
+from runner.errors import UsageError
 
 __all__ = ["DomAssertions"]
 
@@ -21,13 +23,24 @@ class DomAssertions(DomQuery):
     """``should``: what must hold of the subject's elements, retried."""
 
     @command("should")
-    def should(self, chainer: str | Callable[..., Any], *args: Any, timeout: float | None = None) -> Self:
+    def should(self, chainer: str | Callable[..., Any], *args: Any, timeout: float | None = None,
+               **options: Any) -> Self:
         """Retry until the chai-style assertion holds, e.g. ``should("have.length", 3)``.
 
         A callable is called with the snapshot (``DomSubject``) and holds when it returns
-        without raising ``AssertionError``.
+        without raising ``AssertionError``. ``match.screenshot`` and ``match.aria_snapshot``
+        compare the first element with a baseline file (``options``: the screenshot's mask and
+        thresholds; docs/snapshots.md).
         """
         __tracebackhide__ = True
+        if isinstance(chainer, str) and chainer in SNAPSHOT_CHAINERS:
+            # its log line says what became of the baseline (matched, written, updated)
+            match_snapshot(self._commands, self._query_arg(), self._label, chainer, args, options,
+                           self._timeout_ms(timeout))
+            return self
+        if options:
+            raise UsageError(f"should({chainer!r}) takes no keyword options but timeout; found "
+                             f"{', '.join(sorted(options))} (they belong to 'match.screenshot').")
         if callable(chainer):
             func = chainer
 

@@ -171,6 +171,12 @@ class OptionAccessors:
         return value
 
     @property
+    def update_snapshots(self) -> str | None:
+        """``updateSnapshots``: When `match.screenshot` and `match.aria_snapshot` write their baselines (docs/snapshots.md): null writes a missing one and fails the test (under CI=true it writes nothing and fails), 'none' never writes, 'missing' writes missing ones, 'changed' also rewrites those that differ, 'all' rewrites every one compared."""
+        value: str | None = self._value("updateSnapshots")
+        return value
+
+    @property
     def support_file(self) -> str | bool:
         """``supportFile``: Python file imported (as a pytest plugin) before any test file; false disables it."""
         value: str | bool = self._value("supportFile")

@@ -47,6 +47,7 @@ from runner.engine.page_verbs import PageVerbs
 from runner.engine.popups import PopupPages
 from runner.engine.recovery import CLOSE_BOUND, OPEN_BOUND, Recovery
 from runner.engine.script_verbs import ScriptVerbs
+from runner.engine.snapshot_verbs import SnapshotVerbs
 from runner.engine.storage_verbs import StorageVerbs, all_of
 from runner.engine.studio_verbs import StudioVerbs
 from runner.engine.tracing import ContextTracing
@@ -144,7 +145,7 @@ class LaunchOptions:
     browser_choice: str | None = None  # what --browser said (sent to the server), None: its default
 
 
-class BrowserSession(Recovery, PageVerbs, ElementVerbs, NetworkVerbs, StorageVerbs, CaptureVerbs,
+class BrowserSession(Recovery, PageVerbs, SnapshotVerbs, ElementVerbs, NetworkVerbs, StorageVerbs, CaptureVerbs,
                      StudioVerbs, ScriptVerbs, A11yVerbs, ClockVerbs, ConditionsVerbs):
     """Owns Playwright, the browser, its one context and page. Not thread-safe: loop only.
 

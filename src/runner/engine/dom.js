@@ -423,21 +423,37 @@ async (arg) => {
     return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
   }
   if (arg.checkCovered) {
-    let hit = document.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
-    }
     const holds = (a, b) => {
       for (let n = b; n; n = n.parentNode || (n.host ? n.host : null)) if (n === a) return true;
       return false;
     };
-    if (!hit) return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
-    if (!holds(el, hit) && !(el.tagName === "LABEL" || el.tagName === "OPTION")) {
-      const isControlOfLabel = hit.tagName === "LABEL" && hit.control === el;
-      if (!isControlOfLabel) return { ok: false, reason: "covered", description: describe(el), by: describe(hit) };
+    // what takes a pointer event at (px, py) instead of el: null when el (or its label) does
+    const cover = (px, py) => {
+      let hit = document.elementFromPoint(px, py);
+      while (hit && hit.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(px, py);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
+      if (!hit) return undefined;
+      if (holds(el, hit) || el.tagName === "LABEL" || el.tagName === "OPTION") return null;
+      return hit.tagName === "LABEL" && hit.control === el ? null : hit;
+    };
+    let hit = cover(x, y);
+    if (hit === undefined) return { ok: false, reason: "outside", description: describe(el), x, y, width: viewWidth, height: viewHeight };
+    if (hit && arg.scroll) {
+      // Scrolled to the top (scrollBehavior's default) an element lands under a sticky header;
+      // the other alignments a user would scroll to are tried before it counts as covered.
+      for (const block of ["center", "end", "nearest"]) {
+        if (block === arg.scroll) continue;
+        el.scrollIntoView({ block, inline: "nearest" });
+        const [ax, ay] = centre(el.getBoundingClientRect());
+        if (outside([ax, ay]) || cover(ax, ay) !== null) continue;
+        [x, y, hit] = [ax, ay, null];
+        break;
+      }
     }
+    if (hit) return { ok: false, reason: "covered", description: describe(el), by: describe(hit) };
   }
   return { ok: true, x, y, description: describe(el) };
 }

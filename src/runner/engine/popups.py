@@ -31,6 +31,7 @@ from runner.engine.element_verbs import ElementVerbs
 from runner.engine.page_verbs import PageVerbs
 from runner.engine.recovery import CLOSE_BOUND
 from runner.engine.script_verbs import ScriptVerbs
+from runner.engine.snapshot_verbs import SnapshotVerbs
 from runner.engine.storage_verbs import StorageVerbs
 from runner.errors import CommandError
 
@@ -58,7 +59,7 @@ def _url_of(page: Page | None | object) -> str | None:
     return page.url if isinstance(page, Page) else None
 
 
-class PageView(PageVerbs, ElementVerbs, CaptureVerbs, ScriptVerbs, StorageVerbs, A11yVerbs):
+class PageView(PageVerbs, SnapshotVerbs, ElementVerbs, CaptureVerbs, ScriptVerbs, StorageVerbs, A11yVerbs):
     """The session's verbs bound to another page of its context (a popup): the page verbs act
     on that page, and every other attribute is the session's (so its state is never copied).
     The verbs of the whole context that its families also hold stay the session's

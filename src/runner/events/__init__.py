@@ -29,6 +29,7 @@ from .model import (
     RunEnded,
     RunStarted,
     ScreenshotTaken,
+    SnapshotCompared,
     SpecEnded,
     SpecStarted,
     TestEnded,
@@ -43,7 +44,7 @@ __all__ = [
     "EventBus", "Subscriber", "EventsFileWriter", "EventsFileError", "read_events", "dumps_event", "json_line",
     "SCHEMA_VERSION", "EVENT_TYPES", "Event", "EventFormatError", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "SnapshotCompared", "AttemptEnded",
     "TestEnded", "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN", "WebServerStarted",
     "WebServerExited",
 ]

@@ -11,7 +11,7 @@ a run's events::
         test.started
           command.started / command.ended, log, route.added, route.aliased,
           request.intercepted,
-          screenshot.taken,
+          screenshot.taken, snapshot.compared,
           a11y.checked            (as they happen, in the process that runs the test)
           attempt.ended           (once per attempt; a retried test has several)
         test.ended
@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 __all__ = [
     "SCHEMA_VERSION", "Event", "EventFormatError", "EVENT_TYPES", "from_json",
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
-    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "AttemptEnded", "TestEnded",
+    "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "SnapshotCompared", "AttemptEnded", "TestEnded",
     "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN",
 ]
 
@@ -325,6 +325,42 @@ class A11yChecked(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SnapshotCompared(Event):
+    """A ``match.screenshot`` or ``match.aria_snapshot`` assertion ended (docs/snapshots.md).
+
+    ``what``: ``screenshot`` or ``aria``; ``name`` the user's; ``baseline`` the baseline file.
+    ``outcome``: ``matched``, ``differs`` (failed), ``missing`` (failed, nothing written),
+    ``written`` (a missing baseline written: failed unless an update mode asked for it),
+    ``updated`` (a baseline rewritten by an update mode), ``unsteady`` (failed: the picture never
+    settled). ``expected``, ``actual``, ``diff``:
+    the images written under the run's artifacts when it failed ("" otherwise), never next to
+    the baseline. ``diff_pixels`` and ``diff_ratio`` are what differed (screenshots),
+    ``threshold``, ``max_diff_pixels`` and ``max_diff_pixel_ratio`` what was allowed;
+    ``diff_text``: an aria snapshot's unified diff; ``message``: the assertion's words."""
+
+    kind: ClassVar[str] = "snapshot.compared"
+    nodeid: str
+    attempt: int = 1
+    what: str
+    name: str
+    baseline: str
+    outcome: str
+    passed: bool
+    message: str = ""
+    expected: str = ""
+    actual: str = ""
+    diff: str = ""
+    diff_pixels: int = 0
+    diff_ratio: float = 0.0
+    threshold: float | None = None
+    max_diff_pixels: int | None = None
+    max_diff_pixel_ratio: float | None = None
+    diff_text: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+
+
 class AttemptEnded(Event):
     """One attempt of a test ended. ``state``: passed, failed, pending or skipped. ``error`` is
     the whole failure report, ``message`` one line (or why it was skipped). ``log``, ``routes``
@@ -441,8 +477,9 @@ class RunEnded(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
-        RunStarted, BrowserStarted, WebServerStarted, WebServerExited, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
-        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked, AttemptEnded, TestEnded,
+        RunStarted, BrowserStarted, WebServerStarted, WebServerExited, SpecStarted, TestStarted, CommandStarted,
+        CommandEnded, LogLine, RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked,
+        SnapshotCompared, AttemptEnded, TestEnded,
         VideoWritten,
         SpecEnded, PluginEvent, RunEnded,
     )

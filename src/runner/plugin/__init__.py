@@ -400,7 +400,7 @@ def runner(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
         commands = session.begin_test(
             config, spec_relative=relative, title=title,
             screenshot_dir=lambda: (config.path("screenshotsFolder") or Path(".")) / relative,
-            attempt=attempt, nodeid=item.nodeid, trace=_records_trace(config, attempt),
+            attempt=attempt, nodeid=item.nodeid, trace=_records_trace(config, attempt), spec_file=spec_path,
         )
     except BrowserNotFoundError as err:
         if _is_xdist_worker(request.config):

@@ -32,6 +32,7 @@ from runner.events import (
     RouteAdded,
     RouteAliased,
     ScreenshotTaken,
+    SnapshotCompared,
     VideoWritten,
 )
 from runner.plugin.outcomes import EVENTS_ATTR, SPEC_VIDEO_ATTR
@@ -40,7 +41,7 @@ __all__ = ["RELAYED", "WorkerRelay"]
 
 #: The events a worker relays (the run's others are the controller's, made from the reports).
 RELAYED = (CommandStarted, CommandEnded, LogLine, RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken,
-           A11yChecked, VideoWritten)
+           A11yChecked, SnapshotCompared, VideoWritten)
 
 
 class WorkerRelay:

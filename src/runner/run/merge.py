@@ -158,7 +158,8 @@ def merge_shards(inputs: list[str]) -> tuple[list[Event], list[str]]:
     return [started, *body, ended], problems
 
 
-_ARTIFACTS = {"screenshot.taken": ("path",), "attempt.ended": ("screenshots", "trace"),
+_ARTIFACTS = {"screenshot.taken": ("path",), "snapshot.compared": ("baseline", "expected", "actual", "diff"),
+              "attempt.ended": ("screenshots", "trace"),
               "video.written": ("video",), "spec.ended": ("video",)}
 
 

@@ -188,9 +188,10 @@ class RunSession:
     # -- tests ------------------------------------------------------------------------------
     def begin_test(self, config: Config, *, spec_relative: str, title: str,
                    screenshot_dir: Any = None, attempt: int = 1, nodeid: str = "",
-                   trace: bool = False) -> RunnerCommands:
+                   trace: bool = False, spec_file: Path | None = None) -> RunnerCommands:
         """Reset the page for a new test and return the ``runner`` fixture's object. With
         ``trace``, the attempt is recorded in a trace (:meth:`end_test` writes or discards it).
+        ``spec_file``: the spec's file (where its snapshot baselines live).
 
         Raises ``BrowserNotFoundError`` when the browser could not be (re)launched; every later
         test would fail the same way (see ``host.launch_error``).
@@ -218,7 +219,7 @@ class RunSession:
             config=config, loop=loop, browser_getter=self.host.browser, base_url=self.site.base_url,
             spec_relative=spec_relative, title=title, project_root=config.project_root,
             attempt=attempt, screenshot_paths=self.screenshot_paths, nodeid=nodeid,
-            publish=self.bus.publish, redactor=self.redactor,
+            publish=self.bus.publish, redactor=self.redactor, spec_file=spec_file,
         )
         if trace:
             ctx.traced = self.recordings.start_trace(browser, config, spec_relative, title, attempt)

@@ -95,7 +95,8 @@ def select_specs(config: Any, spec_filter: str | None, cwd: Path) -> tuple[list[
 
 def spec_matcher(config: Any, folder: Path) -> Callable[[Path], bool]:
     """Whether a file under ``folder`` (the spec folder) is matched by ``testFiles`` and not by
-    ``ignoreTestFiles``, nor in ``__pycache__``/``node_modules``, nor a spec of the other testing
+    ``ignoreTestFiles``, nor in ``__pycache__``/``node_modules``/``__snapshots__`` (the snapshot
+    baselines beside the specs, docs/snapshots.md), nor a spec of the other testing
     type (a Python file matched is a spec unless it is a ``conftest.py`` or ``__init__.py``)."""
     from runner.match import compile_pattern, pattern_list
 
@@ -108,7 +109,7 @@ def spec_matcher(config: Any, folder: Path) -> Callable[[Path], bool]:
         if not path.is_relative_to(folder):
             return False
         parts = path.relative_to(folder).parts
-        if any(part in ("__pycache__", "node_modules") for part in parts):
+        if any(part in ("__pycache__", "node_modules", "__snapshots__") for part in parts):
             return False
         rel = "/".join(parts)
         if not any(m(rel) for m in include) or any(m(rel) for m in exclude):

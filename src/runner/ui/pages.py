@@ -2,8 +2,9 @@
 
 Every request needs the token printed with the URL (``?token=`` once, then a cookie scoped to this
 server) and a ``Host`` of 127.0.0.1 or localhost at this port (a page of another site cannot reach
-it through DNS tricks). Files are served from three places only, each by a name it holds: the UI's
-own ``static`` folder, the installed Playwright's trace viewer, and the kept traces by an opaque key.
+it through DNS tricks). Files are served from four places only, each by a name it holds: the UI's
+own ``static`` folder, the installed Playwright's trace viewer, and the kept traces and snapshot
+comparison images (the files a kept test's events named) by an opaque key.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class PageRoutes:
         app.router.add_get("/static/{name}", self._static)
         app.router.add_get("/viewer/{path:.*}", self._viewer)
         app.router.add_get("/traces/{key}/{attempt}.zip", self._trace)
+        app.router.add_get("/snapshots/{key}/{number}.png", self._snapshot_image)
         return app
 
     @web.middleware
@@ -108,3 +110,13 @@ class PageRoutes:
         if path is None:
             raise web.HTTPNotFound(text="this test's trace is no longer kept (numTestsKeptInMemory)")
         return web.FileResponse(path, headers={"Content-Type": "application/zip"})
+
+    async def _snapshot_image(self, request: web.Request) -> web.StreamResponse:
+        try:
+            number = int(request.match_info["number"])
+        except ValueError:
+            raise web.HTTPNotFound() from None
+        path = self._state.image(request.match_info["key"], number)
+        if path is None:
+            raise web.HTTPNotFound(text="this image is no longer kept (numTestsKeptInMemory), or is gone")
+        return web.FileResponse(path, headers={"Content-Type": "image/png"})

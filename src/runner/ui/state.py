@@ -32,7 +32,7 @@ OUTPUT_LINES = 500
 
 # The events that belong to one test (they carry its nodeid).
 _TEST_EVENTS = {"test.started", "command.started", "command.ended", "log", "route.added",
-                "route.aliased", "request.intercepted", "screenshot.taken", "a11y.checked",
+                "route.aliased", "request.intercepted", "screenshot.taken", "a11y.checked", "snapshot.compared",
                 "attempt.ended", "test.ended"}
 
 
@@ -153,6 +153,8 @@ class KeptTest:
     title: list[str]
     events: list[dict[str, Any]] = field(default_factory=list)
     traces: dict[int, Path] = field(default_factory=dict)
+    # the images of its failed snapshot comparisons, by their number in the page's URLs
+    images: list[Path] = field(default_factory=list)
     ended: bool = False
     run: int = 0  # the number of the run it belongs to
 
@@ -224,6 +226,8 @@ class UiState:
         if live is None:
             return [{"t": "event", "event": event}, *out]
         record = live
+        if kind == "snapshot.compared":
+            event = self._with_image_urls(record, event)
         record.events.append(event)
         if kind == "attempt.ended" and event.get("trace"):
             self._take_trace(record, int(event.get("attempt") or 1), Path(str(event["trace"])))
@@ -238,6 +242,27 @@ class UiState:
                 self._delete_traces(record)
                 out.append({"t": "drop", "key": record.key})
         return out
+
+    @staticmethod
+    def _with_image_urls(record: KeptTest, event: dict[str, Any]) -> dict[str, Any]:
+        """A snapshot comparison's event with ``urls``: where the page gets its expected, actual
+        and diff images (``/snapshots/<test key>/<n>.png``; the server serves only these)."""
+        urls = {}
+        for kind in ("expected", "actual", "diff"):
+            path = event.get(kind)
+            if isinstance(path, str) and path.endswith(".png"):
+                record.images.append(Path(path))
+                urls[kind] = f"/snapshots/{record.key}/{len(record.images)}.png"
+        return {**event, "urls": urls}
+
+    def image(self, key: str, number: int) -> Path | None:
+        """The image file ``number`` (from 1) of a kept test's snapshot comparisons (None:
+        unknown, dropped or gone)."""
+        record = self.kept.get(key) or next((r for r in self.live.values() if r.key == key), None)
+        if record is None or not 1 <= number <= len(record.images):
+            return None
+        path = record.images[number - 1]
+        return path if path.is_file() else None
 
     def _forget_stale(self, spec: str) -> list[dict[str, Any]]:
         """A spec ran again (not one test of it): the statuses of its tests this run did not start

@@ -52,6 +52,7 @@ INTERFACE_DEFAULTS: dict[str, Any] = {
     "eventsFile": "runner/results/events.jsonl",
     "historyRuns": 30,
     "trace": "retain-on-failure",
+    "updateSnapshots": None,
     "traceScreenshots": False,
     "tracesFolder": "runner/traces",
     "reportFolder": "runner/report",

@@ -233,3 +233,23 @@ def test_a_spec_run_again_forgets_the_statuses_of_tests_it_no_longer_runs(tmp_pa
                                                                   "runner/integration/a_spec.py::test_3"]]
     assert list(state.test_status) == ["runner/integration/b_spec.py::test_1"]
     assert state.spec_status["a_spec.py"]["state"] == "failed"
+
+
+def test_a_snapshot_comparisons_images_are_served_by_number_only(tmp_path: Path) -> None:
+    state = UiState(5, tmp_path / "traces")
+    images = {kind: tmp_path / f"card-{kind}.png" for kind in ("expected", "actual", "diff")}
+    for path in images.values():
+        path.write_bytes(b"\x89PNG")
+    events = _test_events(1)
+    nodeid = events[0]["nodeid"]
+    compared = {"kind": "snapshot.compared", "nodeid": nodeid, "attempt": 1, "what": "screenshot", "name": "card",
+                "outcome": "differs", "passed": False, "baseline": "b.png",
+                **{kind: str(path) for kind, path in images.items()}}
+    out = _feed(state, [*events[:3], compared, *events[3:]])
+    told = next(m["event"] for m in out if m["event"]["kind"] == "snapshot.compared")
+    assert told["urls"] == {"expected": "/snapshots/t1/1.png", "actual": "/snapshots/t1/2.png",
+                            "diff": "/snapshots/t1/3.png"}
+    assert [state.image("t1", n) for n in (1, 2, 3)] == list(images.values())
+    assert state.image("t1", 0) is None and state.image("t1", 4) is None and state.image("t9", 1) is None
+    images["diff"].unlink()
+    assert state.image("t1", 3) is None  # gone: not found, never an error

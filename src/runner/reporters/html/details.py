@@ -1,6 +1,6 @@
-"""One test's page of the report, as data: its attempts, each with its error, screenshots, trace,
-command log, Routes table, intercepted requests (headers, bodies, timings) and accessibility
-checks (``runner.check_a11y``'s violations).
+"""One test's page of the report, as data: its attempts, each with its error, screenshots, snapshot
+comparisons (expected, actual, diff), trace, command log, Routes table, intercepted requests
+(headers, bodies, timings) and accessibility checks (``runner.check_a11y``'s violations).
 
 The events of a test are gathered while it runs (:class:`TestEvents`) and turned into the data
 of its page when it ends (:func:`test_page`); then they are dropped, so a long run holds one
@@ -28,6 +28,7 @@ from runner.events import (
     RouteAdded,
     RouteAliased,
     ScreenshotTaken,
+    SnapshotCompared,
 )
 from runner.reporters.html.bodies import WriteFile, body_view
 from runner.reporters.html.files import ArtifactCopies
@@ -52,12 +53,13 @@ class TestEvents:
     requests: list[RequestIntercepted] = field(default_factory=list)
     shots: list[ScreenshotTaken] = field(default_factory=list)
     checks: list[A11yChecked] = field(default_factory=list)
+    snapshots: list[SnapshotCompared] = field(default_factory=list)
     attempts: list[AttemptEnded] = field(default_factory=list)
 
     def attempt_numbers(self) -> list[int]:
         """Every attempt told, ended or not (a run cut short leaves one unended)."""
         seen = {a.attempt for a in self.attempts}
-        for group in (self.commands, self.routes, self.requests, self.shots, self.checks):
+        for group in (self.commands, self.routes, self.requests, self.shots, self.checks, self.snapshots):
             seen.update(e.attempt for e in group)
         return sorted(seen) or [1]
 
@@ -186,6 +188,16 @@ def _check(event: A11yChecked) -> dict[str, Any]:
             "violations": [dict(v) for v in event.violations if isinstance(v, dict)]}
 
 
+def _snapshot(event: SnapshotCompared, copies: ArtifactCopies, root: Path | None) -> dict[str, Any]:
+    """A snapshot assertion's part of the page: its outcome, words, and the images copied."""
+    return {"what": event.what, "name": event.name, "outcome": event.outcome, "passed": event.passed,
+            "baseline": _relative(event.baseline, root), "message": event.message,
+            "diffPixels": event.diff_pixels, "diffRatio": event.diff_ratio, "threshold": event.threshold,
+            "maxDiffPixels": event.max_diff_pixels, "maxDiffPixelRatio": event.max_diff_pixel_ratio,
+            "expected": copies.add(event.expected, "snapshots"), "actual": copies.add(event.actual, "snapshots"),
+            "diff": copies.add(event.diff, "snapshots"), "diffText": event.diff_text}
+
+
 def _no_write(data: bytes, extension: str) -> str:  # pragma: no cover - never called without a body
     raise AssertionError("no body to write")
 
@@ -244,6 +256,7 @@ def test_page(test: TestEvents, *, state: str, duration_ms: float, flaky: bool, 
             "errorType": attempt.error_type if attempt is not None else None,
             "message": attempt.message if attempt is not None else None,
             "screenshots": screenshots,
+            "snapshots": [_snapshot(e, copies, project_root) for e in test.snapshots if e.attempt == number],
             "trace": copies.add(attempt.trace, "traces") if attempt is not None else None,
             "commands": commands,
             "log": list(attempt.log) if attempt is not None and not commands else [],

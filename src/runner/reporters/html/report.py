@@ -35,6 +35,7 @@ from runner.events import (
     RunEnded,
     RunStarted,
     ScreenshotTaken,
+    SnapshotCompared,
     TestEnded,
     TestStarted,
 )
@@ -52,7 +53,7 @@ STATIC_FILES = ("index.html", "report.js", "report.css")
 
 # The events of one test, kept until it ends and its page is written.
 _TEST_EVENTS = (CommandStarted, CommandEnded, LogLine, RequestIntercepted, RouteAdded, RouteAliased,
-                ScreenshotTaken, A11yChecked, AttemptEnded, TestStarted)
+                ScreenshotTaken, A11yChecked, SnapshotCompared, AttemptEnded, TestStarted)
 
 
 class HtmlReport:
@@ -130,6 +131,8 @@ class HtmlReport:
             self._test(event.nodeid, event.at).shots.append(event)
         elif isinstance(event, A11yChecked):
             self._test(event.nodeid, event.at).checks.append(event)
+        elif isinstance(event, SnapshotCompared):
+            self._test(event.nodeid, event.at).snapshots.append(event)
         elif isinstance(event, AttemptEnded):
             self._test(event.nodeid, event.at, spec=event.spec).attempts.append(event)
             self.has_trace = self.has_trace or bool(event.trace)

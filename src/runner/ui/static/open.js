@@ -73,11 +73,11 @@
   }
   function testView(t) {
     // commands of the last attempt (or the one running), routes with their match counts, requests
-    const v = { attempt: 1, commands: new Map(), logs: [], routes: new Map(), requests: [], state: "running", error: null, duration: null };
+    const v = { attempt: 1, commands: new Map(), logs: [], routes: new Map(), requests: [], snapshots: [], state: "running", error: null, duration: null };
     for (const ev of t.events) {
       const attempt = ev.attempt || 1;
       if (attempt > v.attempt && ev.kind !== "test.ended") {
-        v.attempt = attempt; v.commands = new Map(); v.routes = new Map(); v.requests = []; v.logs = []; v.error = null; v.errorText = null;
+        v.attempt = attempt; v.commands = new Map(); v.routes = new Map(); v.requests = []; v.snapshots = []; v.logs = []; v.error = null; v.errorText = null;
       }
       switch (ev.kind) {
         case "command.started": {
@@ -99,6 +99,7 @@
           if (ev.log !== false) v.commands.set("request" + ev.id, { kind: "request", ev: ev });
           for (const id of ev.route_ids || []) { const r = v.routes.get(id); if (r) r.count += 1; }
           break;
+        case "snapshot.compared": v.snapshots.push(ev); break;
         case "attempt.ended": v.error = ev.error ? (ev.message || ev.error) : null; v.errorText = ev.error || null; v.attemptState = ev.state; break;
         case "test.ended": v.state = ev.state; v.duration = ev.duration_ms; break;
       }
@@ -242,6 +243,17 @@
     if (v.error) {
       list.append(el("li", { className: "test-error" }, el("p", { className: "message", text: v.error }),
         v.errorText && v.errorText !== v.error ? errorBlock(v.errorText) : null));
+    }
+    // a failed match.screenshot's expected, actual and diff; a failed aria snapshot's diff
+    for (const s of v.snapshots) {
+      if (s.passed) continue;
+      const urls = s.urls || {};
+      const figures = ["expected", "actual", "diff"].filter((k) => urls[k]).map((k) =>
+        el("figure", { className: "snap-" + k }, el("img", { src: urls[k], alt: k + " " + s.name }), el("figcaption", { text: k })));
+      list.append(el("li", { className: "snapshot-failure", dataset: { name: s.name } },
+        el("p", { className: "message", text: s.name + " (" + (s.what === "aria" ? "aria snapshot" : "screenshot") + ", " + s.outcome + "): " + s.baseline }),
+        figures.length ? el("div", { className: "snapshot-images" }, ...figures) : null,
+        s.diff_text ? el("pre", { className: "error", text: s.diff_text }) : null));
     }
     for (const r of v.routes.values()) {
       routes.append(el("tr", {}, el("td", { text: r.method }), el("td", { text: r.matcher + (r.server ? " (the app's server)" : "") }),

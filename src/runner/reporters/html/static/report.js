@@ -491,12 +491,67 @@
     var video = videoPart(spec, a, data);
     if (video) { media.push(video); }
     if (media.length) { append(box, section("Screenshots and video", el("div", { cls: "media" }, media))); }
+    var snaps = a.snapshots || [];
+    if (snaps.length) { append(box, section("Snapshots (" + snaps.length + ")", snaps.map(snapshotPart))); }
     var trace = tracePart(a);
     if (trace) { append(box, section("Trace", trace)); }
     append(box, section("Command log", commandsPart(a)));
     if ((a.a11y || []).length) { append(box, section("Accessibility (" + a.a11y.length + ")", a11yPart(a))); }
     append(box, section("Routes (" + (a.routes || []).length + ")", routesPart(a)));
     append(box, section("Requests (" + (a.requests || []).length + ")", requestsPart(a)));
+  }
+
+  // One match.screenshot / match.aria_snapshot: its outcome and words; a failed picture's expected,
+  // actual and diff side by side, and a slider that uncovers the actual over the expected.
+  function snapshotPart(s) {
+    var what = s.what === "aria" ? "aria snapshot" : "screenshot";
+    var part = el("div", { cls: "snapshot " + (s.passed ? "ok" : "bad"), "data-name": s.name },
+      el("p", { cls: "snapshot-head" }, el("b", { text: s.name }), " ",
+        el("span", { cls: "tag", text: what + " · " + s.outcome }), " ", el("code", { text: s.baseline })));
+    if (!s.passed && s.message) { append(part, el("p", { cls: "message", text: s.message })); }
+    var images = ["expected", "actual", "diff"].map(function (kind) {
+      var file = s[kind];
+      if (!file) { return null; }
+      if (!file.file) { return el("p", { cls: "missing", text: kind + " missing: " + file.missing + " (" + file.why + ")" }); }
+      return el("figure", { cls: "shot snap-" + kind },
+        el("a", { href: file.file, target: "_blank", rel: "noopener" }, el("img", { src: file.file, alt: kind + " " + s.name })),
+        el("figcaption", { text: kind }));
+    }).filter(Boolean);
+    if (images.length) { append(part, el("div", { cls: "media" }, images)); }
+    if (s.expected && s.expected.file && s.actual && s.actual.file) { append(part, comparer(s)); }
+    if (s.diffText) {
+      var pre = el("pre", { cls: "unified" });
+      s.diffText.split("\n").forEach(function (line) {
+        var cls = /^(\+\+\+|---)/.test(line) ? "where" : /^\+/.test(line) ? "add" : /^-/.test(line) ? "del" : "";
+        pre.appendChild(el("span", { cls: "line " + cls, text: line + "\n" }));
+      });
+      append(part, pre);
+    }
+    return part;
+  }
+
+  // two views of the actual picture over the expected one: a slider that uncovers it from the
+  // left, or an onion skin that fades it in
+  function comparer(s) {
+    var top = el("img", { src: s.actual.file, alt: "actual " + s.name });
+    var over = el("div", { cls: "over" }, top);
+    var slider = el("input", { type: "range", min: 0, max: 100, value: 50, cls: "slider", "aria-label": "actual over expected, in %" });
+    var hint = el("p", { cls: "hint" });
+    var onion = false;
+    function show() {
+      over.style.width = onion ? "100%" : slider.value + "%";
+      top.style.opacity = onion ? String(slider.value / 100) : "1";
+      over.classList.toggle("onion", onion);
+      hint.textContent = onion ? "Onion skin: the actual picture faded in over the expected one."
+                               : "Slide: the actual picture (left of the line) over the expected one.";
+    }
+    var modes = el("div", { cls: "modes", role: "group", "aria-label": "comparison view" },
+      el("button", { type: "button", cls: "mode-slider", text: "Slider", on: { click: function () { onion = false; show(); } } }),
+      el("button", { type: "button", cls: "mode-onion", text: "Onion skin", on: { click: function () { onion = true; show(); } } }));
+    slider.addEventListener("input", show);
+    show();
+    return el("div", { cls: "comparer" }, modes, hint,
+      el("div", { cls: "stack" }, el("img", { src: s.expected.file, alt: "expected " + s.name }), over), slider);
   }
 
   function errorBlock(text) {
