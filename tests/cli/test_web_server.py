@@ -332,7 +332,9 @@ def test_the_server_and_its_child_are_stopped_when_the_run_is_stopped(tmp_path: 
     root = _project(tmp_path, _entry(tmp_path, "app", port, "--child", url=url),
                     WAITING_SPEC.format(stamp=str(tmp_path / "started")), base_url=url)
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
-    env.update({"NO_COLOR": "1", **({"DIE": "1"} if how == "death" else {})})
+    temp = tmp_path / "temp"  # the run's temporary folders: its proxy's CA among them
+    temp.mkdir()
+    env.update({"NO_COLOR": "1", "TMPDIR": str(temp), **({"DIE": "1"} if how == "death" else {})})
     proc = subprocess.Popen([RUNNER, "run"], cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, text=True, start_new_session=True)
     try:
@@ -353,6 +355,8 @@ def test_the_server_and_its_child_are_stopped_when_the_run_is_stopped(tmp_path: 
         os.killpg(server, 0)  # its process group is gone
     if how != "death":  # stopped by runner, group and all; a dead run's watching parent kills what is left
         assert _stopped(root, "app") == ("SIGTERM", "SIGTERM")
+    # the proxy the server was given (its CA and key) is removed, by the run or, after a death, its watcher
+    assert not list(temp.glob("runner-proxy-*")), list(temp.iterdir())
 
 
 def _wait_for_start(root: Path, proc: subprocess.Popen[str], name: str, bound: float = 60) -> int:
