@@ -132,7 +132,7 @@ def test_the_second_app(runner):
 def test_a_list_of_two_servers_is_started_in_order_tested_and_stopped(tmp_path: Path) -> None:
     first, second = _free_port(), _free_port()
     root = _project(tmp_path, [_entry(tmp_path, "first", first, url=f"http://127.0.0.1:{first}/"),
-                               _entry(tmp_path, "second", second, "--child", port=second)],
+                               _entry(tmp_path, "second", second, "--child", port=second, stdout="pipe")],
                     TWO_APPS_SPEC.replace("{port}", str(second)), base_url=f"http://127.0.0.1:{first}")
     done = run_runner("run", cwd=root)
     assert done.code == 0, done.text
@@ -140,6 +140,7 @@ def test_a_list_of_two_servers_is_started_in_order_tested_and_stopped(tmp_path: 
     assert "Traceback" not in done.text
     assert f"webServer[0]: {_command('first', first)!r} answers at http://127.0.0.1:{first}/" in done.err
     assert f"webServer[1]: {_command('second', second, '--child')!r} answers at port {second}" in done.err
+    assert f"[webServer[1]] second listening on {second}" in done.err  # piped, named by its place
     (pid_first,), (pid_second,) = _starts(root, "first"), _starts(root, "second")
     assert Path((root / "state" / "first.cwd").read_text()) == (root / "app").resolve()  # cwd
     child = pid_in(root / "state" / "second.child", 5)
@@ -231,6 +232,26 @@ def test_a_command_that_exits_and_one_that_never_answers_are_told_and_nothing_ru
     assert _stopped(root, "slow") == ("SIGTERM", "SIGTERM")
 
 
+def test_what_runner_prints_of_a_server_hides_the_runs_secrets(tmp_path: Path) -> None:
+    secret = "s3cret-pw-4711"
+    port, other = _free_port(), _free_port()
+    stamp = tmp_path / "ran"
+    first = _entry(tmp_path, "first", port, port=port)
+    first["command"] = f"APP_PASSWORD={secret} {first['command']}"
+    told = shlex.join([sys.executable, "-c", "import os, sys; print('cannot log in with', os.environ['APP_PASSWORD']); "
+                                             "sys.exit(3)"])
+    root = _project(tmp_path, [first, {"command": f"APP_PASSWORD={secret} {told}", "port": other}],
+                    NO_TEST_SPEC.format(stamp=str(stamp)))
+    (root / "runner.env.json").write_text(json.dumps({"env": {"appPassword": secret}}))
+    done = run_runner("run", cwd=root)
+    assert done.code == 1, done.text
+    assert "runner: webServer[0]: 'APP_PASSWORD=[redacted] " in done.err, done.err
+    assert "runner: webServer[1]: 'APP_PASSWORD=[redacted] " in done.err
+    assert "  | cannot log in with [redacted]" in done.err
+    assert secret not in done.text and "Traceback" not in done.text and not stamp.exists()
+    assert not left_after(set(_starts(root, "first")))
+
+
 def test_a_port_held_by_something_that_is_not_the_app_is_told(tmp_path: Path) -> None:
     with socket.socket() as held:  # accepts connections, answers no HTTP
         held.bind(("127.0.0.1", 0))
@@ -277,6 +298,13 @@ def test_output_piped_and_a_death_while_the_tests_run_reach_the_terminal(tmp_pat
     assert (f"runner: webServer: {_command('brittle', port)!r} exited with status 4 while the tests ran; the "
             "tests after this use no server. Its last output:\n  | brittle listening on" in done.err), done.err
     assert "the test's own output" not in done.err  # pytest's capture is untouched
+    events = [json.loads(line) for line in (root / "runner" / "results" / "events.jsonl").read_text().splitlines()]
+    [exited] = [e for e in events if e["kind"] == "web_server.exited"]  # the report's events tell it too
+    assert (exited["name"], exited["command"], exited["status"]) == ("webServer", _command("brittle", port),
+                                                                     "exited with status 4"), exited
+    assert exited["output"][-1] == "dying now", exited
+    kinds = [e["kind"] for e in events]
+    assert kinds.index("web_server.exited") < kinds.index("run.ended"), kinds
 
 
 WAITING_SPEC = '''
@@ -304,7 +332,9 @@ def test_the_server_and_its_child_are_stopped_when_the_run_is_stopped(tmp_path: 
     root = _project(tmp_path, _entry(tmp_path, "app", port, "--child", url=url),
                     WAITING_SPEC.format(stamp=str(tmp_path / "started")), base_url=url)
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
-    env.update({"NO_COLOR": "1", **({"DIE": "1"} if how == "death" else {})})
+    temp = tmp_path / "temp"  # the run's temporary folders: its proxy's CA among them
+    temp.mkdir()
+    env.update({"NO_COLOR": "1", "TMPDIR": str(temp), **({"DIE": "1"} if how == "death" else {})})
     proc = subprocess.Popen([RUNNER, "run"], cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, text=True, start_new_session=True)
     try:
@@ -325,6 +355,8 @@ def test_the_server_and_its_child_are_stopped_when_the_run_is_stopped(tmp_path: 
         os.killpg(server, 0)  # its process group is gone
     if how != "death":  # stopped by runner, group and all; a dead run's watching parent kills what is left
         assert _stopped(root, "app") == ("SIGTERM", "SIGTERM")
+    # the proxy the server was given (its CA and key) is removed, by the run or, after a death, its watcher
+    assert not list(temp.glob("runner-proxy-*")), list(temp.iterdir())
 
 
 def _wait_for_start(root: Path, proc: subprocess.Popen[str], name: str, bound: float = 60) -> int:

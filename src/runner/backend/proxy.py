@@ -13,6 +13,7 @@ run; each request crosses to the engine's loop only when a route wants it (``flo
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import ssl
 import tempfile
@@ -21,7 +22,11 @@ from pathlib import Path
 
 from runner.backend.flows import FlowsAddon, Target
 
-__all__ = ["BackendProxy", "ProxyError"]
+__all__ = ["BackendProxy", "ProxyError", "remove_folders_of"]
+
+#: The run's CA lives in a temporary folder named after the process that made it, so that the
+#: process watching a run can remove what a dead test process left (:func:`remove_folders_of`).
+_FOLDER_PREFIX = "runner-proxy-"
 
 _START_S = 30.0  # mitmproxy's servers are up (and its CA written) within this
 _STOP_S = 10.0
@@ -96,7 +101,7 @@ class BackendProxy:
         with self._lock:
             if self._port is not None:
                 return
-            self._folder = Path(tempfile.mkdtemp(prefix="runner-proxy-", dir=self._ca))
+            self._folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-", dir=self._ca))
             if self._ca is not None:
                 for name in CA_FILES:  # mitmproxy signs with this CA, and makes none
                     shutil.copyfile(self._ca / name, self._folder / name)
@@ -197,3 +202,10 @@ class BackendProxy:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+def remove_folders_of(pid: int) -> None:
+    """Remove the proxy folders (the run's CA, its private key included) that process ``pid`` made
+    and could not remove: it died (SIGKILL, a crash, a second Ctrl-C) before its proxy stopped."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_FOLDER_PREFIX}{pid}-*"):
+        shutil.rmtree(folder, ignore_errors=True)

@@ -251,8 +251,11 @@ def _web_servers(session: Any, *, proxied: bool) -> Any:
 
     config = session.config
     specs = web_servers(config.web_server, config.project_root)
-    extra_env = session.backend_environment() if specs and proxied else {}
-    servers = start_web_servers(specs, extra_env=extra_env)
+    # the proxy starts with the first server runner starts: a reused server cannot be given it
+    extra_env = session.backend_environment if proxied else {}
+    servers = start_web_servers(specs, extra_env=extra_env,
+                                redact=lambda text: session.redactor.text(text),  # the plugins file may add secrets
+                                on_exit=session.bus.publish)
     if servers.events:
         def tell(_event: Any) -> None:
             for event in servers.events:

@@ -89,11 +89,20 @@ class NetworkCommands(CommandsBase):
             raise UsageError(
                 "runner.intercept_backend() found no app server sending its requests through runner's proxy in "
                 "this process: start the server with runner's proxy in its environment "
-                "(`Runner.backend_environment()`) in the process that runs the test. Under `--workers` each "
-                "worker has its own proxy: a server started once for the whole run cannot be pointed at "
-                "them all (docs/app-server.md)."
+                f"(`Runner.backend_environment()`) in the process that runs the test.{self._web_server_hint()} "
+                "Under `--workers` each worker has its own proxy: a server started once for the whole run "
+                "cannot be pointed at them all (docs/app-server.md)."
             )
         return self._interceptor_getter().intercept_backend(*args)
+
+    def _web_server_hint(self) -> str:
+        """Why the project's ``webServer`` did not do it: the servers it starts get the proxy only
+        from a ``runner run`` that runs the tests in its own process, and from ``runner open``."""
+        if not self._ctx.config.web_server:
+            return ""
+        return (" The servers of `webServer` get runner's proxy when `runner open` starts them, or `runner run` "
+                "runs the tests in its own process (without `--workers`); a server `runner run` reuses "
+                "(`reuseExistingServer`) and those of `--workers` get none, so this test's server calls go by unseen.")
 
     @command("wait")
     def wait(self, target: Any, *rest: Any, **options: Any) -> Any:

@@ -35,6 +35,7 @@ from .model import (
     TestEnded,
     TestStarted,
     VideoWritten,
+    WebServerExited,
     WebServerStarted,
     from_json,
 )
@@ -45,4 +46,5 @@ __all__ = [
     "RunStarted", "BrowserStarted", "SpecStarted", "TestStarted", "CommandStarted", "CommandEnded",
     "LogLine", "RouteAdded", "RouteAliased", "RequestIntercepted", "ScreenshotTaken", "A11yChecked", "SnapshotCompared", "AttemptEnded",
     "TestEnded", "VideoWritten", "SpecEnded", "PluginEvent", "RunEnded", "NOT_RUN", "WebServerStarted",
+    "WebServerExited",
 ]

@@ -116,6 +116,19 @@ class WebServerStarted(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class WebServerExited(Event):
+    """A server runner started for ``webServer`` ended while the tests ran, not stopped by runner:
+    ``status`` says how (``exited with status 4``, ``was killed by SIGKILL``), ``output`` holds its
+    last lines of output (none when its output is ignored)."""
+
+    kind: ClassVar[str] = "web_server.exited"
+    name: str
+    command: str
+    status: str
+    output: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
 class SpecStarted(Event):
     """A spec's first test starts (or a spec with no test to run is reported)."""
 
@@ -464,8 +477,9 @@ class RunEnded(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
-        RunStarted, BrowserStarted, WebServerStarted, SpecStarted, TestStarted, CommandStarted, CommandEnded, LogLine,
-        RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked, SnapshotCompared, AttemptEnded, TestEnded,
+        RunStarted, BrowserStarted, WebServerStarted, WebServerExited, SpecStarted, TestStarted, CommandStarted,
+        CommandEnded, LogLine, RouteAdded, RouteAliased, RequestIntercepted, ScreenshotTaken, A11yChecked,
+        SnapshotCompared, AttemptEnded, TestEnded,
         VideoWritten,
         SpecEnded, PluginEvent, RunEnded,
     )

@@ -185,6 +185,7 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
         done = _done_code(journal_file)
         if done is not None:  # the child finished: the journal's events are not needed
             return done
+        _remove_what_it_left(pid)
         journal_file.seek(0)
         record = _read_journal(journal_file)
         if record.code is not None:
@@ -198,6 +199,16 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _remove_what_it_left(pid: int) -> None:
+    """The child ended before it finished (a death, a second signal): the folders of runner's proxy
+    for the app's server that it made (the run's CA and its key) are removed here, as it would
+    have when its proxy stopped."""
+    from runner.backend import remove_folders_of  # only after a death: mitmproxy is slow to import
+
+    with contextlib.suppress(Exception):  # telling the death matters more than this clean-up
+        remove_folders_of(pid)
 
 
 #: The signals a terminal stops its foreground group with (Ctrl-Z, a background read or write).

@@ -40,10 +40,13 @@ from urllib.parse import urlsplit
 
 from runner.config.web_server import WebServerSpec
 from runner.errors import RunnerError
-from runner.events import WebServerStarted
+from runner.events import WebServerExited, WebServerStarted
 from runner.run.interrupts import descendants
 
-__all__ = ["WebServerError", "WebServers", "start_web_servers"]
+__all__ = ["ExtraEnv", "WebServerError", "WebServers", "start_web_servers"]
+
+#: Variables added to a started server's environment, or what makes them when one is started.
+ExtraEnv = Mapping[str, str] | Callable[[], Mapping[str, str]]
 
 #: Lines of a server's output kept for a message (its last ones).
 _TAIL_LINES = 30
@@ -63,7 +66,8 @@ class _Terminal:
     test runs, and a server's output or death must reach the person, not a test's captured
     output. Written whole lines at a time, from any thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, redact: Callable[[str], str]) -> None:
+        self._redact = redact
         try:
             self._fd: int | None = os.dup(sys.stderr.fileno())
         except (OSError, ValueError, AttributeError):
@@ -71,6 +75,7 @@ class _Terminal:
         self._lock = threading.Lock()
 
     def write(self, text: str) -> None:
+        text = self._redact(text)
         with self._lock, contextlib.suppress(OSError, ValueError):
             if self._fd is not None:
                 os.write(self._fd, text.encode("utf-8", "replace"))
@@ -90,9 +95,10 @@ class _Output:
     """One stream of a server: read in a daemon thread, its last lines kept, printed as they come
     when the entry says ``pipe``."""
 
-    def __init__(self, stream: IO[bytes], *, echo: _Terminal | None) -> None:
+    def __init__(self, stream: IO[bytes], *, echo: _Terminal | None, name: str) -> None:
         self.lines: deque[str] = deque(maxlen=_TAIL_LINES)
         self._echo = echo
+        self._prefix = f"[{name}] "  # the entry's place: two piped servers' lines stay apart
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True,
                                         name="runner-web-server-output")
         self._thread.start()
@@ -103,7 +109,7 @@ class _Output:
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 self.lines.append(line)
                 if self._echo is not None:
-                    self._echo.write(f"[webServer] {line}\n")
+                    self._echo.write(f"{self._prefix}{line}\n")
 
     def drain(self, bound: float = 1.0) -> None:
         """Wait (at most ``bound`` seconds) for what the server wrote before it ended."""
@@ -113,9 +119,11 @@ class _Output:
 class _Server:
     """One started entry: its process (a session of its own), its output, its end."""
 
-    def __init__(self, spec: WebServerSpec, extra_env: Mapping[str, str], terminal: _Terminal) -> None:
+    def __init__(self, spec: WebServerSpec, extra_env: Mapping[str, str], terminal: _Terminal,
+                 on_exit: Callable[[WebServerExited], None] | None) -> None:
         self.spec = spec
         self._terminal = terminal
+        self._on_exit = on_exit
         self.ready = False  # it answered: an end from now on is a death, told by _watch
         self.stopping = False
         # the entry's own env wins: "HTTP_PROXY": "" keeps one server off runner's proxy
@@ -130,7 +138,7 @@ class _Server:
             raise WebServerError(f"{spec.name}: {spec.command!r} could not be started in {str(spec.cwd)!r}: "
                                  f"{err.strerror or err}. Check {spec.name}.cwd (a folder relative to the "
                                  "project root).") from None
-        self.outputs = [_Output(stream, echo=terminal if pipe == "pipe" else None)
+        self.outputs = [_Output(stream, echo=terminal if pipe == "pipe" else None, name=spec.name)
                         for stream, pipe in ((self.proc.stdout, spec.stdout), (self.proc.stderr, spec.stderr))
                         if stream is not None]
         threading.Thread(target=self._watch, daemon=True, name="runner-web-server-watch").start()
@@ -139,11 +147,15 @@ class _Server:
     def pid(self) -> int:
         return self.proc.pid
 
-    def tail(self) -> str:
-        """The server's last lines of output, as a message ends with them."""
+    def last_lines(self) -> list[str]:
+        """The server's last lines of output (what it wrote before it ended included)."""
         for output in self.outputs:
             output.drain()
-        lines = [line for output in self.outputs for line in output.lines][-_TAIL_LINES:]
+        return [line for output in self.outputs for line in output.lines][-_TAIL_LINES:]
+
+    def tail(self) -> str:
+        """The server's last lines of output, as a message ends with them."""
+        lines = self.last_lines()
         if not self.outputs:
             return " Its output is ignored (stdout and stderr: \"ignore\")."
         if not lines:
@@ -157,6 +169,10 @@ class _Server:
             return
         self._terminal.write(f"\nrunner: {self.spec.name}: {self.spec.command!r} {_status(code)} while the "
                              f"tests ran; the tests after this use no server.{self.tail()}\n")
+        if self._on_exit is not None:  # the run's events (and so its report) tell it too
+            with contextlib.suppress(Exception):  # a run that has ended takes no more events
+                self._on_exit(WebServerExited(name=self.spec.name, command=self.spec.command, status=_status(code),
+                                              output=self.last_lines()))
 
     def stop(self) -> None:
         """End the server's process group and every process it started (see the module)."""
@@ -193,13 +209,22 @@ def _signal_group(pgid: int, signum: int) -> None:
         os.killpg(pgid, signum)
 
 
+def _signal_name(number: int) -> str | None:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return None
+
+
 def _status(code: int) -> str:
     if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"was killed by {name}"
+        return f"was killed by {_signal_name(-code) or f'signal {-code}'}"
+    # /bin/sh runs the command as its child unless it can exec it (a compound command): it then
+    # exits with 128 + the number of the signal that killed its command, as "status 137" alone
+    # does not tell a reader
+    name = _signal_name(code - 128) if code > 128 else None
+    if name is not None:
+        return f"exited with status {code} (its command was killed by {name}: the shell exits with 128 + its number)"
     return f"exited with status {code}"
 
 
@@ -256,36 +281,46 @@ class WebServers:
     """The servers of one run (a context manager: leaving it stops them); :attr:`pids` are the
     processes runner started (their groups), :attr:`reused` the entries it found running."""
 
-    def __init__(self, *, tell: Callable[[str], None] | None = None) -> None:
+    def __init__(self, *, tell: Callable[[str], None] | None = None,
+                 redact: Callable[[str], str] | None = None,
+                 on_exit: Callable[[WebServerExited], None] | None = None) -> None:
+        self._on_exit = on_exit
         self._started: list[_Server] = []
         self.reused: list[WebServerSpec] = []
         #: one per entry that answered, in order (the run publishes them after run.started)
         self.events: list[WebServerStarted] = []
-        self._tell = tell or _tell
+        # what runner prints of a server (its command, its output) hides the run's secrets, as the
+        # events and reports do: a command may carry a password the project keeps in runner.env.json
+        self._redact = redact or _as_is
+        told = tell or _tell
+        self._tell = lambda line: told(self._redact(line))
         self._terminal: _Terminal | None = None  # made with the first server started
 
     @property
     def pids(self) -> list[int]:
         return [server.pid for server in self._started]
 
-    def start(self, spec: WebServerSpec, extra_env: Mapping[str, str]) -> None:
+    def start(self, spec: WebServerSpec, extra_env: ExtraEnv) -> None:
         """Start one entry and wait until it answers (or reuse it); raises :class:`WebServerError`."""
         if _answers(spec):
             if spec.reuse_existing:
                 self.reused.append(spec)
                 self.events.append(WebServerStarted(name=spec.name, command=spec.command, target=spec.target,
                                                     reused=True))
+                # a reused server was started without the variables runner would have added (its proxy)
+                unproxied = (" It was not started by runner, so it has not runner's proxy: "
+                             "runner.intercept_backend() does not see its requests." if extra_env else "")
                 self._tell(f"{spec.name}: {spec.target} answers already: that server is used "
-                           f"(reuseExistingServer), {spec.command!r} is not run.")
+                           f"(reuseExistingServer), {spec.command!r} is not run.{unproxied}")
                 return
-            raise WebServerError(
+            raise self._error(
                 f"{spec.name}: {spec.target} answers already, before runner started {spec.command!r}: "
                 "another server is using it. Stop that server (free the port), or set "
                 f"{spec.name}.reuseExistingServer to true to run the tests against it.")
         began = time.monotonic()
         if self._terminal is None:
-            self._terminal = _Terminal()
-        server = _Server(spec, extra_env, self._terminal)
+            self._terminal = _Terminal(self._redact)
+        server = _Server(spec, extra_env() if callable(extra_env) else extra_env, self._terminal, self._on_exit)
         self._started.append(server)
         self._wait(server, began)
         took = time.monotonic() - began
@@ -300,18 +335,21 @@ class WebServers:
         while True:
             code = server.proc.poll()
             if code is not None:
-                raise WebServerError(self._exited(server, code))
+                raise self._error(self._exited(server, code))
             left = deadline - time.monotonic()
             if _answers(spec, max(0.05, min(_PROBE_S, left))):
                 server.ready = True
                 return
             if time.monotonic() >= deadline:
-                raise WebServerError(
+                raise self._error(
                     f"{spec.name}: {spec.command!r} did not answer at {spec.target} within {spec.timeout_ms} ms "
                     f"({spec.name}.timeout); it was stopped.{server.tail()}\nCheck that the command starts the "
                     f"server on that {'URL' if spec.url is not None else 'port'}, or raise {spec.name}.timeout.")
             time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 2, _MAX_PAUSE_S)
+
+    def _error(self, message: str) -> WebServerError:
+        return WebServerError(self._redact(message))
 
     @staticmethod
     def _exited(server: _Server, code: int) -> str:
@@ -319,8 +357,12 @@ class WebServers:
         port = _port_of(spec)
         held = (f" Port {port} takes connections now: another process may hold it (free it, or set "
                 f"{spec.name}.reuseExistingServer to true)." if port is not None and port_answers(port, 0.5) else "")
+        # status 0: the command handed the server to the background (`&`, a daemon mode) and ended,
+        # or it is not a server; either way runner could neither wait on nor stop what it started
+        foreground = (" The command must keep running while the server serves (in the foreground: no `&`, "
+                      "no daemon mode), so that runner can stop it when the run ends." if code == 0 else "")
         return (f"{spec.name}: {spec.command!r} {_status(code)} before it answered at {spec.target}."
-                f"{held}{server.tail()}")
+                f"{foreground}{held}{server.tail()}")
 
     def stop(self) -> None:
         """Stop every server started, the last first (again: nothing more happens)."""
@@ -336,16 +378,25 @@ class WebServers:
         self.stop()
 
 
+def _as_is(text: str) -> str:
+    return text
+
+
 def _tell(line: str) -> None:
     print(f"runner: {line}", file=sys.stderr, flush=True)
 
 
-def start_web_servers(specs: Sequence[WebServerSpec], *, extra_env: Mapping[str, str],
-                      tell: Callable[[str], None] | None = None) -> WebServers:
+def start_web_servers(specs: Sequence[WebServerSpec], *, extra_env: ExtraEnv,
+                      tell: Callable[[str], None] | None = None,
+                      redact: Callable[[str], str] | None = None,
+                      on_exit: Callable[[WebServerExited], None] | None = None) -> WebServers:
     """Start ``specs`` in order, each answering before the next starts; ``extra_env`` is added
-    last to each started server's environment. Raises :class:`WebServerError` (the servers
-    started before it stopped); a ``KeyboardInterrupt`` meanwhile stops them too."""
-    servers = WebServers(tell=tell)
+    last to each started server's environment (a callable is called only when a server is
+    started: a run that reuses every server starts no proxy for them). Raises :class:`WebServerError` (the servers
+    started before it stopped); a ``KeyboardInterrupt`` meanwhile stops them too. ``redact`` hides
+    the run's secrets in every line runner prints about a server or from its output; ``on_exit``
+    hears of a server that ends while the tests run (a ``web_server.exited`` event)."""
+    servers = WebServers(tell=tell, redact=redact, on_exit=on_exit)
     try:
         for spec in specs:
             servers.start(spec, extra_env)

@@ -52,6 +52,7 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
     CA's folder is removed, after them."""
     from runner.config import load_config
     from runner.config.web_server import web_servers
+    from runner.redaction import Redactor
     from runner.run.web_server import start_web_servers
     from runner.ui import reaper
 
@@ -74,7 +75,8 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
             extra_env = backend.start()
         except (ProxyError, OSError) as err:
             raise UsageError(f"runner's proxy for the app's servers could not start: {err}") from None
-        servers = start_web_servers(specs, extra_env=extra_env)
+        redact = Redactor.for_config(config).text if config is not None else None
+        servers = start_web_servers(specs, extra_env=extra_env, redact=redact)
     except BaseException:
         backend.stop()
         raise
