@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from tests.cli.conftest import run_runner, write_project
+from tests.support.open_backend import SERVICE, free_port
 
 # The app renders the price the "pricing service" gives it; the service stands on 127.0.0.1.
 APP = '''
@@ -38,24 +39,6 @@ class Page(http.server.BaseHTTPRequestHandler):
 http.server.ThreadingHTTPServer(("127.0.0.1", port), Page).serve_forever()
 '''
 
-SERVICE = '''
-import http.server, sys
-
-
-class Price(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.end_headers()
-        self.wfile.write(b"7 EUR")
-
-    def log_message(self, *args):
-        pass
-
-
-http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Price).serve_forever()
-'''
-
 SPEC = '''
 def test_the_service_is_stubbed_on_the_server(runner):
     runner.intercept_backend("GET", "**/price", {"body": "42 EUR"}).as_("price")
@@ -70,14 +53,10 @@ def test_unrouted_the_service_answers(runner):
 '''
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _project(root: Path, app_env: dict[str, str]) -> Path:
-    app_port, service_port = _free_port(), _free_port()
+    app_port, service_port = free_port(), free_port()
     py = shlex.quote(sys.executable)
     return write_project(root, {
         "app.py": APP,
