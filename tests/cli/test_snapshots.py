@@ -214,6 +214,10 @@ def test_baselines_are_written_then_compared_then_updated(tmp_path: Path) -> Non
     assert after["menu-template.aria.yml"] == TEMPLATE.encode()
     assert after["resized-chromium-linux.png"] != before["resized-chromium-linux.png"]
     assert 'link "Contact"' in (snaps / "menu.aria.yml").read_text()
+    # the run says what it wrote, though every test passed
+    told = next(line for line in changed.err.splitlines() if line.startswith("runner: snapshots: "))
+    assert told.startswith("runner: snapshots: 5 baselines rewritten: "), told
+    assert f"{SNAPS}/menu.aria.yml" in told and "tint-chromium-linux.png" not in told, told
 
     # --update-snapshots all: every one compared is written again (the template becomes the tree)
     every = run_runner("run", "--update-snapshots", "all", "--", "-k", "menu", cwd=root, env={"CI": ""})
@@ -252,6 +256,9 @@ def test_ci_workers_and_the_missing_mode(tmp_path: Path) -> None:
     assert workers.code == 0, workers.text
     assert all(path.is_file() for path in baselines)
     assert {e["outcome"] for e in _compared(root).values()} == {"written"}
+    # told by the controlling process, from both workers' events
+    assert "runner: snapshots: 2 new baselines written: runner/integration/__snapshots__/" in workers.err, workers.err
+    assert "runner: snapshots:" not in ci.err  # nothing was written under CI
 
     # missing writes only missing ones: a baseline that differs fails and stays as it was
     write_project(root, {"site/index.html": BOX.format("#33c")})

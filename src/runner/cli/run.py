@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -282,6 +283,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     session.bus.subscribe(writer)
     durations = _durations_recorder(args, session)
     history = _history_recorder(session)
+    baselines = _baselines_written(session)
     if not specs:  # a shard with no spec (more shards than specs): its events say so, for the merge
         from runner.run.shards import tell_empty_shard
 
@@ -323,6 +325,9 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
         warning = history.write() if history is not None and writer.started else None
         if warning is not None:
             print(warning, file=sys.stderr)
+        written = baselines()
+        if written is not None:
+            print(written, file=sys.stderr)
     return _exit_status(ran, interrupts, session, writer.started, args, reporter_name)
 
 
@@ -401,6 +406,35 @@ def _durations_recorder(args: argparse.Namespace, session: Any) -> Any:
     durations = DurationsRecorder(durations_path(root, args.durations), root)
     session.bus.subscribe(durations)
     return durations
+
+
+def _baselines_written(session: Any) -> Callable[[], str | None]:
+    """What the run wrote into the snapshot baselines (match.screenshot, match.aria_snapshot),
+    told after the run: a test that passes under ``--update-snapshots`` says nothing of it."""
+    from runner.events import SnapshotCompared
+
+    written: dict[str, list[str]] = {"written": [], "updated": []}
+
+    def hear(event: Any) -> None:
+        if event.outcome in written:
+            path = Path(event.baseline)
+            root = session.config.project_root
+            written[event.outcome].append(str(path.relative_to(root)) if path.is_relative_to(root) else str(path))
+
+    session.bus.subscribe(hear, (SnapshotCompared,))
+
+    def told() -> str | None:
+        parts = []
+        for how, paths in written.items():
+            if paths:
+                noun = "baseline" if len(paths) == 1 else "baselines"
+                what = f"new {noun} written" if how == "written" else f"{noun} rewritten"
+                parts.append(f"{len(paths)} {what}: {', '.join(paths)}")
+        if not parts:
+            return None
+        return f"runner: snapshots: {'; '.join(parts)}."
+
+    return told
 
 
 def _history_recorder(session: Any) -> Any:
