@@ -92,10 +92,18 @@ def test_spec_option_narrows_and_missing_specs_fail_clearly(project):
     root = project(base_project({
         "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
         "runner/integration/sub/b_spec.py": "def test_b(runner):\n    pass\n",
+        "runner/integration/c_spec.py": "def test_c(runner):\n    pass\n",
     }))
     result = run_runner("run", "--spec", "**/b_spec.py", cwd=root)
     assert result.code == 0, result.text
     assert "sub/b_spec.py" in result.out and "a_spec.py" not in result.out
+    # repeated flags add up (the last one used to win alone), as the comma-separated form does
+    both = run_runner("run", "--spec", "**/a_spec.py", "-s", "**/b_spec.py", "-r", "dot", cwd=root)
+    assert both.code == 0, both.text
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    ran = [e["title"][-1] for e in events if e["kind"] == "test.ended"]
+    assert sorted(ran) == ["test_a", "test_b"], both.text
     none = run_runner("run", "--spec", "nothing*.py", cwd=root)
     assert none.code == 1 and "no spec files were found" in none.err
 
