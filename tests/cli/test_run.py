@@ -183,7 +183,8 @@ def test_plugins_file_tasks_events_and_config(project, tmp_path):
             def setup(on, config):
                 note("projectRoot " + config["projectRoot"])
                 note("configFile " + Path(config["configFile"]).name)
-                on("task", {{"double": lambda n: n * 2, "hello": lambda: "hi"}})
+                on("task", {{"double": lambda n: n * 2, "hello": lambda: "hi",
+                             "nap": lambda: __import__("time").sleep(1)}})
                 on("before:run", lambda details: note("before:run " + str(len(details["specs"]))))
                 on("before:spec", lambda spec: note("before:spec " + spec["relative"]))
                 on("after:spec", lambda spec, results: note(f"after:spec {{spec['relative']}} {{results['passes']}}"))
@@ -198,7 +199,13 @@ def test_plugins_file_tasks_events_and_config(project, tmp_path):
                 return "from support"
         """,
         "runner/integration/a_spec.py": """
+            import pytest
+            from runner import TaskError
+
             def test_task_and_config(runner, greeting):
+                with pytest.raises(TaskError) as caught:
+                    runner.task("nap", timeout=100)
+                assert "after waiting 100ms (its timeout= argument)" in str(caught.value)
                 assert runner.task("double", 21) == 42
                 assert runner.task("hello") == "hi"
                 assert runner.config("defaultCommandTimeout") == 1234
