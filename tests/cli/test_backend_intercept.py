@@ -78,6 +78,13 @@ def test_the_servers_requests_are_intercepted_recorded_and_marked(tmp_path: Path
     strict = json.dumps(errors["test_strict_mode_fails_on_an_unrouted_server_call"])
     assert "strictNetwork: the app's server made 1 request that no route matched" in strict, strict
     assert "/forecast?city=Lisbon (made by the app's server)" in strict, strict
+    # the spec reporter says the strict failure once, as its headline, without pytest's "E" lines
+    # or its "All traceback entries are hidden" (the message was given two more times)
+    told = result.out[result.out.index("test_strict_mode_fails_on_an_unrouted_server_call\n     CommandError"):]
+    told = told[:told.index("command log:")]
+    assert told.count("made 1 request that no route matched") == 1, told
+    assert told.count("/forecast?city=Lisbon (made by the app's server)") == 1, told
+    assert "All traceback entries are hidden" not in result.out and "E   " not in told, told
     # the failing test's Routes table says whose requests its route takes
     assert '(server) {"method": "GET", "url": "**/unused"}' in result.out, result.out
 

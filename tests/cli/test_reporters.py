@@ -177,3 +177,29 @@ def test_the_custom_reporter_of_the_docs_works_as_written(project, tmp_path):
     assert "FAILED a_spec.py: test_fails: AssertionError: assert 1 == 2" in result.out
     summary = json.loads((root / "results" / "summary.json").read_text())
     assert summary == {"tests": 2, "passed": 1, "failed": ["a_spec.py: test_fails"]}
+
+
+def test_a_failure_found_when_the_test_ended_reads_once(project):
+    # strictNetwork fails a test whose body passed, at no line of it: its message is the failure,
+    # said once, without pytest's "E" lines or its "All traceback entries are hidden"
+    root = project(base_project({
+        "site/data.json": '{"a": 1}',
+        "runner/integration/strict_spec.py": """
+            def test_unrouted_fetch(runner):
+                runner.visit("/")
+                runner.get("body").should("have.attr", "data-done", "1")
+        """,
+    }, {"strictNetwork": True, "video": False},
+        page="<html><body><h1>Hi</h1><script>fetch('/data.json')"
+             ".then(() => { document.body.dataset.done = '1' })</script></body></html>"))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    headline = "strictNetwork: the page made 1 request that no route matched:"
+    failure = result.out[result.out.index("1) test_unrouted_fetch\n     CommandError"):result.out.index("command log:")]
+    assert failure.count(headline) == 1, failure
+    assert failure.count("/data.json (fetch)") == 1 and "Stub or spy on each" in failure, failure
+    assert "All traceback entries are hidden" not in result.out and "E   " not in result.out, result.out
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    [ended] = [e for e in events if e["kind"] == "attempt.ended"]
+    assert ended["error"].startswith(headline) and ended["message"] == f"CommandError: {headline}", ended

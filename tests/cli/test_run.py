@@ -92,10 +92,18 @@ def test_spec_option_narrows_and_missing_specs_fail_clearly(project):
     root = project(base_project({
         "runner/integration/a_spec.py": "def test_a(runner):\n    pass\n",
         "runner/integration/sub/b_spec.py": "def test_b(runner):\n    pass\n",
+        "runner/integration/c_spec.py": "def test_c(runner):\n    pass\n",
     }))
     result = run_runner("run", "--spec", "**/b_spec.py", cwd=root)
     assert result.code == 0, result.text
     assert "sub/b_spec.py" in result.out and "a_spec.py" not in result.out
+    # repeated flags add up (the last one used to win alone), as the comma-separated form does
+    both = run_runner("run", "--spec", "**/a_spec.py", "-s", "**/b_spec.py", "-r", "dot", cwd=root)
+    assert both.code == 0, both.text
+    events = [json.loads(line) for line in
+              (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    ran = [e["title"][-1] for e in events if e["kind"] == "test.ended"]
+    assert sorted(ran) == ["test_a", "test_b"], both.text
     none = run_runner("run", "--spec", "nothing*.py", cwd=root)
     assert none.code == 1 and "no spec files were found" in none.err
 
@@ -175,7 +183,8 @@ def test_plugins_file_tasks_events_and_config(project, tmp_path):
             def setup(on, config):
                 note("projectRoot " + config["projectRoot"])
                 note("configFile " + Path(config["configFile"]).name)
-                on("task", {{"double": lambda n: n * 2, "hello": lambda: "hi"}})
+                on("task", {{"double": lambda n: n * 2, "hello": lambda: "hi",
+                             "nap": lambda: __import__("time").sleep(1)}})
                 on("before:run", lambda details: note("before:run " + str(len(details["specs"]))))
                 on("before:spec", lambda spec: note("before:spec " + spec["relative"]))
                 on("after:spec", lambda spec, results: note(f"after:spec {{spec['relative']}} {{results['passes']}}"))
@@ -190,7 +199,13 @@ def test_plugins_file_tasks_events_and_config(project, tmp_path):
                 return "from support"
         """,
         "runner/integration/a_spec.py": """
+            import pytest
+            from runner import TaskError
+
             def test_task_and_config(runner, greeting):
+                with pytest.raises(TaskError) as caught:
+                    runner.task("nap", timeout=100)
+                assert "after waiting 100ms (its timeout= argument)" in str(caught.value)
                 assert runner.task("double", 21) == 42
                 assert runner.task("hello") == "hi"
                 assert runner.config("defaultCommandTimeout") == 1234

@@ -77,12 +77,20 @@ def test_request_redirects_followed_or_not(runner, server):
     assert not_followed.status == 302 and not_followed.redirected_to == "/echo"
 
 
-def test_request_timeout_names_response_timeout(runner, server):
+def test_request_timeout_names_its_timeout_argument(runner, server):
     started = time.monotonic()
     with pytest.raises(CommandError) as caught:
         runner.request(server.url + "/slow?ms=2000", timeout=200)
-    assert "responseTimeout" in str(caught.value)
+    assert "waiting 200ms" in str(caught.value) and "(its timeout= argument)" in str(caught.value)
+    assert "responseTimeout" not in str(caught.value)
     assert time.monotonic() - started < 1.5
+
+
+@pytest.mark.runner(responseTimeout=200)
+def test_request_timeout_from_the_option_names_response_timeout(runner, server):
+    with pytest.raises(CommandError) as caught:
+        runner.request(server.url + "/slow?ms=2000")
+    assert "waiting 200ms" in str(caught.value) and "(responseTimeout)" in str(caught.value)
 
 
 def test_request_relative_to_the_file_server_and_shares_cookies(runner, server):
@@ -101,7 +109,16 @@ def test_exec_success_failure_and_timeout(runner):
     assert runner.exec("exit 3", fail_on_non_zero_exit=False).code == 3
     with pytest.raises(CommandError) as caught:
         runner.exec("sleep 5", timeout=200)
-    assert "execTimeout" in str(caught.value)
+    # the bound came from the argument: the option is not named, as if raising it would help
+    assert "after 200ms (its timeout= argument)" in str(caught.value)
+    assert "execTimeout" not in str(caught.value)
+
+
+@pytest.mark.runner(execTimeout=200)
+def test_exec_timeout_from_the_option_names_the_option(runner):
+    with pytest.raises(CommandError) as caught:
+        runner.exec("sleep 5")
+    assert "after 200ms (execTimeout)" in str(caught.value)
 
 
 def test_exec_past_its_timeout_kills_what_the_command_started(runner, tmp_path):

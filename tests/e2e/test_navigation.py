@@ -37,6 +37,30 @@ def test_visit_says_when_nothing_answers(runner):
     assert "Is your web server running" in str(caught.value)
 
 
+def test_visit_timeout_names_the_argument_that_set_it(runner, server):
+    with pytest.raises(CommandError) as caught:
+        runner.visit(server.url + "/slow?ms=3000", timeout=300)
+    message = str(caught.value)
+    assert "runner.visit() timed out after 300ms" in message
+    assert "(its timeout= argument). Pass a larger timeout=" in message
+    assert "pageLoadTimeout" not in message
+
+
+@pytest.mark.runner(pageLoadTimeout=300)
+def test_visit_timeout_from_the_option_names_the_option(runner, server):
+    with pytest.raises(CommandError) as caught:
+        runner.visit(server.url + "/slow?ms=3000")
+    assert "did not fire its load event (pageLoadTimeout). Pass timeout=" in str(caught.value)
+
+
+def test_mount_timeout_names_mount_and_its_argument(runner, server):
+    # the mounted page's stylesheet never comes in time: its load event does not fire
+    with pytest.raises(CommandError) as caught:
+        runner.mount("<p>hi</p>", stylesheets=[server.url + "/slow?ms=3000"], timeout=300)
+    message = str(caught.value)
+    assert "runner.mount() timed out after 300ms" in message and "(its timeout= argument)" in message
+
+
 def test_visit_rejects_unknown_options_with_a_suggestion(runner):
     with pytest.raises(UsageError) as caught:
         runner.visit("/index.html", failOnStatus=False)

@@ -40,8 +40,9 @@ def add_parser(sub: Any) -> None:
                           help="run the end-to-end specs of integrationFolder (the default)")
     run_kind.add_argument("--component", dest="testing_type", action="store_const", const="component",
                           help="run the component specs of componentFolder, with the component block applied")
-    run.add_argument("--spec", "-s", default=None, metavar="GLOBS",
-                     help="only these specs: comma-separated paths or globs")
+    run.add_argument("--spec", "-s", action="append", default=None, metavar="GLOBS",
+                     help="only these specs: comma-separated paths or globs; may be repeated "
+                          "(the specs any of them match run)")
     run.add_argument("--only-changed", nargs="?", const="HEAD", default=None, metavar="REF",
                      help="only the specs git says changed since REF (default HEAD: the uncommitted changes), "
                           "and those that import a changed module or read a changed fixture (docs/flakes.md)")
@@ -85,6 +86,9 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     from runner.run.guard import guarded
+
+    # Repeated --spec flags add up: one filter, as if their globs were written comma-separated.
+    args.spec = ",".join(args.spec) if args.spec else None
 
     def run(journal: Any) -> int:
         try:

@@ -85,7 +85,8 @@ def perform_request(ctx: TestContext, opts: dict[str, Any]) -> Record:
         if "Timeout" in first or isinstance(err, TimeoutError):
             raise CommandError(
                 f"runner.request() timed out waiting {int(timeout)}ms for a response from {method} {url} "
-                "(responseTimeout).\nPass timeout= to wait longer."
+                f"({'its timeout= argument' if 'timeout' in opts else 'responseTimeout'}).\n"
+                f"Pass {'a larger ' if 'timeout' in opts else ''}timeout= to wait longer."
             ) from err
         raise CommandError(
             f"runner.request() failed: {method} {url} got no response: {first}\n"

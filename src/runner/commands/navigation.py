@@ -65,7 +65,7 @@ class NavigationCommands(CommandsBase):
         bound_s = min(self._ctx.config.default_command_timeout, timeout) / 1000
         hook = before_load(early, bound_s) if early is not None else None
         self._load(full, timeout, fail_on_status, wait_until=wait_until, headers=extra,
-                   hook=hook)
+                   hook=hook, bound_by=_bound_by("visit", "timeout" in opts))
         self._ctx.add_log("visit", full)
         if early is not None:
             self._ctx.add_log("on_before_load", f"{describe_hook(early)} ran before the page's scripts")
@@ -88,16 +88,20 @@ class NavigationCommands(CommandsBase):
             raise hook_failure("on_load", err, 0) from err
         self._ctx.add_log("on_load", f"{describe_hook(hook)} ran {_ON_LOAD_AFTER[wait_until]}")
 
-    def _load(self, full: str, timeout: float, fail_on_status: bool, *, wait_until: str = "load",
-              headers: dict[str, str] | None = None, hook: BeforeLoad | None = None) -> None:
-        """Navigate to ``full`` and wait for ``wait_until``; CommandError when it does not load."""
+    def _load(self, full: str, timeout: float, fail_on_status: bool, *, bound_by: tuple[str, str],
+              wait_until: str = "load", headers: dict[str, str] | None = None,
+              hook: BeforeLoad | None = None) -> None:
+        """Navigate to ``full`` and wait for ``wait_until``; CommandError when it does not load.
+
+        ``bound_by`` is the command's name and where ``timeout`` came from (:func:`_bound_by`),
+        which a timeout's message names."""
         __tracebackhide__ = True
         status, status_text, error = self._ctx.run(self._ctx.browser.goto(
             full, wait_until=wait_until, timeout_ms=timeout, headers=headers, before_load=hook), timeout)
         if hook is not None and hook.error is not None:
-            bound_by = ("the visit's timeout" if timeout < self._ctx.config.default_command_timeout
-                        else "defaultCommandTimeout")
-            failure = hook_failure("on_before_load", hook.error, hook.bound_s, bound_by)
+            hook_bound = ("the visit's timeout" if timeout < self._ctx.config.default_command_timeout
+                          else "defaultCommandTimeout")
+            failure = hook_failure("on_before_load", hook.error, hook.bound_s, hook_bound)
             raise failure from (None if isinstance(hook.error, PageScriptError) else hook.error)
         if error is not None and error.startswith(INVALID_HTTP):
             raise CommandError(
@@ -108,10 +112,12 @@ class NavigationCommands(CommandsBase):
             )
         if error is not None:
             if "Timeout" in error:
+                name, source = bound_by
                 raise CommandError(
-                    f"runner.visit() timed out after {int(timeout)}ms waiting for the load event of:\n\n"
-                    f"  {full}\n\nThe page did not fire its load event (pageLoadTimeout). "
-                    "Pass timeout= to wait longer."
+                    f"runner.{name}() timed out after {int(timeout)}ms waiting for the load event of:\n\n"
+                    f"  {full}\n\nThe page did not fire its load event ({source}). "
+                    + ("Pass a larger timeout= to wait longer." if source != "pageLoadTimeout"
+                       else "Pass timeout= to wait longer.")
                     + _slowed(self._ctx.browser.network_conditions)
                 )
             conditions = self._ctx.browser.network_conditions
@@ -156,7 +162,7 @@ class NavigationCommands(CommandsBase):
                               base=self._mount_host.dev_server(), title=title)
         url = self._mount_host.serve(page)
         limit = float(timeout if timeout is not None else self._ctx.config.page_load_timeout)
-        self._load(url, limit, True)
+        self._load(url, limit, True, bound_by=_bound_by("mount", timeout is not None))
         self._ctx.add_log("mount", f"{len(markup)} characters of markup")
         return Subject(self, [{"op": "get", "selector": f"#{ROOT_ID}"}], "mount()", timeout, None)
 
@@ -182,6 +188,13 @@ def _with_query(url: str, qs: Mapping[str, Any] | None) -> str:
     extra = urlencode({k: v for k, v in qs.items()}, doseq=True)
     query = f"{parts.query}&{extra}" if parts.query else extra
     return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+def _bound_by(name: str, passed: bool) -> tuple[str, str]:
+    """The command and the source of its page-load timeout, for its message: the ``timeout=``
+    the test passed, or the ``pageLoadTimeout`` option (saying the option when the argument set
+    the bound sends the user to the wrong place)."""
+    return name, ("its timeout= argument" if passed else "pageLoadTimeout")
 
 
 def _slowed(conditions: NetworkConditions | None) -> str:

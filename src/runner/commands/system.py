@@ -77,9 +77,10 @@ class SystemCommands(CommandsBase):
             done = run_shell(command, cwd=self._ctx.project_root, env=full_env, timeout=limit / 1000)
         except subprocess.TimeoutExpired as err:
             raise CommandError(
-                f"runner.exec({command!r}) timed out after {int(limit)}ms (execTimeout); the command "
+                f"runner.exec({command!r}) timed out after {int(limit)}ms "
+                f"({'its timeout= argument' if timeout is not None else 'execTimeout'}); the command "
                 "and every process it started were killed.\n"
-                "Make the command finish sooner or pass timeout=."
+                f"Make the command finish sooner or pass {'a larger ' if timeout is not None else ''}timeout=."
             ) from err
         result = Record(code=done.code, stdout=done.stdout.decode("utf-8", "replace").rstrip("\n"),
                         stderr=done.stderr.decode("utf-8", "replace").rstrip("\n"))
@@ -101,7 +102,8 @@ class SystemCommands(CommandsBase):
 
             self._events = PluginEvents()
         limit = float(timeout if timeout is not None else self._ctx.config.task_timeout)
-        return self._events.run_task(name, arg, limit)
+        return self._events.run_task(name, arg, limit,
+                                     bound_by="its timeout= argument" if timeout is not None else "taskTimeout")
 
 
 

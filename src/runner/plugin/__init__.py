@@ -55,6 +55,9 @@ _EXTRAS_KEY = pytest.StashKey[dict[str, Any]]()  # the attempt's log, routes, re
 _FAILED_KEY = pytest.StashKey[bool]()  # the attempt failed in its setup or call (item.stash)
 # what it failed with, and the spec's file and line it was raised at (for its trace)
 _ERROR_KEY = pytest.StashKey[tuple[BaseException, str | None, int | None]]()
+# the failure of a test that passed, found when it ended at no line of it (strictNetwork, a HAR
+# written then): its report is its message alone (item.stash)
+_AT_END_KEY = pytest.StashKey[BaseException]()
 _QUARANTINE_KEY = pytest.StashKey["QuarantineRules"]()  # the run's quarantine (config.stash)
 # The failure screenshot's bound: a full page takes well under a second; a page that cannot be
 # captured within this (stuck in JavaScript) is not waited for any longer.
@@ -506,8 +509,20 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     if ctx is not None:
         error = ctx.end_error()
         if error is not None:
+            if error.__traceback__ is None:  # a background error raised in a handler keeps its lines
+                item.stash[_AT_END_KEY] = error
             raise error
     return result
+
+
+def _summarize_failure(item: pytest.Item, report: pytest.TestReport,
+                       excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+    """The failed report's error in one line; a failure found when the test ended, its message alone."""
+    setattr(report, ERROR_ATTR, error_summary(excinfo.typename, excinfo.value))
+    if excinfo.value is item.stash.get(_AT_END_KEY, None):
+        # no frame to show but runner's hook (pytest: "All traceback entries are hidden"), then
+        # the message again after an "E": the message says it all, once
+        report.longrepr = str(excinfo.value)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -517,7 +532,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         drop_runner_frames(excinfo)  # show the user's frames, not runner's internals
     report = yield
     if report.failed and excinfo is not None:
-        setattr(report, ERROR_ATTR, error_summary(excinfo.typename, excinfo.value))
+        _summarize_failure(item, report, excinfo)
     quarantine = _quarantine_rules(item.config)
     if quarantine is not None:
         quarantine.tell(item, report)

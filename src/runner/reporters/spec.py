@@ -303,12 +303,13 @@ def failure_lines(test: TestResult, c: Colors, prefix: str = "     ") -> list[st
 
 
 def _after_headline(error: str, headline: str | None) -> str:
-    """``error`` without its first line when the headline above it already says it: a
-    ``pytest.fail(msg, pytrace=False)`` (a bad quarantine or runner mark) has a report that is its
-    message, whose first line the headline ``(in setup) Failed: msg`` gives."""
+    """``error`` without its first line when the headline above it already says it: a report
+    that is the error's message alone, whose first line the headline gives: a
+    ``pytest.fail(msg, pytrace=False)`` (a bad quarantine or runner mark: ``(in setup) Failed:
+    msg``), a failure found when the test ended (strictNetwork: ``CommandError: msg``)."""
     lines = error.splitlines()
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
-    if first is None or not headline or not headline.endswith(f"Failed: {lines[first].strip()}"):
+    if first is None or not headline or not headline.endswith(f": {lines[first].strip()}"):
         return error
     rest = lines[first + 1:]
     while rest and not rest[0].strip():

@@ -119,8 +119,9 @@ class PluginEvents:
             )
         return url.rstrip("/") + "/", close
 
-    def run_task(self, name: str, arg: Any, timeout_ms: float) -> Any:
-        """Run task ``name`` with ``arg`` in a worker thread, bounded by ``timeout_ms``."""
+    def run_task(self, name: str, arg: Any, timeout_ms: float, *, bound_by: str = "taskTimeout") -> Any:
+        """Run task ``name`` with ``arg`` in a worker thread, bounded by ``timeout_ms``, which
+        came from ``bound_by`` (the option, or the task's ``timeout=``: its message names it)."""
         task = self.tasks.get(name)
         if task is None:
             known = ", ".join(sorted(self.tasks)) or "none are registered"
@@ -138,7 +139,7 @@ class PluginEvents:
                 self._workers.give_up(future)  # a task that never returns keeps no run alive
                 raise TaskError(
                     f"runner.task({name!r}) timed out after waiting {int(timeout_ms)}ms "
-                    "(taskTimeout).\nMake the task finish sooner, or pass a larger timeout=."
+                    f"({bound_by}).\nMake the task finish sooner, or pass a larger timeout=."
                 ) from None
             failure: Exception = err  # the task's own TimeoutError
         except Exception as err:

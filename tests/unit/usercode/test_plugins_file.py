@@ -46,8 +46,10 @@ def test_task_errors():
     events.on("task", {"slow": lambda: __import__("time").sleep(2), "bad": lambda: 1 / 0})
     with pytest.raises(TaskError, match="not registered"):
         events.run_task("nope", None, 1000)
-    with pytest.raises(TaskError, match="timed out after waiting 50ms"):
+    with pytest.raises(TaskError, match=r"timed out after waiting 50ms \(taskTimeout\)"):
         events.run_task("slow", None, 50)
+    with pytest.raises(TaskError, match=r"timed out after waiting 50ms \(its timeout= argument\)"):
+        events.run_task("slow", None, 50, bound_by="its timeout= argument")
     with pytest.raises(TaskError, match="ZeroDivisionError"):
         events.run_task("bad", None, 1000)
 
