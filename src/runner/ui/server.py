@@ -86,7 +86,6 @@ class OpenServer:
         self.spare = SpareChild(lambda child, ahead: _start_child(self, child, ahead)) if spare else None
         self.last_target: dict[str, Any] | None = None
         self.run_info: dict[str, Any] = {"state": "idle"}
-        self.frame: str | None = None
         self._runner: web.AppRunner | None = None
         self._lock = asyncio.Lock()
         self.runs_started = 0
@@ -228,8 +227,7 @@ class OpenServer:
             for out in self.state.apply(message["event"]):
                 self.pages.broadcast(out)
         elif kind == "frame":
-            self.frame = json.dumps(message)
-            self.pages.frame(self.frame)
+            self.pages.frame(json.dumps(message))
         elif kind == "studio":
             self.studio.heard(message)
         elif kind in ("wrote", "imported", "read"):

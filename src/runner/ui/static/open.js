@@ -375,10 +375,25 @@
     if (c) travel(t, S.travel.attempt, c, which);
   }
 
+  // A frame is decoded aside and shown only once it decoded: an empty or torn one (the stream
+  // ending with the run) leaves the last good picture in place, never a broken image; until the
+  // first picture the pane says so in words.
+  let framesAsked = 0;
+  let framesShown = 0;
   function showFrame(msg) {
-    const img = $("screen");
-    img.src = "data:image/jpeg;base64," + msg.data;
-    if (msg.width && msg.height) S.frameSize = { width: msg.width, height: msg.height };
+    if (typeof msg.data !== "string" || !msg.data) return;
+    const number = ++framesAsked;
+    const probe = new Image();
+    probe.onload = () => {
+      if (number < framesShown || !probe.naturalWidth) return;  // a newer one is shown already
+      framesShown = number;
+      const img = $("screen");
+      img.src = probe.src;
+      img.hidden = false;
+      $("screen-none").hidden = true;
+      if (msg.width && msg.height) S.frameSize = { width: msg.width, height: msg.height };
+    };
+    probe.src = "data:image/jpeg;base64," + msg.data;
   }
   function pageXY(e) {
     const img = $("screen");
