@@ -359,7 +359,7 @@ class ServerLines:
 
     def started(self, events: list[WebServerStarted]) -> None:
         with self._lock:
-            self._lines += [{"name": e.name, "command": self._redact(e.command), "target": e.target,
+            self._lines += [{"name": e.name, "command": self._redact(e.command), "target": self._redact(e.target),
                              "reused": e.reused, "tookMs": None if e.reused else round(e.took_ms),
                              "exited": None, "output": []} for e in events]
 
