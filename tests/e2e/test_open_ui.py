@@ -137,6 +137,33 @@ def test_the_live_view_shows_the_app_and_a_failure_its_error(runner, open_url: s
     runner.get("#commands .test-error pre.error .line.err").should("contain", "never found it")
 
 
+def test_the_live_view_keeps_the_last_frame_after_the_run_and_a_reload_never_a_broken_image(
+        runner, tmp_path: Path) -> None:
+    """Before any run the pane says in words that no picture is there yet; after a run it keeps
+    the last frame, and a page loaded after the run (the stream over) is given that frame."""
+    proc, url = start_serving(["open", "--no-open"], write_sample(tmp_path, {"watchForFileChanges": False}))
+    try:
+        runner.visit(url)
+        runner.get("#connection").should("have.attr", "data-state", "open")
+        runner.get("#screen-none").should("be.visible").and_("contain", "No picture of the app yet")
+        runner.get("#screen").should("not.be.visible")  # no empty <img> drawn as a broken image
+        run_spec_and_wait(runner, url)
+        _shows_a_picture(runner)  # the page that saw the run
+        runner.reload()  # the stream is over: the page loaded anew is given the last frame
+        runner.get("#connection").should("have.attr", "data-state", "open")
+        _shows_a_picture(runner)
+    finally:
+        err = stop_serving(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def _shows_a_picture(runner) -> None:
+    runner.get("#screen").should("be.visible").and_("have.attr", "src")
+    assert (runner.get("#screen").attr("src") or "").startswith("data:image/jpeg;base64,/9j/")
+    runner.get("#screen").its("naturalWidth").should("be.gt", 0)  # a decoded picture
+    runner.get("#screen-none").should("not.be.visible")
+
+
 def test_a_plain_assert_fails_the_last_line_and_shows_pytests_explanation(runner, open_url: str) -> None:
     """Every line read green and the failure was one line: now the assert is the last line, red,
     with the diff, and the error shows its code frame as the report does."""

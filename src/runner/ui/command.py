@@ -2,7 +2,8 @@
 
 The ``webServer`` servers are started first (a server that cannot start is one message, exit
 status 1), with runner open's proxy relay in their environment (``backend/open_proxy.py``), and
-stopped last. Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
+stopped last; the page shows a line per server and a server's death at once (``ui/state.py``'s
+``ServerLines``). Ctrl-C or SIGTERM stops the run in progress (its browser closed, its
 processes killed when they do not end in time), closes the server and removes its temporary
 traces: exit status 0. A port that cannot be used is one message and exit status 1.
 """
@@ -22,6 +23,7 @@ from runner.errors import RunnerError, UsageError
 
 if TYPE_CHECKING:
     from runner.backend.open_proxy import OpenProxy
+    from runner.ui.state import ServerLines
 
 __all__ = ["open_command"]
 
@@ -34,27 +36,29 @@ def open_command(*, project: str | None, config_file: str | None, cli_config: li
     become_subreaper()  # a browser whose child died is still ours to end (and to reap: ui/reaper.py)
     root = Path(project) if project else Path.cwd()
     try:
-        with _web_servers(root, config_file, cli_config, cli_env, testing_type) as backend:
+        with _web_servers(root, config_file, cli_config, cli_env, testing_type) as (backend, servers):
             return asyncio.run(_serve(root, config_file, cli_config, cli_env, browser, headed, port, open_browser,
-                                      testing_type, spare, backend))
+                                      testing_type, spare, backend, servers))
     finally:
         kill_descendants()
 
 
 @contextlib.contextmanager
 def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | None, cli_env: list[str] | None,
-                 testing_type: str) -> Iterator[OpenProxy | None]:
+                 testing_type: str) -> Iterator[tuple[OpenProxy | None, ServerLines]]:
     """``webServer``: the app's servers started before the server serves (so before its first run),
     stopped when ``runner open`` exits. A configuration that cannot be read starts none: the
     page shows its problem. SIGTERM while they start stops them as Ctrl-C does. The servers get
     the session's proxy relay in their environment (``backend/open_proxy.py``: each run's
     ``runner.intercept_backend`` routes see their calls), yielded for the runs; it stops, and its
-    CA's folder is removed, after them."""
+    CA's folder is removed, after them. With it come the servers' lines for the page (started or
+    reused, and a death while runner open runs)."""
     from runner.config import load_config
     from runner.config.web_server import web_servers
     from runner.redaction import Redactor
     from runner.run.web_server import start_web_servers
     from runner.ui import reaper
+    from runner.ui.state import ServerLines
 
     try:
         config = load_config(root, config_file=config_file, cli_config=cli_config, cli_env=cli_env or None,
@@ -63,7 +67,7 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
         config = None
     specs = web_servers(config.web_server, config.project_root) if config is not None else []
     if not specs:
-        yield None
+        yield None, ServerLines()
         return
     from runner.backend.open_proxy import OpenProxy
     from runner.backend.proxy import ProxyError
@@ -76,7 +80,9 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
         except (ProxyError, OSError) as err:
             raise UsageError(f"runner's proxy for the app's servers could not start: {err}") from None
         redact = Redactor.for_config(config).text if config is not None else None
-        servers = start_web_servers(specs, extra_env=extra_env, redact=redact)
+        lines = ServerLines(redact)
+        servers = start_web_servers(specs, extra_env=extra_env, redact=redact, on_exit=lines.exited)
+        lines.started(servers.events)
     except BaseException:
         backend.stop()
         raise
@@ -86,14 +92,15 @@ def _web_servers(root: Path, config_file: str | None, cli_config: list[Any] | No
         reaper.own(pid)  # its end is waited for by its watcher (run/web_server.py), not reaped
     try:
         with servers:
-            yield backend
+            yield backend, lines
     finally:
         backend.stop()  # after the servers: none calls out through it any more
 
 
 async def _serve(project: Path, config_file: str | None, cli_config: list[Any] | None,
                  cli_env: list[str] | None, browser: str | None, headed: bool, port: int | None,
-                 open_browser: bool, testing_type: str, spare: bool, backend: OpenProxy | None) -> int:
+                 open_browser: bool, testing_type: str, spare: bool, backend: OpenProxy | None,
+                 servers: ServerLines) -> int:
     from runner.serve.trace import display_likely
     from runner.ui import reaper
     from runner.ui.server import OpenServer
@@ -102,7 +109,7 @@ async def _serve(project: Path, config_file: str | None, cli_config: list[Any] |
         raise UsageError(f"--project {str(project)!r} is not a folder.")
     server = OpenServer(project=project, config_file=config_file, cli_config=cli_config, cli_env=cli_env,
                         browser=browser, headed=headed, port=port, testing_type=testing_type, spare=spare,
-                        backend=backend)
+                        backend=backend, servers=servers)
     reaper.install(asyncio.get_running_loop())  # the orphans of every run's child reach this subreaper
     try:
         url = await server.start()
@@ -114,6 +121,7 @@ async def _serve(project: Path, config_file: str | None, cli_config: list[Any] |
         ) from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    servers.listen(loop, server.pages.broadcast)  # a server's death is told to the pages at once
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     print(f"runner open: serving {project.resolve()} at\n\n  {url}\n\nPress Ctrl-C to stop.", flush=True)

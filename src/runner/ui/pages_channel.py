@@ -1,6 +1,7 @@
 """The pages connected to ``runner open`` over its WebSocket (``/ws``), in JSON messages.
 
-A page needs an ``Origin`` of this server. On connect it gets ``hello`` (everything); then every
+A page needs an ``Origin`` of this server. On connect it gets ``hello`` (everything) and the last
+screencast frame seen (the app's view is never empty after a run, nor after a reload); then every
 message the server broadcasts, in order, and only the newest screencast frame (a page that falls
 too far behind is made to reconnect and starts anew). When the last page leaves while a run goes
 on, the run is stopped after a grace (its browser closed), unless a page comes back.
@@ -64,6 +65,7 @@ class PageChannel:
         self._stop_orphan = stop_orphan
         self.orphan_grace = orphan_grace
         self._clients: set[_Client] = set()
+        self._last_frame: str | None = None  # the app as last painted, for a page that connects later
         self._orphan_task: asyncio.Task[Any] | None = None
 
     def broadcast(self, message: dict[str, Any]) -> None:
@@ -73,6 +75,7 @@ class PageChannel:
 
     def frame(self, text: str) -> None:
         """The newest screencast frame, to every page (an older one not yet sent is dropped)."""
+        self._last_frame = text
         for client in list(self._clients):
             client.put_frame(text)
 
@@ -86,6 +89,8 @@ class PageChannel:
         await ws.prepare(request)
         client = _Client(ws)
         client.put(json.dumps(self._hello()))
+        if self._last_frame is not None:
+            client.put_frame(self._last_frame)
         self._clients.add(client)
         if self._orphan_task is not None:
             self._orphan_task.cancel()

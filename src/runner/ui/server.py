@@ -13,9 +13,9 @@ page -> server: ``run`` {spec?, test?}, ``stop``, ``studio-start`` {spec, test},
 server -> page: ``hello`` (everything, on connect), ``specs``, ``event`` {key?, event}, ``drop``
 {key}, ``forget`` {nodeids} (tests of a spec that ran again without them: no status any more),
 ``frame``, ``run`` {state, spec, test, number, summary}, ``output`` {line}, ``studio``
-{...}, ``notice`` {message}, ``watch`` {changed, rerun, ignored} (each batch the watcher
-handled, ``ui/rerun.py``). A run's ``state`` is running, stopping, done, stopped or not-run
-(it never began); ``summary`` tells its end in words (``ui/state.py``'s ``RunTally``), never
+{...}, ``notice`` {message}, ``servers`` {servers} (the ``webServer`` lines, after a death),
+``watch`` {changed, rerun, ignored} (each batch the watcher handled, ``ui/rerun.py``). A run's
+``state`` is running, stopping, done, stopped or not-run (it never began); ``summary`` tells its end in words (``ui/state.py``'s ``RunTally``), never
 the child's exit status.
 
 :class:`OpenServer` runs one child process at a time (``ui/runs.py``) and keeps what the pages
@@ -45,7 +45,7 @@ from runner.ui.pages_channel import PageChannel
 from runner.ui.project import OpenProject
 from runner.ui.rerun import WatchRerun
 from runner.ui.runs import ChildRun
-from runner.ui.state import UiState
+from runner.ui.state import ServerLines, UiState
 from runner.ui.studio import Studio
 
 if TYPE_CHECKING:
@@ -64,8 +64,9 @@ class OpenServer:
     def __init__(self, *, project: Path, config_file: str | None = None, cli_config: list[Any] | None = None,
                  cli_env: list[str] | None = None, browser: str | None = None, headed: bool = False,
                  port: int | None = None, token: str | None = None, orphan_grace: float = ORPHAN_GRACE_S,
-                 testing_type: str = "e2e", spare: bool = True, backend: OpenProxy | None = None) -> None:
+                 testing_type: str = "e2e", spare: bool = True, backend: OpenProxy | None = None, servers: ServerLines | None = None) -> None:
         self.backend = backend  # runner open's proxy relay, when its servers send through it
+        self.servers = servers or ServerLines()  # webServer's, as the page shows them (ui/command.py)
         self.browser = browser
         self.headed = headed
         self.port = port or 0
@@ -86,7 +87,6 @@ class OpenServer:
         self.spare = SpareChild(lambda child, ahead: _start_child(self, child, ahead)) if spare else None
         self.last_target: dict[str, Any] | None = None
         self.run_info: dict[str, Any] = {"state": "idle"}
-        self.frame: str | None = None
         self._runner: web.AppRunner | None = None
         self._lock = asyncio.Lock()
         self.runs_started = 0
@@ -97,7 +97,8 @@ class OpenServer:
 
     def hello(self) -> dict[str, Any]:
         return {"t": "hello", "config": self.project.page_config(self.state.keep), "specs": sorted(self.project.specs),
-                "state": self.state.snapshot(), "run": self.run_info, "studio": self.studio.recording}
+                "state": self.state.snapshot(), "run": self.run_info, "studio": self.studio.recording,
+                "servers": self.servers.snapshot()}
 
     def _hello_anew(self) -> dict[str, Any]:
         self.project.reload()  # a page (re)loaded sees the specs as they are now
@@ -228,8 +229,7 @@ class OpenServer:
             for out in self.state.apply(message["event"]):
                 self.pages.broadcast(out)
         elif kind == "frame":
-            self.frame = json.dumps(message)
-            self.pages.frame(self.frame)
+            self.pages.frame(json.dumps(message))
         elif kind == "studio":
             self.studio.heard(message)
         elif kind in ("wrote", "imported", "read"):

@@ -7,7 +7,9 @@
   with 0 the running test is shown live and dropped when it ends. A test is kept once: a spec
   run again (all specs, the spec) replaces every test of that spec kept from earlier runs when
   it starts, and a test run again alone replaces its own earlier record only;
-- the run's output (the child's stderr: warnings, errors), the last ``OUTPUT_LINES`` lines.
+- the run's output (the child's stderr: warnings, errors), the last ``OUTPUT_LINES`` lines;
+- the ``webServer`` servers runner open started or reused (:class:`ServerLines`): a line each, and
+  a death while it runs, told to the pages at once.
 
 Pure bookkeeping: no server, no I/O but deleting dropped traces under ``traces_root``. The
 server hands every event the child tells to :meth:`UiState.apply` and sends the page what it
@@ -20,13 +22,18 @@ import contextlib
 import itertools
 import json
 import signal
+import threading
+from asyncio import AbstractEventLoop
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["UiState", "KeptTest", "OUTPUT_LINES", "RunTally"]
+if TYPE_CHECKING:
+    from runner.events import WebServerExited, WebServerStarted
+
+__all__ = ["UiState", "KeptTest", "OUTPUT_LINES", "RunTally", "ServerLines"]
 
 OUTPUT_LINES = 500
 
@@ -334,3 +341,51 @@ class UiState:
         tests += [r.summary() for r in self.live.values() if r.key not in self.kept]
         return {"specStatus": self.spec_status, "testStatus": self.test_status, "tests": tests,
                 "output": list(self.output)}
+
+
+class ServerLines:
+    """The ``webServer`` servers as the page shows them (``servers`` in its hello): one line each,
+    started by runner (how long it took to answer) or reused, and how it ended when it died while
+    runner open ran, with its last lines of output; every text through ``redact`` (the project's
+    secrets). A death is heard on the server's watcher thread: once the server serves
+    (:meth:`listen`), it is told to the pages on the server's loop at once, as a ``servers``
+    message and an error notice."""
+
+    def __init__(self, redact: Callable[[str], str] | None = None) -> None:
+        self._redact = redact or (lambda text: text)
+        self._lines: list[dict[str, Any]] = []
+        self._lock = threading.Lock()  # a death comes on a watcher thread
+        self._tell: tuple[AbstractEventLoop, Callable[[dict[str, Any]], None]] | None = None
+
+    def started(self, events: list[WebServerStarted]) -> None:
+        with self._lock:
+            self._lines += [{"name": e.name, "command": self._redact(e.command), "target": self._redact(e.target),
+                             "reused": e.reused, "tookMs": None if e.reused else round(e.took_ms),
+                             "exited": None, "output": []} for e in events]
+
+    def exited(self, event: WebServerExited) -> None:
+        """A server died (on its watcher's thread)."""
+        with self._lock:
+            for line in self._lines:
+                if line["name"] == event.name:
+                    line.update(exited=event.status, output=[self._redact(text) for text in event.output])
+            tell = self._tell
+        if tell is not None:
+            loop, broadcast = tell
+            message = (f"{event.name}: {self._redact(event.command)!r} {event.status} while runner open ran: "
+                       "the tests after this have no server (restart runner open to start it again).")
+            with contextlib.suppress(RuntimeError):  # the loop is closed: runner open is ending
+                loop.call_soon_threadsafe(self._told, broadcast, message)
+
+    def _told(self, broadcast: Callable[[dict[str, Any]], None], message: str) -> None:
+        broadcast({"t": "servers", "servers": self.snapshot()})
+        broadcast({"t": "notice", "level": "error", "message": message})
+
+    def listen(self, loop: AbstractEventLoop, broadcast: Callable[[dict[str, Any]], None]) -> None:
+        """Tell a death from now on to the pages (``broadcast`` on ``loop``)."""
+        with self._lock:
+            self._tell = (loop, broadcast)
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [dict(line, output=list(line["output"])) for line in self._lines]

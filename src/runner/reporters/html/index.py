@@ -1,5 +1,5 @@
 """What the HTML report's ``data/index.js`` says: the run's summary, its specs and one row per
-test, gathered from the run-level events (run, spec, video, browser and plugin events) and from
+test, gathered from the run-level events (run, spec, video, browser, webServer and plugin events) and from
 each test as its page is written. :class:`~runner.reporters.html.report.HtmlReport` feeds it.
 """
 
@@ -17,6 +17,8 @@ from runner.events import (
     SpecEnded,
     SpecStarted,
     VideoWritten,
+    WebServerExited,
+    WebServerStarted,
 )
 from runner.reporters.html.details import TestEvents
 from runner.reporters.model import NOT_RUN, RunResult
@@ -35,6 +37,7 @@ class RunIndex:
         self.rows: list[list[Any]] = []
         self.specs: dict[str, dict[str, Any]] = {}
         self.browsers: list[dict[str, Any]] = []
+        self.servers: list[dict[str, Any]] = []  # webServer entries: started or reused, and a death
         self.plugin_errors: list[str] = []
         self.started: RunStarted | None = None
         self.ended: RunEnded | None = None
@@ -69,6 +72,8 @@ class RunIndex:
         elif isinstance(event, BrowserStarted):
             self.browsers.append({"name": event.name, "version": event.version, "path": event.path,
                                   "headless": event.headless, "launch": event.launch, "at": event.at})
+        elif isinstance(event, (WebServerStarted, WebServerExited)):
+            self._server(event)
         elif isinstance(event, PluginEvent):
             self.plugin_errors += [f"{event.name}: {error}" for error in event.errors]
         elif isinstance(event, RunStarted):
@@ -87,6 +92,20 @@ class RunIndex:
                 spec["video"] = event.video
         else:
             spec["video"], spec["videoStartedAt"] = event.video, event.started_at or -1.0
+
+    def _server(self, event: WebServerStarted | WebServerExited) -> None:
+        server = next((s for s in self.servers if s["name"] == event.name), None)
+        if server is None:
+            server = {"name": event.name, "command": event.command, "target": None, "reused": False,
+                      "pid": None, "tookMs": None, "exited": None, "output": []}
+            self.servers.append(server)
+        if isinstance(event, WebServerStarted):
+            server.update(target=event.target, reused=event.reused, pid=event.pid,
+                          tookMs=None if event.reused else round(event.took_ms))
+        else:
+            server.update(exited=event.status, output=list(event.output))
+            self.notes.append(f"{event.name}: {event.command!r} {event.status} while the tests ran: the tests "
+                              "after that had no server (see Run details).")
 
     def spec(self, name: str) -> dict[str, Any]:
         """The spec ``name`` as the index shows it (made the first time it is named)."""
@@ -163,6 +182,7 @@ class RunIndex:
             "browser": started.browser if started else (run.browser or None),
             "browserVersion": browser_version or None,
             "browsers": self.browsers,
+            "servers": self.servers,
             "projectRoot": started.project_root if started else None,
             "mode": started.mode if started else None,
             "startedAt": started.at if started else first,

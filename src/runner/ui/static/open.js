@@ -7,7 +7,7 @@
   const S = {
     config: {}, specs: [], specStatus: {}, testStatus: {}, tests: new Map(), order: [],
     selected: null, follow: true, run: { state: "idle" }, studio: null, filter: "",
-    travel: null, frameSize: null, requestOpen: null,
+    travel: null, frameSize: null, requestOpen: null, servers: [],
   };
   let ws = null;
   let renderQueued = false;
@@ -125,6 +125,23 @@
     renderTests();
     renderSelected();
     renderStudio();
+    renderServers();
+  }
+
+  // webServer: a line per server runner open started or reused, and a death with its last lines
+  function renderServers() {
+    const box = $("servers");
+    box.hidden = !S.servers.length;
+    box.replaceChildren(...S.servers.map((s) => {
+      const head = s.name + ": " + JSON.stringify(s.command) + " · " + (s.target || "");
+      if (s.exited) {
+        return el("div", { className: "server", dataset: { state: "died" } },
+          el("span", { text: head + " · " + s.exited + " while runner open ran: the tests after this have no server" }),
+          el("pre", { className: "server-output", text: s.output.length ? s.output.join("\n") : "(no output kept)" }));
+      }
+      return el("div", { className: "server", dataset: { state: s.reused ? "reused" : "up" },
+        text: head + " · " + (s.reused ? "reused: it answered already (runner did not start it)" : "started, answered in " + ms(s.tookMs)) });
+    }));
   }
 
   // the status bar: what the run is doing or how it ended, in words (the server sends the words
@@ -375,10 +392,25 @@
     if (c) travel(t, S.travel.attempt, c, which);
   }
 
+  // A frame is decoded aside and shown only once it decoded: an empty or torn one (the stream
+  // ending with the run) leaves the last good picture in place, never a broken image; until the
+  // first picture the pane says so in words.
+  let framesAsked = 0;
+  let framesShown = 0;
   function showFrame(msg) {
-    const img = $("screen");
-    img.src = "data:image/jpeg;base64," + msg.data;
-    if (msg.width && msg.height) S.frameSize = { width: msg.width, height: msg.height };
+    if (typeof msg.data !== "string" || !msg.data) return;
+    const number = ++framesAsked;
+    const probe = new Image();
+    probe.onload = () => {
+      if (number < framesShown || !probe.naturalWidth) return;  // a newer one is shown already
+      framesShown = number;
+      const img = $("screen");
+      img.src = probe.src;
+      img.hidden = false;
+      $("screen-none").hidden = true;
+      if (msg.width && msg.height) S.frameSize = { width: msg.width, height: msg.height };
+    };
+    probe.src = "data:image/jpeg;base64," + msg.data;
   }
   function pageXY(e) {
     const img = $("screen");
@@ -415,6 +447,7 @@
           if (!S.tests.has(S.selected)) S.selected = S.order[S.order.length - 1] || null;
           $("output").textContent = (msg.state.output || []).join("\n");
           S.studio = msg.studio || null;
+          S.servers = msg.servers || [];
           break;
         case "event": {
           const ev = msg.event;
@@ -438,6 +471,7 @@
         case "studio": S.studio = msg.studio && msg.studio.state !== "cancelled" ? msg.studio : null; break;
         case "notice": notice(msg.message, msg.level); break;
         case "specs": S.specs = msg.specs || []; break;
+        case "servers": S.servers = msg.servers || []; break;
       }
       queueRender();
     };

@@ -168,6 +168,19 @@
       facts.push(["browser launch " + b.launch, b.name + " " + b.version + " " + b.path + (b.headless ? " (headless)" : "")]);
     });
     append(info, table(["", ""], facts.map(function (f) { return [f[0], f[1] === null || f[1] === undefined ? "–" : f[1]]; }), "facts-table"));
+    if ((run.servers || []).length) {
+      // webServer: each entry, started by runner (how long it took to answer) or reused, and a
+      // death while the tests ran with its last lines, all as text
+      append(info, el("h3", { text: "The app's servers (webServer)" }));
+      append(info, table(["entry", "command", "waited for", "started", "ended"], run.servers.map(function (s) {
+        var started = s.reused ? "reused (it answered already; runner did not start it)"
+          : "started by runner, answered in " + ms(s.tookMs) + (s.pid ? " (pid " + s.pid + ")" : "");
+        var ended = s.exited ? el("div", { cls: "server-died" }, el("b", { cls: "badge s-failed", text: s.exited + " while the tests ran" }),
+          s.output.length ? el("pre", { cls: "server-output", text: s.output.join("\n") }) : el("div", { text: "no output kept" }))
+          : (s.reused ? "not stopped by runner" : "stopped by runner at the end");
+        return [s.name, el("code", { text: s.command }), s.target || "–", started, ended];
+      }), "servers-table"));
+    }
     append(info, el("h3", { text: "Configuration (value and where it came from)" }));
     append(info, table(["option", "value", "source"], (run.config || []).map(function (c) {
       return [c[0], el("code", { text: JSON.stringify(c[1]) }), el("span", { cls: "src src-" + String(c[2]).replace(/\W/g, ""), text: c[2] || "" })];
