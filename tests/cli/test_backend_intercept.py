@@ -127,6 +127,10 @@ def test_the_servers_requests_are_intercepted_recorded_and_marked(tmp_path: Path
     logged = [line for line in attempts["test_stubs_the_weather_api_on_the_server"]["log"] if "forecast" in line]
     assert any(line.startswith("request: (server) GET 200 http://127.0.0.1:") and line.endswith(
         "/forecast?city=Lisbon stubbed") for line in logged), logged
+    # one that went on to the weather API says so in words of the server's side, not "to the server"
+    waited = [line for line in attempts["test_waits_on_the_servers_call_by_alias"]["log"] if "forecast" in line]
+    assert any(line.startswith("request: (server) GET 200 http://127.0.0.1:") and line.endswith(
+        "/forecast?city=Lisbon @forecast to the service") for line in waited), waited
     [row] = attempts["test_waits_on_the_servers_call_by_alias"]["requests"]
     assert row["server"] is True and row["aliases"] == ["forecast"], row
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 
 import pytest
 
@@ -114,6 +115,35 @@ def test_record_keeps_a_request_a_handler_changed_whose_body_the_page_never_read
     assert status == 200 and recording.entries == 1
     (entry,) = json.loads((tmp_path / "changed.har").read_text())["log"]["entries"]
     assert entry["request"]["url"].endswith("/api/users") and entry["response"]["status"] == 200
+
+
+def test_a_routed_page_request_still_unanswered_when_the_recording_stops_is_recorded_as_pending(runner, server, tmp_path):
+    # the page's routes listen to its request events quietly (subscribing to nothing); the
+    # recording's listener, added after, did not subscribe either: no request event came, and a
+    # request still unanswered when the recording stopped was not in the file
+    arrived, released = threading.Event(), threading.Event()
+
+    def held(h):
+        arrived.set()
+        released.wait(10)
+        h.send(200, {"late": True})
+
+    server.route("/api/held", held)
+    runner.visit(app(server))
+    runner.intercept("**/api/held", lambda req: None)  # a handler that lets it through: runner fetches it
+    try:
+        with runner.record_har(tmp_path / "held.har", url="**/api/**") as recording:
+            runner._ctx.run(runner._ctx.browser.page.evaluate(
+                "() => { window.held = fetch('/api/held', {method: 'POST', body: 'x=1'}); }"))
+            assert arrived.wait(10)  # the page made it (runner fetched it for the handler)
+    finally:
+        released.set()
+    assert recording.entries == 1
+    (entry,) = json.loads((tmp_path / "held.har").read_text())["log"]["entries"]
+    assert entry["_pending"] is True and "_answeredBy" not in entry
+    assert (entry["request"]["method"], entry["request"]["url"].split("/", 3)[3]) == ("POST", "api/held")
+    assert entry["request"]["postData"]["text"] == "x=1" and entry["response"]["status"] == 0
+    assert runner._ctx.run(runner._ctx.browser.page.evaluate("window.held.then(r => r.json())")) == {"late": True}
 
 
 def test_the_lines_a_har_writes_outside_a_command_are_told_as_log_events(runner, server, tmp_path, request):

@@ -3,9 +3,11 @@
 Playwright's own HAR recorder belongs to a browser context and is written when the context
 closes; runner keeps one context for a whole run, so it records from the page's events
 instead: ``requestfinished`` and ``requestfailed``, with the request's timing, both header lists
-and the response body (``request`` and ``response`` tell what is in flight when it stops: on
-a page runner routes, a request's ``request`` event may not come before the recording stops,
-so its response counts it in flight too). Stubbed and routed
+and the response body (``request`` tells what is in flight; a request still in flight when it
+stops is recorded as pending, with what is known of it). Its listeners subscribe through
+``request_events.listen``: on a page runner routes, a quiet listener of the page's requests is
+there already, and Playwright's own subscription would then leave the recording without its
+``request`` events. Stubbed and routed
 requests are recorded as the page received them; ``_answeredBy`` says whether the server
 answered (through the network, or fetched by runner for a route's handler) or a route did
 (``replay_har(update=...)`` adds only the server's); ``serverIPAddress`` is set when the network
@@ -24,7 +26,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request, Response
+from playwright.async_api import Page, Request
 
 __all__ = ["HarRecorder"]
 
@@ -62,32 +64,25 @@ class HarRecorder:
         self._keep = keep
         self._content = content
         self._entries: list[dict[str, Any]] = []
-        self._pending: set[asyncio.Task[None]] = set()
+        self._reading: set[asyncio.Task[None]] = set()  # entries being built
         self._in_flight: set[Request] = set()  # started, neither finished nor failed yet
-        self._ended_ones: set[Request] = set()  # finished or failed: a late response event adds none
         self._landed = asyncio.Event()  # set whenever nothing is in flight
         self._landed.set()
-        self._listening = False
+        self._stops: list[Callable[[], object]] = []  # what stops each listener, while listening
 
     async def start(self) -> None:
-        self._page.on("request", self._started)
-        self._page.on("response", self._responded)
-        self._page.on("requestfinished", self._finished)
-        self._page.on("requestfailed", self._failed)
-        self._listening = True
+        from runner.engine.request_events import listen
+
+        self._stops = [listen(self._page, event, handler, subscribe=True, public=True)
+                       for event, handler in (("request", self._started), ("requestfinished", self._finished),
+                                              ("requestfailed", self._failed))]
 
     def _started(self, request: Request) -> None:
-        if self._keep(request.url) and request not in self._ended_ones:
+        if self._keep(request.url):
             self._in_flight.add(request)
             self._landed.clear()
 
-    def _responded(self, response: Response) -> None:
-        # on a routed page a request's request event may not have come: its response is then the
-        # first the recording hears of it, and it is in flight until its body ends
-        self._started(response.request)
-
     def _ended(self, request: Request) -> None:
-        self._ended_ones.add(request)
         self._in_flight.discard(request)
         if not self._in_flight:
             self._landed.set()
@@ -102,47 +97,48 @@ class HarRecorder:
 
     def _track(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        self._reading.add(task)
+        task.add_done_callback(self._reading.discard)
 
     async def stop(self, timeout_s: float = 10.0, settle_s: float = 2.0) -> list[dict[str, Any]]:
         """Stop listening, once the requests in flight ended (waited for at most ``settle_s``: a
         request the test's last command started is the test's, as the run's settle counts it;
-        one still open then, a stream, is left out); wait (at most ``timeout_s``) for the entries
-        being read; return every entry, oldest first."""
-        if self._listening and self._in_flight:
+        one still open then, a stream or an answer that has not come, is recorded as pending);
+        wait (at most ``timeout_s``) for the entries being read; return every entry, oldest first."""
+        if self._stops and self._in_flight:
             try:
                 await asyncio.wait_for(self._landed.wait(), settle_s)
             except TimeoutError:
                 pass
-        if self._listening:
-            self._listening = False
-            for event, handler in (("request", self._started), ("response", self._responded),
-                                   ("requestfinished", self._finished), ("requestfailed", self._failed)):
-                try:
-                    self._page.remove_listener(event, handler)
-                except (ValueError, KeyError):
-                    pass
-        if self._pending:
-            await asyncio.wait(set(self._pending), timeout=timeout_s)
+        if self._stops:
+            for request in self._in_flight:
+                self._track(self._entry(request, failed=False, pending=True))
+            self._in_flight.clear()
+            stops, self._stops = self._stops, []
+            for stop in stops:
+                stop()
+        if self._reading:
+            await asyncio.wait(set(self._reading), timeout=timeout_s)
         return sorted(self._entries, key=lambda e: e["startedDateTime"])
 
-    async def _entry(self, request: Request, *, failed: bool) -> None:
+    async def _entry(self, request: Request, *, failed: bool, pending: bool = False) -> None:
         if not self._keep(request.url):
             return
         try:
-            entry = await self._build(request, failed)
+            entry = await self._build(request, failed, pending)
         except PlaywrightError:
             return  # the page or the browser went away: nothing left to record
         if entry is not None:
             self._entries.append(entry)
 
-    async def _build(self, request: Request, failed: bool) -> dict[str, Any] | None:
+    async def _build(self, request: Request, failed: bool, pending: bool) -> dict[str, Any] | None:
         timing = request.timing
         started = timing.get("startTime") or 0
         if started <= 0:  # no timing (some routed requests): the time it ended, as near as known
             started = time.time() * 1000
-        request_headers = await request.headers_array()
+        # the headers sent are known once the answer starts: a pending request has those the page gave
+        request_headers = ([{"name": k, "value": v} for k, v in request.headers.items()] if pending
+                           else await request.headers_array())
         post = request.post_data_buffer
         har_request: dict[str, Any] = {
             "method": request.method, "url": request.url, "httpVersion": "HTTP/1.1", "cookies": [],
@@ -152,14 +148,15 @@ class HarRecorder:
         }
         if post:
             har_request["postData"] = {"mimeType": _mime(request_headers), **_content(post, _mime(request_headers) or "text/plain")}
-        response = None if failed else await request.response()
+        response = None if failed or pending else await request.response()
         address: Any = None  # the server's address, when the network answered
         if response is None:
             har_response: dict[str, Any] = {
                 "status": 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
                 "content": {"size": 0, "mimeType": ""}, "redirectURL": "", "headersSize": -1, "bodySize": -1,
-                "_failureText": request.failure or "no response",
             }
+            if not pending:
+                har_response["_failureText"] = request.failure or "no response"
         else:
             headers = await response.headers_array()
             mime = _mime(headers)
@@ -193,6 +190,8 @@ class HarRecorder:
                         "wait": round(wait, 3), "receive": round(receive, 3)},
             "_resourceType": request.resource_type,
         }
+        if pending:
+            entry["_pending"] = True  # still in flight when the recording stopped: not replayable
         if response is not None:
             from runner.engine.exchange import fetched_from_server
 

@@ -6,7 +6,10 @@ request of a page this module reaches Playwright's own objects under the wrapper
 
 * :func:`listen` adds a listener to the object itself, either subscribing to the event (the
   driver then sends it for every request) or quietly: the listener hears only the events the
-  driver sends anyway. The driver sends a request's ``response``, ``requestFinished`` and
+  driver sends anyway. Playwright subscribes when the first listener of an event is added and
+  unsubscribes when the last goes, counting every listener: a quiet one already there would
+  keep a subscribing one from subscribing (its events then never came), so :func:`listen`
+  keeps the subscription itself, on while a subscribing listener of its own is there. The driver sends a request's ``response``, ``requestFinished`` and
   ``requestFailed`` events, and the ``request`` event of the hop after its redirect, for every
   request the client already holds (one a route was given, or whose ``request`` event came),
   whether or not anyone subscribed.
@@ -19,6 +22,7 @@ Where Playwright's own objects are not there (another Playwright), both use the 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -53,10 +57,38 @@ def listen(owner: Any, event: str, callback: Callable[[Any], Any], *, subscribe:
         def callback(obj: Any) -> Any:
             return given(_to_public.from_impl(obj))
     if subscribe:
-        impl.on(event, callback)
-        return lambda: impl.remove_listener(event, callback)
+        return _subscribed(impl, event, callback)
     _Emitter.on(impl, event, callback)
     return lambda: _Emitter.remove_listener(impl, event, callback)
+
+
+# owner's own object -> event -> how many subscribing listeners listen() gave it
+_subscribers: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
+def _subscribed(impl: Any, event: str, callback: Callable[[Any], Any]) -> Callable[[], object]:
+    """Add a subscribing listener: the driver sends ``event`` while one is there, whatever
+    quiet listeners ``impl`` has (Playwright's own count would take them for subscribers)."""
+    counts = _subscribers.setdefault(impl, {})
+    quiet_ones = not counts.get(event) and impl.listener_count(event)
+    counts[event] = counts.get(event, 0) + 1
+    impl.on(event, callback)  # subscribes when it is the first listener of all
+    update = getattr(impl, "_update_subscription", None)  # a channel's (a CDP session's: no-op)
+    if quiet_ones and update is not None:
+        update(event, True)
+    removed = False
+
+    def stop() -> None:
+        nonlocal removed
+        if removed:
+            return
+        removed = True
+        impl.remove_listener(event, callback)  # unsubscribes when it was the last of all
+        counts[event] -= 1
+        if not counts[event] and impl.listener_count(event) and update is not None:
+            update(event, False)  # only quiet listeners are left
+
+    return stop
 
 
 class RequestEnds:

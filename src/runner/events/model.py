@@ -273,7 +273,7 @@ class RequestIntercepted(Event):
 
     def log_line(self) -> str:
         """The request as the command log tells it: ``(fetch) GET 200 URL @alias stubbed`` (``(server)``
-        for one the app's server made), the
+        for one the app's server made, which went on ``to the service`` when not stubbed), the
         status before the URL (as the original shows it); without a status the URL comes first
         and the error (or the state) last: ``(fetch) GET URL @alias stubbed: <error>``, so that
         a long error does not hide which request it was."""
@@ -281,7 +281,7 @@ class RequestIntercepted(Event):
         if self.status is not None:
             head.append(str(self.status))
         parts = [*head, self.url, *(f"@{alias}" for alias in self.aliases)]
-        parts.append("stubbed" if self.stubbed else "to the server")
+        parts.append("stubbed" if self.stubbed else "to the service" if self.server else "to the server")
         if self.late:
             parts.append("(late: after its responseTimeout)")
         if self.open:

@@ -124,7 +124,8 @@ class Interception(_CamelAttrs):
     ``request_body_size`` (bytes of the body the page sent, 0 for none) and
     ``response_body_size`` (bytes of the body the page received; None when unknown: no response,
     or a response that went straight to the page and whose body was never read), ``late``
-    (True: a request runner only watched got its response after its ``responseTimeout``).
+    (True: a request runner only watched got its response after its ``responseTimeout``),
+    ``server`` (True: the app's server made it, a request of ``runner.intercept_backend``'s routes).
     CamelCase spellings work too (``browserRequestId``, ``routeId``).
     """
 
@@ -142,6 +143,7 @@ class Interception(_CamelAttrs):
         self.alias: str | None = None
         self.dynamic_aliases: list[str] = []
         self.stubbed = False
+        self.server = False  # the app's server made it (runner.intercept_backend), not the page
         self.started = 0.0  # time.monotonic() when the engine received the request
         self.arrival = _arrivals()  # the order requests reached the engine in, across routes
         self.duration_ms: float | None = None
@@ -359,7 +361,8 @@ def lazy_loader(load: Callable[[], Any], loop: asyncio.AbstractEventLoop, timeou
 
 
 def describe_interceptions(records: list[Interception], most: int = 20) -> str:
-    """One line per interception: method, URL, outcome, stubbed or to the server."""
+    """One line per interception: method, URL, outcome, stubbed or to the server (to the
+    service, for a request the app's server made)."""
     lines = []
     for ic in records[:most]:
         if ic.error is not None:
@@ -368,8 +371,9 @@ def describe_interceptions(records: list[Interception], most: int = 20) -> str:
             outcome = str(ic.response.status_code)
         else:
             outcome = ic.state.value
-        where = "stubbed" if ic.stubbed else "to the server"
-        lines.append(f"  {ic.request.method} {ic.request.url} ({outcome}, {where})")
+        where = "stubbed" if ic.stubbed else "to the service" if ic.server else "to the server"
+        made = "(server) " if ic.server else ""
+        lines.append(f"  {made}{ic.request.method} {ic.request.url} ({outcome}, {where})")
     if len(records) > most:
         lines.append(f"  ... and {len(records) - most} more")
     return "\n".join(lines)

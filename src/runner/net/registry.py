@@ -181,6 +181,7 @@ class Registry:
         closed it (:meth:`close`); such a request is still served, counted in no test."""
         ic = Interception(id=f"interceptedRequest{next(self._ids)}", browser_request_id=raw.id, request=request)
         ic.started = arrival
+        ic.server = raw.server
         ic.request_body_size = len(raw.body) if raw.body is not None else 0
         ic.request_body_bytes = raw.body
         with self.lock:

@@ -247,6 +247,9 @@ def test_attempt_and_run_events_keep_nested_data() -> None:
     ({"error": "the handler raised ValueError: boom", "state": "Errored"},
      "(fetch) GET http://h/api @a stubbed: the handler raised ValueError: boom"),
     ({"state": "Received", "open": True}, "(fetch) GET http://h/api @a stubbed (still in flight when the test ended): Received"),
+    ({"status": 200, "stubbed": False}, "(fetch) GET 200 http://h/api @a to the server"),
+    ({"status": 200, "stubbed": False, "server": True}, "(server) GET 200 http://h/api @a to the service"),
+    ({"status": 200, "server": True}, "(server) GET 200 http://h/api @a stubbed"),
 ])
 def test_a_request_log_line_shows_its_status_before_the_url_and_an_error_after_it(changes: dict[str, object],
                                                                                  line: str) -> None:

@@ -29,6 +29,23 @@ def test_server_routes_and_page_routes_never_mix(env: Any) -> None:
     assert [(r["alias"], r["server"]) for r in routes] == [("page", False), ("server", True)]
 
 
+def test_a_server_request_that_went_on_is_told_as_going_to_the_service(env: Any) -> None:
+    # "to the server" beside a request the app's server made read as if it went back to that server
+    env.server(200, {"summary": "Sunny"})
+    env.interceptor.intercept_backend("GET", "**/forecast*").as_("server")
+    env.intercept("GET", "**/forecast*").as_("page")
+    env.send(API, server=True, resource_type="")
+    env.send(API)
+    env.wait("@server")
+    with pytest.raises(CommandError) as caught:
+        env.wait("@server", timeout=20)
+    assert str(caught.value).endswith(f"Requests it already yielded (1):\n  (server) GET {API} (200, to the service)")
+    env.wait("@page")
+    with pytest.raises(CommandError) as caught:
+        env.wait("@page", timeout=20)
+    assert str(caught.value).endswith(f"Requests it already yielded (1):\n  GET {API} (200, to the server)")
+
+
 def test_a_server_route_alone_leaves_the_page_unrouted(env: Any) -> None:
     env.interceptor.intercept_backend("**/forecast*", {"body": "stub"})
     assert not env.interceptor.needs_routing() and not env.interceptor.wants_requests()

@@ -178,7 +178,8 @@ def _logged_request(event: RequestIntercepted, start: float) -> dict[str, Any]:
             "args": f"{event.method} {event.outcome} {event.url}", "aliases": list(event.aliases),
             "stubbed": event.stubbed, "at": round(ended - total, 1) if isinstance(total, (int, float)) else ended,
             "durationMs": _ms(total), "state": "failed" if event.state == "Errored" else "passed",
-            "error": event.error if event.state == "Errored" else None, "open": event.open, "late": event.late}
+            "error": event.error if event.state == "Errored" else None, "open": event.open, "late": event.late,
+            "server": event.server}
 
 
 def _check(event: A11yChecked) -> dict[str, Any]:

@@ -236,7 +236,7 @@
         list.append(el("li", { className: "request-line", dataset: { stubbed: r.stubbed ? "yes" : "no" } },
           el("span", { className: "cmd-name", text: "(" + (r.server ? "server" : r.resource_type || "request") + ")" }),
           el("span", { className: "cmd-args", text: r.method + " " + (r.status != null ? r.status : (r.error || r.state)) + " " + r.url +
-            (r.aliases || []).map((a) => " @" + a).join("") + (r.stubbed ? " stubbed" : " to the server") }),
+            (r.aliases || []).map((a) => " @" + a).join("") + (r.stubbed ? " stubbed" : r.server ? " to the service" : " to the server") }),
           el("span", { className: "duration", text: ms(r.timings && r.timings.total) })));
         continue;
       }

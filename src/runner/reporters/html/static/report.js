@@ -626,7 +626,7 @@
       var what = c.kind === "log" ? el("span", { cls: "cmd" }, el("b", { text: "log " }), el("span", { text: c.args }))
         : c.kind === "request" ? el("span", { cls: "cmd request" }, el("b", { text: "(" + c.name + ") " }), el("span", { text: c.args }),
           el("span", { cls: "req-alias", text: (c.aliases || []).map(function (a) { return " @" + a; }).join("") }),
-          el("span", { cls: "req-mark", text: (c.stubbed ? " stubbed" : " to the server") + requestNote(c) }))
+          el("span", { cls: "req-mark", text: (c.stubbed ? " stubbed" : c.server ? " to the service" : " to the server") + requestNote(c) }))
         : el("span", { cls: "cmd" }, c.depth ? el("span", { cls: "nested", text: "\u00a0\u00a0".repeat(c.depth - 1) + "\u21b3 " }) : null,
           c.subject ? el("span", { cls: "subject", text: c.subject + "." }) : null,
           el("b", { text: c.name }), el("span", { text: "(" + (c.args || "") + ")" }),
