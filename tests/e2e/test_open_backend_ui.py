@@ -32,7 +32,7 @@ def test_the_servers_requests_are_marked_in_the_command_log_routes_and_requests(
     runner.get(".spec[data-spec='price_spec.py'] .run-spec").click()
     runner.get("#run-state").should("have.attr", "data-state", "running")
     runner.get("#run-state").should("have.attr", "data-state", "done", timeout=RUN_DONE_MS)
-    runner.get("#run-state").should("have.text", "done: price_spec.py · 2 passed")
+    runner.get("#run-state").should("have.text", "done: price_spec.py · 3 passed")
     runner.contains(".test-tab", "test_stubbed").click()
     lines = "#commands .request-line"
     runner.get(lines).should("have.length", 2)
@@ -49,3 +49,11 @@ def test_the_servers_requests_are_marked_in_the_command_log_routes_and_requests(
     runner.contains(".test-tab", "test_unrouted").click()
     runner.get("[data-tab=requests]").click()
     runner.get("#requests .request").should("have.length", 0)
+    # a server's request a route only watched went on to the service it called
+    runner.contains(".test-tab", "test_spied").click()
+    runner.get("[data-tab=commands]").click()
+    runner.get("#commands .request-line").should("have.length", 1).and_("contain", "@real to the service")
+    runner.get("[data-tab=requests]").click()
+    runner.get("#requests .request[data-server=yes] .fill").should(
+        "have.attr", "title", "went to the service (the app's server made it)").click()
+    runner.get("#request-detail p").first().should("contain", "went to the service (the app's server made it)")

@@ -79,6 +79,13 @@ def test_stubbed(runner):
 def test_unrouted(runner):
     runner.visit("/")
     runner.get("#price").should("have.text", "7 EUR")
+
+
+def test_spied(runner):
+    runner.intercept_backend("GET", "**/price").as_("real")
+    runner.visit("/")
+    runner.get("#price").should("have.text", "7 EUR")
+    runner.wait("@real")
 '''
 
 

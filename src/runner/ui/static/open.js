@@ -279,7 +279,7 @@
     if (!v.routes.size) routes.append(el("tr", {}, el("td", { colspan: 5, className: "empty", text: "no routes" })));
     v.requests.forEach((r, i) => {
       const li = el("li", { className: "request", dataset: { stubbed: r.stubbed ? "yes" : "no", server: r.server ? "yes" : "no" }, tabindex: 0 },
-        el("span", { className: "fill " + (r.stubbed ? "stubbed" : "filled"), title: r.stubbed ? "stubbed by runner" : "went to the server",
+        el("span", { className: "fill " + (r.stubbed ? "stubbed" : "filled"), title: wentTo(r),
           text: r.stubbed ? "○" : "●" }),
         r.server ? el("span", { className: "made-by", title: "made by the app's server (runner.intercept_backend)", text: "(server)" }) : null,
         el("span", { className: "method", text: r.method }),
@@ -318,11 +318,15 @@
     const text = b.encoding === "base64" ? "(" + b.size + " bytes, binary)" : b.data;
     return el("pre", { className: "body " + which, text: text + (b.cut ? "\n… (cut: " + b.size + " bytes in all)" : "") });
   }
+  // where a request went: a request of the app's server went on to the service it called
+  function wentTo(r) {
+    return r.stubbed ? "stubbed by runner" : r.server ? "went to the service (the app's server made it)" : "went to the server";
+  }
   function requestDetail(r) {
     const t = r.timings || {};
     return el("div", { className: "detail" },
       el("h3", { text: r.method + " " + r.url }),
-      el("p", { text: (r.stubbed ? "stubbed by runner" : "went to the server") + " · status " + (r.status ?? "-") +
+      el("p", { text: wentTo(r) + " · status " + (r.status ?? "-") +
         (r.error ? " · error: " + r.error : "") + " · queued " + ms(t.queued) + " · handler " + ms(t.handler) +
         " · upstream " + ms(t.upstream) + " · total " + ms(t.total) }),
       el("h4", { text: "Request headers" }), headersTable(r.request_headers),
