@@ -10,7 +10,7 @@ import jinja2
 import pytest
 from tests.support.page_fetch import fetch
 
-from runner import UsageError
+from runner import CommandError, UsageError
 
 COMPONENTS = Path(__file__).parent / "site" / "pages" / "components"
 
@@ -57,3 +57,10 @@ def test_each_mount_replaces_the_last(runner):
 def test_misuse_says_what_was_expected(runner, call, says):
     with pytest.raises(UsageError, match=says):
         call(runner)
+
+
+def test_a_mount_that_cannot_load_says_mount_not_visit(runner):
+    runner.network_conditions(offline=True)
+    with pytest.raises(CommandError, match=r"^runner\.mount\(\) failed trying to load") as failed:
+        runner.mount("<p>hi</p>")
+    assert "runner.visit()" not in str(failed.value) and "fail_on_status_code" not in str(failed.value)

@@ -96,6 +96,7 @@ class NavigationCommands(CommandsBase):
         ``bound_by`` is the command's name and where ``timeout`` came from (:func:`_bound_by`),
         which a timeout's message names."""
         __tracebackhide__ = True
+        name, source = bound_by
         status, status_text, error = self._ctx.run(self._ctx.browser.goto(
             full, wait_until=wait_until, timeout_ms=timeout, headers=headers, before_load=hook), timeout)
         if hook is not None and hook.error is not None:
@@ -105,14 +106,13 @@ class NavigationCommands(CommandsBase):
             raise failure from (None if isinstance(hook.error, PageScriptError) else hook.error)
         if error is not None and error.startswith(INVALID_HTTP):
             raise CommandError(
-                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"runner.{name}() failed trying to load:\n\n  {full}\n\n"
                 f"The response was not valid HTTP: {error[len(INVALID_HTTP):]}.\n"
                 "The browser forgave it, but a stricter client (and the original runner) does "
                 "not: fix what the web server sends."
             )
         if error is not None:
             if "Timeout" in error:
-                name, source = bound_by
                 raise CommandError(
                     f"runner.{name}() timed out after {int(timeout)}ms waiting for the load event of:\n\n"
                     f"  {full}\n\nThe page did not fire its load event ({source}). "
@@ -122,7 +122,7 @@ class NavigationCommands(CommandsBase):
                 )
             conditions = self._ctx.browser.network_conditions
             raise CommandError(
-                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"runner.{name}() failed trying to load:\n\n  {full}\n\n"
                 f"The request failed without a response: {error}\n"
                 + ("The test's network is offline (runner.network_conditions(), or the networkConditions option)."
                    if conditions is not None and conditions.offline else
@@ -130,10 +130,10 @@ class NavigationCommands(CommandsBase):
             )
         if fail_on_status and status is not None and status >= 400:
             raise CommandError(
-                f"runner.visit() failed trying to load:\n\n  {full}\n\n"
+                f"runner.{name}() failed trying to load:\n\n  {full}\n\n"
                 f"The response from the web server was:\n\n  > {status}: {status_text}\n\n"
-                "This counts as a failure because the status code was not 2xx or 3xx.\n"
-                "Pass fail_on_status_code=False if this status is expected."
+                "This counts as a failure because the status code was not 2xx or 3xx."
+                + ("\nPass fail_on_status_code=False if this status is expected." if name == "visit" else "")
             )
         if hook is not None and not hook.ran:
             # the first line is the log line: it says the whole of it
