@@ -1,6 +1,6 @@
 """match.screenshot and match.aria_snapshot on subjects a new user meets on a real app: an element
 that is hidden or has no size, a hidden element's (empty) accessibility tree, a mask selector
-the browser cannot parse, options that do not belong. Each fails with a message naming the
+the browser cannot parse, options that do not belong, a popup's page (its messages name its tab). Each fails with a message naming the
 subject, what was expected and what was found, and no baseline is written from it."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ pytestmark = pytest.mark.slow
 
 PAGE = """<div id="shown" style="width:40px;height:20px;background:#3366cc"></div>
 <div id="hidden" style="display:none">not shown</div>
-<div id="empty"></div>"""
+<div id="empty"></div>
+<a id="open" href="/" target="_blank">again</a>"""
 
 SPEC = """
 def test_hidden_shot(runner):
@@ -42,6 +43,12 @@ def test_unknown_option(runner):
     runner.visit("/")
     runner.get("#shown").should("match.screenshot", "shown", maxDiffPixel=3)
 
+def test_tab(runner):
+    runner.visit("/")
+    with runner.popup() as tab:
+        runner.get("#open").click()
+    tab.value.page().should("match.aria_snapshot", "tab")
+
 def test_aria_option(runner):
     runner.visit("/")
     runner.get("#shown").should("match.aria_snapshot", "shown", threshold=0.1)
@@ -52,7 +59,7 @@ def test_subjects_that_cannot_be_pictured_or_read(tmp_path: Path) -> None:
     root = write_project(tmp_path, base_project({"runner/integration/subjects_spec.py": SPEC},
                                                 {"video": False, "defaultCommandTimeout": 1000}, page=PAGE))
     result = run_runner("run", cwd=root, env={"CI": ""})
-    assert result.code == 7, result.text
+    assert result.code == 8, result.text
     events = [json.loads(line) for line in (root / "runner/results/events.jsonl").read_text().splitlines()]
     said = {e["nodeid"].rsplit("::", 1)[1]: e["message"] for e in events if e["kind"] == "attempt.ended"}
 
@@ -84,3 +91,8 @@ def test_subjects_that_cannot_be_pictured_or_read(tmp_path: Path) -> None:
         "timeout)")
     assert said["test_aria_option"] == ("UsageError: get('#shown').should('match.aria_snapshot', 'shown') does not "
                                         "take the option 'threshold'. (it takes timeout)")
+
+    # told outside the retry, the message still names the tab, as a timeout's does
+    assert said["test_tab"].startswith("CommandError: tab[1].page().should('match.aria_snapshot', 'tab'): the "
+                                       "baseline runner/integration/__snapshots__/subjects_spec/tab.aria.yml did "
+                                       "not exist; it was written now"), said["test_tab"]

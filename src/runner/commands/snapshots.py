@@ -71,6 +71,12 @@ class _Target:
     def ctx(self) -> TestContext:
         return self.commands._ctx
 
+    def what(self, chainer: str, name: str) -> str:
+        """The assertion as a message names it: a popup's says its tab (``tab[1].page()...``), as
+        retry()'s timeout messages do."""
+        tab = self.ctx.page_label
+        return f"{tab + '.' if tab else ''}{self.label}.should({chainer!r}, {name!r})"
+
 
 def match_snapshot(commands: CommandsBase, query: dict[str, Any] | None, label: str, chainer: str,
                    args: tuple[Any, ...], options: dict[str, Any], timeout_ms: float) -> None:
@@ -100,7 +106,7 @@ def _known_options(target: _Target, chainer: str, name: str, options: dict[str, 
     for key, value in options.items():
         snake = camel_to_snake(key)
         if snake not in allowed:
-            what = f"{target.label}.should({chainer!r}, {name!r})"
+            what = target.what(chainer, name)
             if snake == "full_page" and chainer == SCREENSHOT:
                 raise UsageError(f"{what}: full_page is an option of runner.page(); an element is pictured whole.")
             close = difflib.get_close_matches(snake, sorted(allowed), n=1)
@@ -173,7 +179,7 @@ def _screenshot(target: _Target, name: str, opts: dict[str, Any], timeout_ms: fl
         answer = ctx.run(ctx.browser.snapshot_png(target.query, masks=opts["mask"], full_page=opts["full_page"],
                                                   timeout_ms=left_ms))
         if "bad_mask" in answer:
-            raise UsageError(f"{target.label}.should({SCREENSHOT!r}, {name!r}): the mask {answer['bad_mask']!r} is "
+            raise UsageError(f"{target.what(SCREENSHOT, name)}: the mask {answer['bad_mask']!r} is "
                              f"not a valid CSS selector: {answer.get('error')}")
         if "png" not in answer:
             seen.previous = None
@@ -279,7 +285,7 @@ def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data:
     ctx = target.ctx
     shown = _shown(path, ctx)
     chainer = SCREENSHOT if event["what"] == "screenshot" else ARIA
-    what = f"{target.label}.should({chainer!r}, {name!r})"
+    what = target.what(chainer, name)
     if policy.writes_missing:
         if not write_baseline(path, data, replace=False):
             message = (f"{what}: the baseline {shown} did not exist when the assertion began and was written "
@@ -362,7 +368,7 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
             return Attempt(False, f"{target.label} has no accessibility tree to compare (it is hidden, or holds "
                                   "nothing a screen reader reads)")
         if "template_error" in answer and not policy.rewrites_changed:
-            raise UsageError(f"{target.label}.should({ARIA!r}, {name!r}): the aria snapshot {_shown(path, ctx)} is "
+            raise UsageError(f"{target.what(ARIA, name)}: the aria snapshot {_shown(path, ctx)} is "
                              f"not a template Playwright can read: {answer['template_error']}")
         last.update(answer)
         if expected is None or answer.get("matches") or policy.rewrites_all or policy.rewrites_changed:
@@ -381,7 +387,7 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
     writes = expected is None or policy.rewrites_all or not last.get("matches")
     if writes and ctx.redactor is not None and ctx.redactor.text(actual) != actual:
         # a textbox's value is in the tree: a secret typed there must not land in a file in clear
-        message = (f"{target.label}.should({ARIA!r}, {name!r}): the accessibility tree holds a secret (typed with "
+        message = (f"{target.what(ARIA, name)}: the accessibility tree holds a secret (typed with "
                    f"log=False, or a runner.env.json / RUNNER_* value), so it is not written to {shown}. Write the "
                    "template yourself, with a regular expression in the secret's place: - textbox \"Password\": /.+/")
         _tell(ctx, event, "missing" if expected is None else "differs", False, message)
