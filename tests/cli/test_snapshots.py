@@ -326,7 +326,7 @@ def test_a_tabs_snapshots_are_the_tabs(tmp_path: Path) -> None:
     assert "the aria snapshot runner/integration/__snapshots__/tab_spec/tab.aria.yml is not a template " \
            "Playwright can read: " in broken.out and "at line 2, column 3" in broken.out
     tab_failure = next(e for e in _events(root) if e["kind"] == "attempt.ended" and e["nodeid"].endswith("test_tab"))
-    assert tab_failure["message"].startswith("UsageError: get('#tab').should('match.aria_snapshot', 'tab'): the aria "
+    assert tab_failure["message"].startswith("UsageError: tab[1].get('#tab').should('match.aria_snapshot', 'tab'): the aria "
                                              "snapshot"), tab_failure["message"]  # at once, not after the timeout
 
     # a picture that never settles fails saying so, and no baseline is written from it

@@ -33,7 +33,8 @@ from runner.artifacts.snapshots import (
     read_baseline,
     write_baseline,
 )
-from runner.commands.base import CommandsBase, snake_options
+from runner.casing import camel_to_snake
+from runner.commands.base import CommandsBase
 from runner.commands.context import Attempt, TestContext, retry
 from runner.commands.steps import command
 from runner.errors import CommandError, UsageError
@@ -70,6 +71,12 @@ class _Target:
     def ctx(self) -> TestContext:
         return self.commands._ctx
 
+    def what(self, chainer: str, name: str) -> str:
+        """The assertion as a message names it: a popup's says its tab (``tab[1].page()...``), as
+        retry()'s timeout messages do."""
+        tab = self.ctx.page_label
+        return f"{tab + '.' if tab else ''}{self.label}.should({chainer!r}, {name!r})"
+
 
 def match_snapshot(commands: CommandsBase, query: dict[str, Any] | None, label: str, chainer: str,
                    args: tuple[Any, ...], options: dict[str, Any], timeout_ms: float) -> None:
@@ -82,14 +89,32 @@ def match_snapshot(commands: CommandsBase, query: dict[str, Any] | None, label: 
     name = checked_name(args[0], chainer)
     target = _Target(commands, query, label)
     if chainer == ARIA:
-        snake_options(options, set(), f"should({chainer!r})")
+        _known_options(target, chainer, name, options, set())
         _aria(target, name, timeout_ms)
     else:
         allowed = {"mask", "threshold", "max_diff_pixels", "max_diff_pixel_ratio"}
         if query is None:
             allowed.add("full_page")
-        _screenshot(target, name, _screenshot_options(snake_options(options, allowed, f"should({chainer!r})")),
+        _screenshot(target, name, _screenshot_options(_known_options(target, chainer, name, options, allowed)),
                     timeout_ms)
+
+
+def _known_options(target: _Target, chainer: str, name: str, options: dict[str, Any],
+                   allowed: set[str]) -> dict[str, Any]:
+    """``options`` in snake_case; one not in ``allowed`` is a UsageError naming the assertion."""
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        snake = camel_to_snake(key)
+        if snake not in allowed:
+            what = target.what(chainer, name)
+            if snake == "full_page" and chainer == SCREENSHOT:
+                raise UsageError(f"{what}: full_page is an option of runner.page(); an element is pictured whole.")
+            close = difflib.get_close_matches(snake, sorted(allowed), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise UsageError(f"{what} does not take the option {key!r}.{hint} "
+                             f"(it takes {', '.join(sorted(allowed | {'timeout'}))})")
+        out[snake] = value
+    return out
 
 
 def _screenshot_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -153,10 +178,12 @@ def _screenshot(target: _Target, name: str, opts: dict[str, Any], timeout_ms: fl
         left_ms = max((deadline - time.monotonic()) * 1000, 1000.0)
         answer = ctx.run(ctx.browser.snapshot_png(target.query, masks=opts["mask"], full_page=opts["full_page"],
                                                   timeout_ms=left_ms))
+        if "bad_mask" in answer:
+            raise UsageError(f"{target.what(SCREENSHOT, name)}: the mask {answer['bad_mask']!r} is "
+                             f"not a valid CSS selector: {answer.get('error')}")
         if "png" not in answer:
             seen.previous = None
-            return Attempt(False, f"expected to find element {target.label}, but never found it"
-                           if answer.get("missing") else f"the picture could not be taken: {answer.get('error')}")
+            return Attempt(False, _no_picture(target, answer))
         shot: bytes = answer["png"]
         steady, seen.previous = shot == seen.previous, shot
         if not steady:
@@ -189,6 +216,15 @@ def _screenshot(target: _Target, name: str, opts: dict[str, Any], timeout_ms: fl
     shot = seen.previous
     assert shot is not None
     _settle_shot(target, name, path, opts, policy, stored is None, shot, seen.comparison)
+
+
+def _no_picture(target: _Target, answer: dict[str, Any]) -> str:
+    if answer.get("missing"):
+        return f"expected to find element {target.label}, but never found it"
+    if answer.get("hidden"):
+        return (f"expected element {target.label} to be visible to picture it, but it is not "
+                "(display: none, visibility: hidden, or no size)")
+    return f"the picture could not be taken: {answer.get('error')}"
 
 
 def _within(comparison: Comparison, opts: dict[str, Any]) -> bool:
@@ -249,7 +285,7 @@ def _missing(target: _Target, name: str, path: Path, policy: UpdatePolicy, data:
     ctx = target.ctx
     shown = _shown(path, ctx)
     chainer = SCREENSHOT if event["what"] == "screenshot" else ARIA
-    what = f"{target.label}.should({chainer!r}, {name!r})"
+    what = target.what(chainer, name)
     if policy.writes_missing:
         if not write_baseline(path, data, replace=False):
             message = (f"{what}: the baseline {shown} did not exist when the assertion began and was written "
@@ -327,8 +363,12 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
         if "actual" not in answer:
             return Attempt(False, f"expected to find element {target.label}, but never found it"
                            if answer.get("missing") else f"the tree could not be read: {answer.get('error')}")
+        if not answer["actual"].strip():
+            # a hidden subject's tree is empty: written, it would be a baseline Playwright cannot read
+            return Attempt(False, f"{target.label} has no accessibility tree to compare (it is hidden, or holds "
+                                  "nothing a screen reader reads)")
         if "template_error" in answer and not policy.rewrites_changed:
-            raise UsageError(f"{target.label}.should({ARIA!r}, {name!r}): the aria snapshot {_shown(path, ctx)} is "
+            raise UsageError(f"{target.what(ARIA, name)}: the aria snapshot {_shown(path, ctx)} is "
                              f"not a template Playwright can read: {answer['template_error']}")
         last.update(answer)
         if expected is None or answer.get("matches") or policy.rewrites_all or policy.rewrites_changed:
@@ -347,7 +387,7 @@ def _aria(target: _Target, name: str, timeout_ms: float) -> None:
     writes = expected is None or policy.rewrites_all or not last.get("matches")
     if writes and ctx.redactor is not None and ctx.redactor.text(actual) != actual:
         # a textbox's value is in the tree: a secret typed there must not land in a file in clear
-        message = (f"{target.label}.should({ARIA!r}, {name!r}): the accessibility tree holds a secret (typed with "
+        message = (f"{target.what(ARIA, name)}: the accessibility tree holds a secret (typed with "
                    f"log=False, or a runner.env.json / RUNNER_* value), so it is not written to {shown}. Write the "
                    "template yourself, with a regular expression in the secret's place: - textbox \"Password\": /.+/")
         _tell(ctx, event, "missing" if expected is None else "differs", False, message)

@@ -33,8 +33,10 @@ class SnapshotVerbs(ElementVerbs):
     """Pictures and aria snapshots of the page or of a query's first element.
 
     Each answers a dict: what it read, ``{"missing": True}`` when the query finds no element
-    now, or ``{"error": ...}`` with Playwright's words when the browser could not do it (an
-    element that never became visible and stable): the caller retries either."""
+    now, ``{"hidden": True}`` when the element to picture is not visible now (``display: none``,
+    ``visibility: hidden``, no size), or ``{"error": ...}`` with Playwright's words when the
+    browser could not do it: the caller retries these. ``{"bad_mask": selector, "error": ...}``
+    names a mask selector the browser cannot parse, which no retry mends."""
 
     async def snapshot_png(self, query: dict[str, Any] | None, *, masks: list[str], full_page: bool,
                            timeout_ms: float) -> dict[str, Any]:
@@ -42,6 +44,11 @@ class SnapshotVerbs(ElementVerbs):
         (``query`` None; the whole page with ``full_page``), ``masks`` (CSS selectors) painted over."""
         page = self._live_page()
         options = _steady(page, masks, timeout_ms)
+        for mask in masks:
+            try:
+                await page.locator(mask).count()
+            except PlaywrightError as err:
+                return {"bad_mask": mask, "error": _first_line(err)}
         try:
             if query is None:
                 return {"png": await page.screenshot(full_page=full_page, **options)}
@@ -50,6 +57,10 @@ class SnapshotVerbs(ElementVerbs):
                 element = (await handle.evaluate_handle("els => els[0] || null")).as_element()
                 if element is None:
                     return {"missing": True}
+                if not await element.is_visible():
+                    # asked now, so the caller retries at once; element.screenshot would spend
+                    # the whole timeout waiting and then say only that it timed out
+                    return {"hidden": True}
                 return {"png": await element.screenshot(**options)}
             finally:
                 await handle.dispose()
