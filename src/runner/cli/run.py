@@ -299,7 +299,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     if args.journal is not None:  # what the watching process needs to finish the reports of a death
         args.journal.attach(session, reporter=reporter_name, options=config.reporter_options,
                             flags=args.reporter_options, report=report.target if report is not None else None,
-                            events=events_path)
+                            events=events_path, fail_on_flaky=args.fail_on_flaky)
     from runner.events import RunEnded
     from runner.run.launch import run_pytest
     from runner.run.workers import xdist_args

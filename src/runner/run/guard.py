@@ -69,12 +69,13 @@ class Journal:
             self._fd = None
 
     def attach(self, session: Any, *, reporter: str, options: dict[str, Any], flags: list[str] | None,
-               report: Path | None, events: Path | None) -> None:
+               report: Path | None, events: Path | None, fail_on_flaky: bool = False) -> None:
         """What the parent needs to finish the reports, then every event of ``session``'s bus."""
         self._write({"setup": {"reporter": reporter, "options": options, "flags": list(flags or []),
                                "report": str(report) if report is not None else None,
                                "events": str(events) if events is not None else None,
-                               "project": str(session.config.project_root)}})
+                               "project": str(session.config.project_root),
+                               "fail_on_flaky": fail_on_flaky}})
         session.bus.subscribe(self)
 
     def __call__(self, event: Event) -> None:
@@ -367,7 +368,7 @@ def _tell_death(record: _Record, how: tuple[str, int | None], got: list[int]) ->
     print(f"\nrunner: {message}", file=sys.stderr, flush=True)
     failures = 1
     if started is not None and record.setup is not None:
-        tail = _death_tail(events, running, words)
+        tail = _death_tail(events, running, words, fail_on_flaky=record.setup.get("fail_on_flaky") is True)
         failures = max(1, _finish_reports(record.setup, events, tail))
     if got:  # the run was being interrupted by a signal: its status
         return 128 + got[0]
@@ -395,9 +396,11 @@ def _running_tests(events: list[Event]) -> list[TestStarted]:
     return list(running.values())
 
 
-def _death_tail(events: list[Event], running: list[TestStarted], words: str) -> list[Event]:
+def _death_tail(events: list[Event], running: list[TestStarted], words: str, *,
+                fail_on_flaky: bool = False) -> list[Event]:
     """The events the child could not publish: the running tests failed by the death (``words``:
-    how it died), their specs and the run ended."""
+    how it died), their specs and the run ended (made with ``--fail-on-flaky`` or not, as the
+    child's would have said)."""
     import time
 
     from runner.events import AttemptEnded, RunEnded, SpecEnded, SpecStarted, TestEnded
@@ -433,7 +436,8 @@ def _death_tail(events: list[Event], running: list[TestStarted], words: str) -> 
     first = events[0].at if events else now
     tail.append(RunEnded(duration_ms=max(0.0, (now - first) * 1000), tests=totals["tests"],
                          passed=totals["passed"], failed=totals["failed"], pending=totals["pending"],
-                         skipped=totals["skipped"], error="the process running the tests died"))
+                         skipped=totals["skipped"], error="the process running the tests died",
+                         fail_on_flaky=fail_on_flaky))
     return tail
 
 
