@@ -95,6 +95,10 @@ def command(args: argparse.Namespace) -> int:
             extra = _pytest_extra(args)
             reruns: list[str] = []
             args.max_failures, args.pytest_args, stops = _max_failures(args.max_failures, extra, reruns)
+            from_env, env_stops = _addopts_stops(reruns)
+            if from_env is not None:
+                args.max_failures = min(from_env, args.max_failures or from_env)
+                stops += env_stops
             _take_reruns(args, reruns)
             if stops:
                 print(f"runner: notice: pytest's {', '.join(stops)} is "
@@ -660,6 +664,30 @@ def _max_failures(flag: str | None, extra: list[str],
             if arg in _PYTEST_VALUE_OPTIONS:  # its value is no flag, whatever it reads
                 kept.append(next(values, ""))
     return (min(limits) if limits else None), kept, stops
+
+
+def _addopts_stops(reruns: list[str]) -> tuple[int | None, list[str]]:
+    """pytest's stops in ``PYTEST_ADDOPTS`` (pytest's arguments from the environment), taken as
+    :func:`_max_failures` takes those after ``--``, and out of the variable, so that neither this
+    run's pytest nor its workers' stop on their own. Returns the limit and the stops taken (as
+    written, saying where). The variable's ``--lf``/``--ff`` go to ``reruns`` too; pytest's
+    verbosity flags are refused the same way. A variable that cannot be split (an open quote) is
+    left to pytest, which says what is wrong with it."""
+    import os
+    import shlex
+
+    addopts = os.environ.get("PYTEST_ADDOPTS", "")
+    try:
+        words = shlex.split(addopts)
+    except ValueError:
+        return None, []
+    try:
+        limit, kept, stops = _max_failures(None, words, reruns)
+    except UsageError as err:
+        raise UsageError(f"{err} (It was in PYTEST_ADDOPTS.)") from err
+    if kept != words:
+        os.environ["PYTEST_ADDOPTS"] = shlex.join(kept)
+    return limit, [f"{stop} in PYTEST_ADDOPTS" for stop in stops]
 
 
 # pytest's cache plugin's, runner's own in a runner run (its history; pytest's cache is off)
