@@ -197,7 +197,7 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
             f"Check {key}, testFiles and ignoreTestFiles in runner.json."
         )
     if args.only_changed is not None:
-        specs = _only_changed(config, specs, args.only_changed)
+        specs = _only_changed(session, specs, args.only_changed)
         if not specs and args.shard is None:
             return 0  # nothing to run: the last run's reports and artifacts stay as they were
     rerun = _rerun(args, config, specs)
@@ -339,13 +339,15 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     return _exit_status(ran, interrupts, session, writer.started, args, reporter_name)
 
 
-def _only_changed(config: Any, specs: list[Path], ref: str) -> list[Path]:
+def _only_changed(session: Any, specs: list[Path], ref: str) -> list[Path]:
     """``--only-changed``: the specs the changes since ``ref`` can affect, told in one line (before
-    ``--shard`` takes its share of them). Raises ``ChangedError`` when git cannot tell."""
+    ``--shard`` takes its share of them) and kept for ``run.started`` (the report's run details).
+    Raises ``ChangedError`` when git cannot tell."""
     from runner.run.changed import select_changed
 
-    selection = select_changed(config, specs, ref)
+    selection = select_changed(session.config, specs, ref)
     print(selection.notice(), file=sys.stderr)
+    session.only_changed = selection.described(spec_folder(session.config)[1])
     return selection.specs
 
 
