@@ -26,8 +26,9 @@ from pathlib import Path
 
 __all__ = ["ENV", "make_run_folder", "remove_run_folder", "run_folder"]
 
-#: The environment variable naming the run's folder to the test process and its workers.
-ENV = "RUNNER_RUN_TEMP"
+#: The environment variable naming the run's folder to the test process and its workers (runner's
+#: configuration passes over ``RUNNER_INTERNAL_*``: it is no option, nor an env value of the tests).
+ENV = "RUNNER_INTERNAL_RUN_TEMP"
 
 
 def make_run_folder() -> Path | None:

@@ -232,3 +232,5 @@ def test_a_death_leaves_nothing_in_the_temp_folder_but_anothers_is_kept(tmp_path
     left = sorted(p.name for p in temp.iterdir() if p.name.startswith(_LEFT) and p not in others)
     assert left == [], left
     assert all(folder.is_dir() for folder in others)
+    (started,) = [e for e in _events(root) if e["kind"] == "run.started"]
+    assert started["config"]["env"] == {}, started["config"]["env"]  # the run's folder is runner's, not the tests'
