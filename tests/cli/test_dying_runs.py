@@ -167,3 +167,70 @@ def test_a_run_pytest_cannot_start_leaves_the_last_runs_artifacts(tmp_path, pyte
     assert "left as they were" in result.err or "stay as they were" in result.err
     assert "the HTML report is in" not in result.err  # no report was written, none is pointed at
     assert _artifacts(root) == before
+
+
+FLAKY_THEN_DIES = '''
+import os
+import signal
+from pathlib import Path
+
+def test_flaky(runner):
+    marker = Path(__file__).with_suffix(".ran")
+    first = not marker.exists()
+    marker.write_text("ran")
+    assert not first, "fails on its first attempt only"
+
+def test_dies(runner):
+    os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+
+@pytest.mark.slow
+def test_the_run_ended_of_a_death_keeps_fail_on_flaky(tmp_path):
+    root = write_project(tmp_path, base_project({"runner/integration/a_spec.py": FLAKY_THEN_DIES},
+                                                {"video": False, "retries": 1}))
+    result = run_runner("run", "--fail-on-flaky", cwd=root)
+    assert result.code != 0, result.text
+    assert "it was killed by SIGKILL" in result.err, result.err
+    events = _events(root)
+    attempts = [e["state"] for e in events if e["kind"] == "attempt.ended" and e["nodeid"].endswith("::test_flaky")]
+    assert attempts == ["failed", "passed"], attempts
+    ended = events[-1]
+    assert ended["kind"] == "run.ended" and ended["error"] == "the process running the tests died"
+    assert ended["fail_on_flaky"] is True, ended
+
+
+VISITS_THEN_DIES = '''
+import os
+import signal
+
+from runner import Runner
+
+def test_visits_then_dies(runner):
+    Runner.backend_environment()  # runner's proxy for the app's server: its CA in a folder
+    runner.visit("/")
+    os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+#: What Playwright's driver and browser, and runner's proxy, put in the temp folder.
+_LEFT = ("playwright-artifacts-", "playwright-tracing-", "playwright_chromiumdev_profile-", "runner-proxy-",
+         "runner-run-")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]], ids=["test process", "worker"])
+def test_a_death_leaves_nothing_in_the_temp_folder_but_anothers_is_kept(tmp_path, workers):
+    root = write_project(tmp_path / "project", base_project({"runner/integration/a_spec.py": VISITS_THEN_DIES},
+                                                            {"video": False}))
+    temp = tmp_path / "temp"
+    others = [temp / "playwright-artifacts-another", temp / "runner-proxy-1-another"]  # another run's
+    for folder in others:
+        folder.mkdir(parents=True)
+    result = run_runner("run", *workers, cwd=root, env={"TMPDIR": str(temp)}, timeout=240)
+    assert result.code != 0, result.text
+    assert "TestProcessDied" in result.out, result.text
+    left = sorted(p.name for p in temp.iterdir() if p.name.startswith(_LEFT) and p not in others)
+    assert left == [], left
+    assert all(folder.is_dir() for folder in others)
+    (started,) = [e for e in _events(root) if e["kind"] == "run.started"]
+    assert started["config"]["env"] == {}, started["config"]["env"]  # the run's folder is runner's, not the tests'

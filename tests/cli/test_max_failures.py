@@ -190,6 +190,26 @@ def test_pytests_exitfirst_is_runners_max_failures_1(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_pytests_exitfirst_in_pytest_addopts_is_runners_max_failures_1(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    result = run_runner("run", "-r", "tap", cwd=root, env={"PYTEST_ADDOPTS": "-s -x"}, timeout=180)
+    assert result.code == 1, result.text
+    _no_interruption(result.text)
+    assert "runner: notice: pytest's -x in PYTEST_ADDOPTS is runner's --max-failures 1" in result.err, result.text
+    assert "not ok 1 - a_spec.py test_a1" in result.out
+    assert f"ok 6 - c_spec.py test_c2 # SKIP {STOPPED_1}" in result.out
+    assert f"# not run 5: {STOPPED_1}" in result.out and "# fail 1" in result.out
+
+
+def test_pytests_verbosity_in_pytest_addopts_is_refused_saying_where(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    result = run_runner("run", cwd=root, env={"PYTEST_ADDOPTS": "-v"}, timeout=60)
+    assert result.code != 0 and "Traceback" not in result.text, result.text
+    assert "pytest's -v (its terminal's verbosity) does not apply" in result.err, result.text
+    assert "(It was in PYTEST_ADDOPTS.)" in result.err, result.text
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("workers", "group"), [(["--workers", "2"], "-xs"), ([], "-sx")])
 def test_x_in_a_group_of_short_flags_is_runners_stop(tmp_path: Path, workers: list[str], group: str) -> None:
     """The new user's finding: `-- -xs` was left to pytest. With workers pytest-xdist's own stop

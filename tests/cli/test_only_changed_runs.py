@@ -115,3 +115,24 @@ def test_what_git_cannot_tell_is_one_line(tmp_path: Path, git: bool, args: list[
     if says is not None:
         assert f"runner: {says.format(root=str(root.resolve()))}" in result.err, result.err
         assert len(result.err.strip().splitlines()) == 1, result.err
+
+
+@pytest.mark.slow
+def test_the_selection_is_in_the_events_and_the_reports_run_details(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    _change(root)
+    run = run_runner("run", "--only-changed", "--config", "reportFolder=runner/results/report", "-r", "dot", cwd=root)
+    assert run.code == 0, run.text
+    events = [json.loads(line) for line in (root / "runner/results/events.jsonl").read_text().splitlines()]
+    (started,) = [e for e in events if e["kind"] == "run.started"]
+    notice = ("only changed since HEAD: 3 of 5 specs (1 changed, 1 imports runner/support/cart.py, "
+              "1 reads the fixture runner/fixtures/users.json)")
+    assert f"runner: {notice}" in run.err, run.text
+    selection = started["only_changed"]
+    assert selection["ref"] == "HEAD" and selection["notice"] == notice, selection
+    assert selection["total"] == 5 and selection["everything"] is None
+    assert sorted((s["spec"], s["why"]) for s in selection["specs"]) == [
+        ("cart_spec.py", "imports runner/support/cart.py"), ("new_spec.py", "changed"),
+        ("users_spec.py", "reads the fixture runner/fixtures/users.json")]
+    data = "\n".join(p.read_text() for p in (root / "runner/results/report/data").rglob("*.js"))
+    assert '"onlyChanged"' in data and "reads the fixture runner/fixtures/users.json" in data

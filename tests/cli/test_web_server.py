@@ -356,7 +356,8 @@ def test_the_server_and_its_child_are_stopped_when_the_run_is_stopped(tmp_path: 
     if how != "death":  # stopped by runner, group and all; a dead run's watching parent kills what is left
         assert _stopped(root, "app") == ("SIGTERM", "SIGTERM")
     # the proxy the server was given (its CA and key) is removed, by the run or, after a death, its watcher
-    assert not list(temp.glob("runner-proxy-*")), list(temp.iterdir())
+    # (with the run's folder, where it was made)
+    assert not list(temp.glob("runner-proxy-*")) and not list(temp.glob("runner-run-*")), list(temp.iterdir())
 
 
 def _wait_for_start(root: Path, proc: subprocess.Popen[str], name: str, bound: float = 60) -> int:

@@ -1,6 +1,6 @@
 """The app's server's requests intercepted: runner's proxy (mitmproxy's core) and its flows
 handed to the interception engine (docs/app-server.md)."""
 
-from runner.backend.proxy import BackendProxy, ProxyError, remove_folders_of
+from runner.backend.proxy import BackendProxy, ProxyError
 
-__all__ = ["BackendProxy", "ProxyError", "remove_folders_of"]
+__all__ = ["BackendProxy", "ProxyError"]

@@ -21,11 +21,13 @@ import threading
 from pathlib import Path
 
 from runner.backend.flows import FlowsAddon, Target
+from runner.run_temp import run_folder
 
-__all__ = ["BackendProxy", "ProxyError", "remove_folders_of"]
+__all__ = ["BackendProxy", "ProxyError"]
 
-#: The run's CA lives in a temporary folder named after the process that made it, so that the
-#: process watching a run can remove what a dead test process left (:func:`remove_folders_of`).
+#: The run's CA lives in a temporary folder named after the process that made it, in the run's
+#: folder under ``runner run`` (``run_temp.py``): what a dead test process or worker left is
+#: removed with it.
 _FOLDER_PREFIX = "runner-proxy-"
 
 _START_S = 30.0  # mitmproxy's servers are up (and its CA written) within this
@@ -101,7 +103,8 @@ class BackendProxy:
         with self._lock:
             if self._port is not None:
                 return
-            self._folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-", dir=self._ca))
+            self._folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-",
+                                                 dir=self._ca if self._ca is not None else run_folder()))
             if self._ca is not None:
                 for name in CA_FILES:  # mitmproxy signs with this CA, and makes none
                     shutil.copyfile(self._ca / name, self._folder / name)
@@ -203,9 +206,3 @@ class BackendProxy:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
 
-
-def remove_folders_of(pid: int) -> None:
-    """Remove the proxy folders (the run's CA, its private key included) that process ``pid`` made
-    and could not remove: it died (SIGKILL, a crash, a second Ctrl-C) before its proxy stopped."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{_FOLDER_PREFIX}{pid}-*"):
-        shutil.rmtree(folder, ignore_errors=True)

@@ -95,6 +95,10 @@ def command(args: argparse.Namespace) -> int:
             extra = _pytest_extra(args)
             reruns: list[str] = []
             args.max_failures, args.pytest_args, stops = _max_failures(args.max_failures, extra, reruns)
+            from_env, env_stops = _addopts_stops(reruns)
+            if from_env is not None:
+                args.max_failures = min(from_env, args.max_failures or from_env)
+                stops += env_stops
             _take_reruns(args, reruns)
             if stops:
                 print(f"runner: notice: pytest's {', '.join(stops)} is "
@@ -193,7 +197,7 @@ def _run_session(args: argparse.Namespace, session: Any, interrupts: Any) -> int
             f"Check {key}, testFiles and ignoreTestFiles in runner.json."
         )
     if args.only_changed is not None:
-        specs = _only_changed(config, specs, args.only_changed)
+        specs = _only_changed(session, specs, args.only_changed)
         if not specs and args.shard is None:
             return 0  # nothing to run: the last run's reports and artifacts stay as they were
     rerun = _rerun(args, config, specs)
@@ -299,7 +303,7 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     if args.journal is not None:  # what the watching process needs to finish the reports of a death
         args.journal.attach(session, reporter=reporter_name, options=config.reporter_options,
                             flags=args.reporter_options, report=report.target if report is not None else None,
-                            events=events_path)
+                            events=events_path, fail_on_flaky=args.fail_on_flaky)
     from runner.events import RunEnded
     from runner.run.launch import run_pytest
     from runner.run.workers import xdist_args
@@ -335,13 +339,15 @@ def _run_locked(args: argparse.Namespace, session: Any, interrupts: Any, reporte
     return _exit_status(ran, interrupts, session, writer.started, args, reporter_name)
 
 
-def _only_changed(config: Any, specs: list[Path], ref: str) -> list[Path]:
+def _only_changed(session: Any, specs: list[Path], ref: str) -> list[Path]:
     """``--only-changed``: the specs the changes since ``ref`` can affect, told in one line (before
-    ``--shard`` takes its share of them). Raises ``ChangedError`` when git cannot tell."""
+    ``--shard`` takes its share of them) and kept for ``run.started`` (the report's run details).
+    Raises ``ChangedError`` when git cannot tell."""
     from runner.run.changed import select_changed
 
-    selection = select_changed(config, specs, ref)
+    selection = select_changed(session.config, specs, ref)
     print(selection.notice(), file=sys.stderr)
+    session.only_changed = selection.described(spec_folder(session.config)[1])
     return selection.specs
 
 
@@ -660,6 +666,30 @@ def _max_failures(flag: str | None, extra: list[str],
             if arg in _PYTEST_VALUE_OPTIONS:  # its value is no flag, whatever it reads
                 kept.append(next(values, ""))
     return (min(limits) if limits else None), kept, stops
+
+
+def _addopts_stops(reruns: list[str]) -> tuple[int | None, list[str]]:
+    """pytest's stops in ``PYTEST_ADDOPTS`` (pytest's arguments from the environment), taken as
+    :func:`_max_failures` takes those after ``--``, and out of the variable, so that neither this
+    run's pytest nor its workers' stop on their own. Returns the limit and the stops taken (as
+    written, saying where). The variable's ``--lf``/``--ff`` go to ``reruns`` too; pytest's
+    verbosity flags are refused the same way. A variable that cannot be split (an open quote) is
+    left to pytest, which says what is wrong with it."""
+    import os
+    import shlex
+
+    addopts = os.environ.get("PYTEST_ADDOPTS", "")
+    try:
+        words = shlex.split(addopts)
+    except ValueError:
+        return None, []
+    try:
+        limit, kept, stops = _max_failures(None, words, reruns)
+    except UsageError as err:
+        raise UsageError(f"{err} (It was in PYTEST_ADDOPTS.)") from err
+    if kept != words:
+        os.environ["PYTEST_ADDOPTS"] = shlex.join(kept)
+    return limit, [f"{stop} in PYTEST_ADDOPTS" for stop in stops]
 
 
 # pytest's cache plugin's, runner's own in a runner run (its history; pytest's cache is off)

@@ -24,12 +24,13 @@ from typing import Any
 from playwright.async_api import Playwright, async_playwright
 
 from runner.errors import BrowserNotFoundError
+from runner.run_temp import run_folder
 from runner.user_cache import user_cache_folder
 from runner.usercode.tracebacks import first_line
 
 __all__ = ["compile_cache_folder", "driver", "start_driver_early"]
 
-_cached = False  # Playwright's driver environment carries the compile cache (_with_compile_cache)
+_cached = False  # Playwright's driver environment is runner's (_with_driver_environment)
 
 
 def compile_cache_folder() -> Path | None:
@@ -38,10 +39,12 @@ def compile_cache_folder() -> Path | None:
     return folder / "node-compile-cache" if folder is not None else None
 
 
-def _with_compile_cache() -> None:
-    """Give the driver processes Playwright starts node's compile cache (see the module).
-    Playwright has no option for its driver's environment, so its function that makes it is
-    wrapped; a Playwright without that function simply starts its driver without the cache."""
+def _with_driver_environment() -> None:
+    """Give the driver processes Playwright starts node's compile cache (see the module) and, in a
+    ``runner run``, the run's temporary folder as ``TMPDIR`` (``run_temp.py``: what a killed
+    driver or browser leaves there is removed with the run). Playwright has no option for its
+    driver's environment, so its function that makes it is wrapped; a Playwright without that
+    function simply starts its driver without them."""
     global _cached
     transport = sys.modules.get("playwright._impl.transport")
     make_env = getattr(transport, "get_driver_env", None)
@@ -53,6 +56,9 @@ def _with_compile_cache() -> None:
         folder = compile_cache_folder()
         if folder is not None:
             env.setdefault("NODE_COMPILE_CACHE", str(folder))
+        temp = run_folder()
+        if temp is not None:
+            env["TMPDIR"] = temp
         return env
 
     transport.get_driver_env = get_driver_env  # type: ignore[union-attr]
@@ -63,7 +69,7 @@ def start_driver_early(loop: Any) -> None:
     """Start Playwright's driver now on ``loop`` (an ``EngineLoop``); its browser session takes
     it with ``loop.take_early_driver()``."""
     if loop.early_driver is None:
-        _with_compile_cache()
+        _with_driver_environment()
         loop.early_driver = loop.submit(async_playwright().start())
 
 
@@ -75,7 +81,7 @@ async def driver(early: Any = None) -> Playwright:
             return await asyncio.wrap_future(early)
         except Exception:  # noqa: BLE001 - start one the usual way below
             pass
-    _with_compile_cache()
+    _with_driver_environment()
     try:
         return await async_playwright().start()
     except Exception as err:  # noqa: BLE001 - node missing, out of memory, ...

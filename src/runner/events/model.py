@@ -84,6 +84,10 @@ class RunStarted(Event):
     # ``runner run --shard``: {"index": i, "total": n, "plan": <the shards' key>, "basis": ...};
     # a merged run: {"total": n, "plan": ..., "merged": [i, ...], "missing": [i, ...]}
     shard: dict[str, Any] | None = None
+    # ``runner run --only-changed``: {"ref": ..., "notice": <the line the terminal got>, "total": n,
+    # "changed": <files git named>, "everything": <the file that selected every spec> | None,
+    # "specs": [{"spec": <as in specs>, "why": "imports helpers.py"}, ...]} (run/changed)
+    only_changed: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

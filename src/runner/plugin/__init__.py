@@ -308,6 +308,7 @@ def _describe_run(session: Any, specs: list[str]) -> RunStarted:
         browser_version=session.host.launched_version(),
         config=json.loads(json.dumps(config.as_dict(), default=str)), sources=dict(config.sources),
         project_root=str(config.project_root), mode=session.mode, shard=session.shard,
+        only_changed=session.only_changed,
     )
 
 

@@ -17,7 +17,10 @@ only the rest is printed), the events file and the HTML report. The exit status 
 The parent forwards SIGINT and SIGTERM to the child, which runs in a process group of its own (it
 gets the terminal when the parent had it, so a terminal's Ctrl-C reaches it once, not twice).
 The parent is a child subreaper: whatever the child started and left behind (a browser of a
-killed child, a command's background process) is killed when the child has ended.
+killed child, a command's background process) is killed when the child has ended. Then it
+removes the run's temporary folder (``run_temp.py``), made before the fork: what the child, its
+workers, their drivers and browsers left in the temp folder (a death leaves Playwright's folders
+and the CA of runner's proxy for the app's server) goes with it, and never another run's.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from runner.run.interrupts import SIGNALS, become_subreaper, kill_descendants
+from runner.run_temp import make_run_folder, remove_run_folder
 
 if TYPE_CHECKING:
     from runner.events import Event, TestStarted
@@ -69,12 +73,13 @@ class Journal:
             self._fd = None
 
     def attach(self, session: Any, *, reporter: str, options: dict[str, Any], flags: list[str] | None,
-               report: Path | None, events: Path | None) -> None:
+               report: Path | None, events: Path | None, fail_on_flaky: bool = False) -> None:
         """What the parent needs to finish the reports, then every event of ``session``'s bus."""
         self._write({"setup": {"reporter": reporter, "options": options, "flags": list(flags or []),
                                "report": str(report) if report is not None else None,
                                "events": str(events) if events is not None else None,
-                               "project": str(session.config.project_root)}})
+                               "project": str(session.config.project_root),
+                               "fail_on_flaky": fail_on_flaky}})
         session.bus.subscribe(self)
 
     def __call__(self, event: Event) -> None:
@@ -100,6 +105,7 @@ def guarded(run: Callable[[Journal | None], int]) -> int:
         with contextlib.suppress(Exception):
             stream.flush()
     subreaper = become_subreaper()
+    temp = make_run_folder()
     parent = os.getpid()
     # A signal between the fork and the parent's forwarding handlers waits for them (the child
     # starts with nothing pending and its own handlers).
@@ -112,6 +118,8 @@ def guarded(run: Callable[[Journal | None], int]) -> int:
         return _watch(pid, journal_file, blocked)
     finally:
         journal_file.close()
+        if temp is not None:  # every process of the run has ended (_watch killed what was left)
+            remove_run_folder(temp)
         if subreaper:
             become_subreaper(False)
 
@@ -185,7 +193,6 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
         done = _done_code(journal_file)
         if done is not None:  # the child finished: the journal's events are not needed
             return done
-        _remove_what_it_left(pid)
         journal_file.seek(0)
         record = _read_journal(journal_file)
         if record.code is not None:
@@ -199,16 +206,6 @@ def _watch(pid: int, journal_file: IO[bytes], blocked: set[int | signal.Signals]
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-
-
-def _remove_what_it_left(pid: int) -> None:
-    """The child ended before it finished (a death, a second signal): the folders of runner's proxy
-    for the app's server that it made (the run's CA and its key) are removed here, as it would
-    have when its proxy stopped."""
-    from runner.backend import remove_folders_of  # only after a death: mitmproxy is slow to import
-
-    with contextlib.suppress(Exception):  # telling the death matters more than this clean-up
-        remove_folders_of(pid)
 
 
 #: The signals a terminal stops its foreground group with (Ctrl-Z, a background read or write).
@@ -367,7 +364,7 @@ def _tell_death(record: _Record, how: tuple[str, int | None], got: list[int]) ->
     print(f"\nrunner: {message}", file=sys.stderr, flush=True)
     failures = 1
     if started is not None and record.setup is not None:
-        tail = _death_tail(events, running, words)
+        tail = _death_tail(events, running, words, fail_on_flaky=record.setup.get("fail_on_flaky") is True)
         failures = max(1, _finish_reports(record.setup, events, tail))
     if got:  # the run was being interrupted by a signal: its status
         return 128 + got[0]
@@ -395,9 +392,11 @@ def _running_tests(events: list[Event]) -> list[TestStarted]:
     return list(running.values())
 
 
-def _death_tail(events: list[Event], running: list[TestStarted], words: str) -> list[Event]:
+def _death_tail(events: list[Event], running: list[TestStarted], words: str, *,
+                fail_on_flaky: bool = False) -> list[Event]:
     """The events the child could not publish: the running tests failed by the death (``words``:
-    how it died), their specs and the run ended."""
+    how it died), their specs and the run ended (made with ``--fail-on-flaky`` or not, as the
+    child's would have said)."""
     import time
 
     from runner.events import AttemptEnded, RunEnded, SpecEnded, SpecStarted, TestEnded
@@ -433,7 +432,8 @@ def _death_tail(events: list[Event], running: list[TestStarted], words: str) -> 
     first = events[0].at if events else now
     tail.append(RunEnded(duration_ms=max(0.0, (now - first) * 1000), tests=totals["tests"],
                          passed=totals["passed"], failed=totals["failed"], pending=totals["pending"],
-                         skipped=totals["skipped"], error="the process running the tests died"))
+                         skipped=totals["skipped"], error="the process running the tests died",
+                         fail_on_flaky=fail_on_flaky))
     return tail
 
 

@@ -65,6 +65,7 @@ class RunSession:
         self.events = PluginEvents(publish=self.bus.publish)
         self.videos_enabled = True  # off in pytest-xdist workers (specs are split across them)
         self.shard: dict[str, Any] | None = None  # runner run --shard: which share of the specs (run/shards.py)
+        self.only_changed: dict[str, Any] | None = None  # runner run --only-changed: what it kept, why (run/changed)
         self.support_module: ModuleType | None = None
         self._current: TestContext | None = None
         self.sessions: dict[str, Any] = {}  # runner.session() cache, shared by the run's tests

@@ -91,7 +91,8 @@ def tell_empty_shard(session: Any) -> None:
           "fewer specs than shards); it passes with nothing to do.", file=sys.stderr)
     config = session.config
     session.bus.publish(RunStarted(run_id=uuid.uuid4().hex, runner_version=__version__, browser="not started",
-                                   specs=[], project_root=str(config.project_root), mode="run", shard=session.shard))
+                                   specs=[], project_root=str(config.project_root), mode="run", shard=session.shard,
+                                   only_changed=session.only_changed))
     session.bus.publish(RunEnded(duration_ms=0, tests=0, passed=0, failed=0, pending=0, skipped=0))
 
 

@@ -243,3 +243,20 @@ def test_a_shallow_clone_is_named_as_the_likely_cause(repo: Path, tmp_path_facto
     with pytest.raises(ChangedError, match=r"named 'HEAD~1' in this repository\. The clone is shallow"):
         _select(clone, "HEAD~1")
     assert _select(clone)[0] == []  # HEAD itself is there
+
+
+def test_the_selection_described_for_the_events(repo: Path) -> None:
+    """run.started's only_changed: the line without its prefix, each spec (relative to the spec
+    folder, in a subfolder too) and why; a run-wide change says so for each."""
+    _write(repo, {"runner/integration/admin/conftest.py": "import helpers\n"})
+    config = load_config(repo)
+    specs, _ = select_specs(config, None, repo)
+    described = select_changed(config, specs, "HEAD").described(repo / "runner/integration")
+    assert described == {"ref": "HEAD", "total": 5, "changed": 1, "everything": None,
+                         "notice": "only changed since HEAD: 1 of 5 specs (1 uses runner/integration/admin/conftest.py)",
+                         "specs": [{"spec": "admin/panel_spec.py", "why": "uses runner/integration/admin/conftest.py"}]}
+    _write(repo, {"runner.json": '{"video": false, "viewportWidth": 800}\n'})
+    config = load_config(repo)
+    described = select_changed(config, specs, "main").described(repo / "runner/integration")
+    assert described["everything"] == "runner.json" and len(described["specs"]) == 5
+    assert {s["why"] for s in described["specs"]} == {"runner.json changed (it applies to every spec)"}

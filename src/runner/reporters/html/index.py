@@ -185,6 +185,7 @@ class RunIndex:
             "servers": self.servers,
             "projectRoot": started.project_root if started else None,
             "mode": started.mode if started else None,
+            "onlyChanged": started.only_changed if started else None,
             "startedAt": started.at if started else first,
             "endedAt": ended.at if ended else last,
             "durationMs": round(ended.duration_ms) if ended else round((last - first) * 1000),

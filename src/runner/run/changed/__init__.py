@@ -80,6 +80,26 @@ class ChangedSelection:
             parts.append(f"{sum(counts[reason] for reason in order[_SHOWN_REASONS:])} for other changes")
         return f"runner: only changed since {self.ref}: {len(self.specs)} of {self.total} specs ({', '.join(parts)})"
 
+    def described(self, folder: Path) -> dict[str, Any]:
+        """The selection as ``run.started``'s ``only_changed`` tells it (the report's run details
+        show it): the notice, and each spec kept (relative to ``folder``, the spec folder) with
+        why."""
+        def why(spec: Path) -> str:
+            if self.everything is not None:
+                return f"{self.everything} changed (it applies to every spec)"
+            kind, shown = self.reasons[spec]
+            return str(_SAYS[kind][0].format(shown))
+
+        def relative(spec: Path) -> str:
+            try:
+                return spec.resolve().relative_to(folder.resolve()).as_posix()
+            except ValueError:
+                return spec.as_posix()
+
+        return {"ref": self.ref, "notice": self.notice().removeprefix("runner: "), "total": self.total,
+                "changed": self.changed, "everything": self.everything,
+                "specs": [{"spec": relative(spec), "why": why(spec)} for spec in self.specs]}
+
 
 def select_changed(config: Any, specs: list[Path], ref: str) -> ChangedSelection:
     """The specs among ``specs`` that the changes since ``ref`` can affect (see the module).

@@ -181,6 +181,17 @@
         return [s.name, el("code", { text: s.command }), s.target || "–", started, ended];
       }), "servers-table"));
     }
+    if (run.onlyChanged) {
+      // --only-changed: which specs ran and why, as the terminal's line said it
+      var changed = run.onlyChanged;
+      append(info, el("h3", { text: "Only changed since " + changed.ref + " (--only-changed)" }));
+      append(info, el("p", { cls: "only-changed", text: changed.notice }));
+      if ((changed.specs || []).length) {
+        append(info, table(["spec", "why it ran"], changed.specs.map(function (s) {
+          return [el("code", { text: s.spec }), s.why];
+        }), "only-changed-table"));
+      }
+    }
     append(info, el("h3", { text: "Configuration (value and where it came from)" }));
     append(info, table(["option", "value", "source"], (run.config || []).map(function (c) {
       return [c[0], el("code", { text: JSON.stringify(c[1]) }), el("span", { cls: "src src-" + String(c[2]).replace(/\W/g, ""), text: c[2] || "" })];
