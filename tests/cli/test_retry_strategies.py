@@ -364,13 +364,14 @@ def test_deferred_retries_under_x_wait_and_each_attempt_is_told_as_it_ends(proje
     assert told[0]["at"] < told[1]["at"] < told[2]["at"]  # each at its own end
     (ended,) = [e for e in events if e["kind"] == "test.ended" and e["nodeid"].endswith("test_a")]
     assert (ended["state"], ended["attempts"]) == ("failed", 3)
-    # pytest's own -x, out of runner's sight: the retries run at once and pytest stops there
+    # pytest's -x given through PYTEST_ADDOPTS is taken as the same stop: the deferred retries wait too
     result = run_runner("run", "--spec", "**/zz_defer_spec.py", "-r", "list", cwd=root, env={"PYTEST_ADDOPTS": "-x"})
     assert result.code == 1, result.text
+    assert "pytest's -x in PYTEST_ADDOPTS is runner's --max-failures 1" in result.err, result.err
     events = [json.loads(line) for line in
               (root / "runner" / "results" / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     logs = [e["message"] for e in events if e["kind"] == "log"]
-    assert logs == ["a runs"] * 3, logs
+    assert logs == ["a runs", "b runs", "c runs", "a runs", "a runs"], logs
 
 
 @pytest.mark.slow
