@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from tests.support.open_ui import write_sample
-from tests.support.show_trace import start_serving, stop_serving
+from tests.support.show_trace import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -29,12 +29,8 @@ def test_checked(runner):
 def open_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = write_sample(tmp_path_factory.mktemp("open-a11y"), {"watchForFileChanges": False}, spec=SPEC)
     (root / "site" / "form.html").write_text(PAGE, encoding="utf-8")
-    proc, url = start_serving(["open", "--no-open"], root)
-    try:
+    with served(["open", "--no-open"], root) as url:
         yield url
-    finally:
-        err = stop_serving(proc)
-        assert proc.returncode == 0 and "Traceback" not in err, err
 
 
 def test_the_violations_are_a_table_under_their_command(runner, open_url: str) -> None:

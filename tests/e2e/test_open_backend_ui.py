@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from tests.support.open_backend import backend_project
-from tests.support.show_trace import start_serving, stop_serving
+from tests.support.show_trace import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -18,12 +18,8 @@ RUN_DONE_MS = 60000  # a child starts Python, pytest and a browser: bounded, gen
 
 @pytest.fixture(scope="module")
 def open_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, url = start_serving(["open", "--no-open"], backend_project(tmp_path_factory.mktemp("open-backend")))
-    try:
+    with served(["open", "--no-open"], backend_project(tmp_path_factory.mktemp("open-backend"))) as url:
         yield url
-    finally:
-        err = stop_serving(proc)
-        assert proc.returncode == 0 and "Traceback" not in err, err
 
 
 def test_the_servers_requests_are_marked_in_the_command_log_routes_and_requests(runner, open_url: str) -> None:

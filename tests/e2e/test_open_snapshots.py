@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from PIL import Image
 from tests.support.open_ui import write_sample
-from tests.support.show_trace import start_serving, stop_serving
+from tests.support.show_trace import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -37,12 +37,8 @@ def open_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     snaps.mkdir(parents=True)
     Image.new("RGB", (50, 20), (204, 51, 51)).save(snaps / "card-chromium-linux.png")
     (snaps / "menu.aria.yml").write_text("- list:\n  - listitem: About\n", encoding="utf-8")
-    proc, url = start_serving(["open", "--no-open"], root)
-    try:
+    with served(["open", "--no-open"], root) as url:
         yield url
-    finally:
-        err = stop_serving(proc)
-        assert proc.returncode == 0 and "Traceback" not in err, err
 
 
 def test_a_failed_comparison_shows_its_images_and_diff(runner, open_url: str) -> None:

@@ -11,6 +11,8 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 RUNNER = str(Path(sys.executable).with_name("runner"))
@@ -63,6 +65,18 @@ def stop_serving(proc: subprocess.Popen[str]) -> str:
         if proc.poll() is None:
             proc.kill()
     return err
+
+
+@contextmanager
+def served(args: list[str], cwd: Path) -> Iterator[str]:
+    """``runner <args>`` serving for the block (its URL); stopped at the end, and it must have
+    stopped cleanly: exit status 0, no traceback."""
+    proc, url = start_serving(args, cwd)
+    try:
+        yield url
+    finally:
+        err = stop_serving(proc)
+        assert proc.returncode == 0 and "Traceback" not in err, err
 
 
 def run_project(root: Path, spec: str, page: str) -> subprocess.CompletedProcess[str]:
