@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from tests.cli.conftest import RUNNER, run_runner, write_project
 from tests.support.procs import alive, left_after, pid_in, stop_group
+from tests.support.servers import free_port
 
 APP = '''
 import http.server
@@ -81,11 +82,6 @@ server.serve_forever()
 '''
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 def _command(name: str, port: int, *flags: str) -> str:
     return shlex.join([sys.executable, "server.py", name, str(port), *flags])
@@ -130,7 +126,7 @@ def test_the_second_app(runner):
 
 
 def test_a_list_of_two_servers_is_started_in_order_tested_and_stopped(tmp_path: Path) -> None:
-    first, second = _free_port(), _free_port()
+    first, second = free_port(), free_port()
     root = _project(tmp_path, [_entry(tmp_path, "first", first, url=f"http://127.0.0.1:{first}/"),
                                _entry(tmp_path, "second", second, "--child", port=second, stdout="pipe")],
                     TWO_APPS_SPEC.replace("{port}", str(second)), base_url=f"http://127.0.0.1:{first}")
@@ -162,7 +158,7 @@ def test_the_app(runner):
 
 
 def test_a_running_server_is_reused_or_refused_and_never_started_twice(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/"
     root = _project(tmp_path, _entry(tmp_path, "mine", port, url=url, reuseExistingServer=True), REUSE_SPEC,
                     base_url=url.rstrip("/"))
@@ -204,7 +200,7 @@ def test_never_runs(runner):
 
 
 def test_a_command_that_exits_and_one_that_never_answers_are_told_and_nothing_runs(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     stamp = tmp_path / "ran"
     spec = NO_TEST_SPEC.format(stamp=str(stamp))
     exits = {"command": shlex.join([sys.executable, "-c", "import sys; print('cannot read settings.py'); "
@@ -234,7 +230,7 @@ def test_a_command_that_exits_and_one_that_never_answers_are_told_and_nothing_ru
 
 def test_what_runner_prints_of_a_server_hides_the_runs_secrets(tmp_path: Path) -> None:
     secret = "s3cret-pw-4711"
-    port, other = _free_port(), _free_port()
+    port, other = free_port(), free_port()
     stamp = tmp_path / "ran"
     first = _entry(tmp_path, "first", port, port=port)
     first["command"] = f"APP_PASSWORD={secret} {first['command']}"
@@ -287,7 +283,7 @@ def test_after_it(runner):
 
 
 def test_output_piped_and_a_death_while_the_tests_run_reach_the_terminal(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     root = _project(tmp_path, _entry(tmp_path, "brittle", port, url=url, stdout="pipe"),
                     DYING_SPEC.replace("{url}", url), base_url=url)
@@ -327,7 +323,7 @@ def test_waits(runner):
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "death"])
 def test_the_server_and_its_child_are_stopped_when_the_run_is_stopped(tmp_path: Path, how: str) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     root = _project(tmp_path, _entry(tmp_path, "app", port, "--child", url=url),
                     WAITING_SPEC.format(stamp=str(tmp_path / "started")), base_url=url)
@@ -370,7 +366,7 @@ def _wait_for_start(root: Path, proc: subprocess.Popen[str], name: str, bound: f
 
 
 def test_runner_open_starts_the_server_and_stops_it_when_it_exits(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     root = _project(tmp_path, _entry(tmp_path, "open", port, "--child", url=url), REUSE_SPEC, base_url=url)
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("RUNNER_")}
@@ -396,7 +392,7 @@ def test_runner_open_starts_the_server_and_stops_it_when_it_exits(tmp_path: Path
 
 
 def test_ctrl_c_while_the_server_starts_stops_it_and_runs_nothing(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     stamp = tmp_path / "ran"
     root = _project(tmp_path, _entry(tmp_path, "starting", port, "--never", "--child", port=port, timeout=120000),
                     NO_TEST_SPEC.format(stamp=str(stamp)))

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from tests.cli.conftest import run_runner, write_project
-from tests.support.open_backend import SERVICE, free_port
+from tests.support.open_backend import SERVICE
+from tests.support.servers import free_port
 
 # The app renders the price the "pricing service" gives it; the service stands on 127.0.0.1.
 APP = '''

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 from tests.cli.conftest import run_runner, write_project
 from tests.support import servers as test_servers
+from tests.support.servers import free_port
 from tests.support.show_trace import start_serving, stop_serving
 from tests.support.static_files import serve_folder
 
@@ -67,16 +67,11 @@ def test_the_app_dies(runner):
 '''
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 def _project(root: Path, reused: test_servers.TestServer) -> tuple[Path, str]:
     """A project whose ``webServer[0]`` runner starts and ``webServer[1]`` (``reused``'s port) it
     reuses; returns it and the started server's command."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     command = f"APP_PASSWORD={SECRET} " + shlex.join([sys.executable, "server.py", str(port)])
     servers = [{"command": command, "url": url, "cwd": "app"},

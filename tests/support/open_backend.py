@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import shlex
-import socket
 import sys
 from pathlib import Path
 
 from tests.cli.conftest import write_project
+from tests.support.servers import free_port
 
 # The app renders what the "pricing service" (127.0.0.1) and a payments API (HTTPS, a host that
 # does not exist) give it; it writes where its CA bundle is (the session's folder, removed at the end).
@@ -88,11 +88,6 @@ def test_spied(runner):
     runner.wait("@real")
 '''
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def backend_project(root: Path) -> Path:

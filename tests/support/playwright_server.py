@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -12,13 +11,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.support.servers import free_port
+
 PLAYWRIGHT = str(Path(sys.executable).with_name("playwright"))
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -28,7 +24,7 @@ def playwright_server(*, unsafe: bool = True, version: str | None = None) -> Ite
     env = dict(os.environ)
     if version:
         env["PW_VERSION_OVERRIDE"] = version
-    port = _free_port()
+    port = free_port()
     command = [PLAYWRIGHT, "run-server", "--host", "127.0.0.1", "--port", str(port)] + (["--unsafe"] if unsafe else [])
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -61,6 +62,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         route(self)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _handle
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 that was free a moment ago (for a server a test starts in a process of its own)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def _echo(h: Handler) -> None:

@@ -6,24 +6,18 @@ foreground."""
 from __future__ import annotations
 
 import shlex
-import socket
 import sys
 from pathlib import Path
 
 import pytest
+from tests.support.servers import free_port
 
 from runner.config.web_server import WebServerSpec
 from runner.run.web_server import WebServerError, start_web_servers
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _start(tmp_path: Path, command: str) -> str:
-    spec = WebServerSpec(index=None, command=command, cwd=tmp_path, port=_free_port(), timeout_ms=30_000)
+    spec = WebServerSpec(index=None, command=command, cwd=tmp_path, port=free_port(), timeout_ms=30_000)
     with pytest.raises(WebServerError) as caught:
         start_web_servers([spec], extra_env={}, tell=lambda _line: None)
     return str(caught.value)
