@@ -39,6 +39,7 @@ class BrowserHolder:
     cdp: Any  # the page's CDPSession (None without a page)
     frame_guard: FrameGuard | None  # modifyObstructiveCode on: framed pages' sources rewritten
     popups: Any  # popups.py's PopupPages: the context's other pages (popups, new tabs), routed as the page
+    preflights: Any  # while routed: CORS preflights through the routes (preflights.py)
     # Why the page or browser cannot serve the test (the message the test fails with); the
     # next reset replaces what broke.
     broken: str | None

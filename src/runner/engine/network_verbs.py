@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, TypedDict
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request, Route
 
 from runner.engine.devtools import quietly
@@ -44,7 +45,6 @@ def _param_text(value: Any) -> str:
 class NetworkVerbs(BrowserHolder):
     """The page's requests routed or watched, and the test's own requests."""
 
-    preflights: Any  # while routed: CORS preflights through the routes (preflights.py)
     _direct: Any  # runner's own HTTP client (context_fetch.py), made on first use
     _agent: str | None  # the browser's user agent, once asked
     _observer: Any  # what stops the request listener while watching
@@ -114,6 +114,13 @@ class NetworkVerbs(BrowserHolder):
         if self._routing is None:
             await route.fallback()
             return
+        if self.preflights is not None and request.is_navigation_request():
+            # before the document's request goes: its document may be of another origin
+            try:
+                main = request.frame.parent_frame is None
+            except PlaywrightError:
+                main = True  # no frame to ask: the page's, to be safe
+            await self.preflights.before_navigation(main=main)
         # Imported on the first routed request: the interception engine loads only when used.
         from runner.engine.exchange import handle_route
 
@@ -137,7 +144,7 @@ class NetworkVerbs(BrowserHolder):
             return
         guard = on or preflights
         if guard and self._routing is not None:
-            await self._preflight_guard().arm()
+            await self._preflight_guard().arm(narrows=on)
         if on != self._routed:
             # Routing turns the browser cache off for the context, so route only while needed.
             if on:

@@ -185,6 +185,10 @@ class PageVerbs(BrowserHolder):
         guard = self.frame_guard
         if guard is not None:
             await guard.arm_for_navigation()
+        if self.preflights is not None:
+            # the preflight guard pauses every fetch and XHR until the new document commits: it
+            # may be of another origin, or opaque (a data: document is not routed; preflights.py)
+            await self.preflights.before_navigation(main=True)
 
     async def _settle_frame_guard(self) -> None:
         guard = self.frame_guard

@@ -28,12 +28,31 @@ The guard is armed while the page is routed, or a route mentions ``OPTIONS``, an
 unrouted page's preflights are the browser's own business already, and a preflight that only
 spies match goes to the server on a routed page too (``net/chain.py``), so the answer never
 depends on an unrelated route. What the routes can match does not matter: Playwright answers
-every preflight of a routed page, whatever URLs its routes name, so a page routed only for its
-own origin (``"/api/*"``, an absolute URL of the page's origin) needs the guard as much, or a
-cross-origin request that the server's preflight would refuse is allowed and reaches the server.
-A URL pattern cannot pause only other origins' requests (Fetch patterns know ``*`` and ``?``,
-not "not this origin"), nor can a request that passed unpaused be stopped once it turns out to
-have had a preflight.
+every preflight of a routed page, whatever URLs its routes name.
+
+What the guard pauses depends on the document, not on the routes. A preflight is sent only for a
+request to another origin than its initiator's, so while the page is routed and its document is
+the only one of the page (no frame in it) and has an ``http(s)`` origin of its own, the guard
+pauses only the fetch and XHR requests whose URL does not start with that origin: the page's
+calls to its own server (``"/api/*"``, the common case) pass the guard without a pause. A Fetch
+pattern knows ``*`` and ``?``, not "not this origin", so "not this origin" is spelt as every way
+a URL can leave the origin's prefix: for each position of ``http://host:port/`` and each other
+printable ASCII character, the prefix up to there, that character and ``*`` (about 2,000
+patterns for a local origin; Chromium checks them within a few microseconds of each request).
+
+The guard pauses every fetch and XHR again (``"*"``) whenever another initiator could send a
+preflight to the page's own origin: while the page has a frame (attached or loading: a frame of
+another origin, a sandboxed or ``data:`` frame with an opaque origin), while a navigation of the
+page is on its way (from the moment runner lets the document's request go, or runner itself
+navigates, until the new document commits: the new document may be of another origin, or
+opaque), and when the document's origin is opaque (a ``Content-Security-Policy: sandbox``
+document) or not ``http(s)``. A document that commits with the guard widened for its navigation
+then narrows it to its own origin. The guard learns the page's frames from a ``Page`` domain of
+its own session (a few events per navigation, none per request); on a page not routed (a route
+mentions ``OPTIONS``) it always pauses every fetch and XHR, since no route sees that page's
+navigations coming. Left: a frame the page adds without a request of its own (a sandboxed
+``srcdoc`` or a ``data:`` iframe) is seen a moment after it is attached, and a preflighted request
+it sends to the page's origin within that moment is not paused.
 """
 
 from __future__ import annotations
@@ -59,7 +78,63 @@ if TYPE_CHECKING:
 
 __all__ = ["PreflightGuard", "PreflightExchange", "is_preflight"]
 
-_PATTERNS = [{"urlPattern": "*", "resourceType": "XHR", "requestStage": "Request"}]
+_EVERY = "*"  # the scope that pauses every fetch and XHR of the page
+_URL_CHARACTERS = [chr(code) for code in range(0x21, 0x7F)]  # a URL as the browser sends it is ASCII
+
+
+# A document's response, paused before it commits: its headers say whether its origin is opaque
+_DOCUMENTS = {"urlPattern": "*", "resourceType": "Document", "requestStage": "Response"}
+
+
+def _patterns(scope: str, documents: bool) -> list[dict[str, str]]:
+    """Fetch patterns pausing the fetch and XHR requests of ``scope``: every one (``"*"``), or
+    every one whose URL does not start with ``scope`` (an origin's ``scheme://host[:port]/``);
+    with ``documents``, the responses of documents too."""
+    patterns = [_DOCUMENTS] if documents else []
+    if scope == _EVERY:
+        return [*patterns, {"urlPattern": "*", "resourceType": "XHR"}]
+    for at, own in enumerate(scope):
+        head = "".join(_escaped(c) for c in scope[:at])
+        patterns += [{"urlPattern": f"{head}{_escaped(c)}*", "resourceType": "XHR"}
+                     for c in _URL_CHARACTERS if c != own]
+        if at:  # a URL that ends inside the prefix (the browser never sends one: cheap to be sure)
+            patterns.append({"urlPattern": head, "resourceType": "XHR"})
+    return patterns
+
+
+def _escaped(character: str) -> str:
+    return "\\" + character if character in "*?\\" else character
+
+
+def origin_scope(url: str, security_origin: str) -> str | None:
+    """The prefix every same-origin request URL of a document starts with (``scheme://host[:port]/``),
+    or None when the document's origin is opaque or not ``http(s)`` (``security_origin``, the
+    origin the browser gave the document, must be its URL's own: a sandboxed document's is not)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.netloc.rpartition("@")[2]
+    own = f"{parts.scheme}://{host}"
+    return own + "/" if security_origin == own else None
+
+
+def sandboxes(headers: list[dict[str, str]] | None) -> bool:
+    """Whether a document with these response headers gets an opaque origin: its
+    ``Content-Security-Policy`` has a ``sandbox`` directive without ``allow-same-origin``."""
+    for header in headers or []:
+        if str(header.get("name", "")).lower() != "content-security-policy":
+            continue
+        for policy in str(header.get("value", "")).replace("\n", ",").split(","):
+            for directive in policy.split(";"):
+                tokens = directive.lower().split()
+                if tokens and tokens[0] == "sandbox" and "allow-same-origin" not in tokens[1:]:
+                    return True
+    return False
 
 Send = Callable[..., Awaitable[HttpResponse]]
 
@@ -115,7 +190,8 @@ class PreflightExchange:
 class PreflightGuard:
     """Sends a routed page's preflights through runner's routes (see the module).
 
-    ``page_url`` gives the page's URL now; ``preflights`` counts the preflights it handled.
+    ``page_url`` gives the page's URL now; ``preflights`` counts the preflights it handled and
+    ``paused`` every request it paused (preflights included).
     """
 
     def __init__(self, context: Any, page: Any, target: RoutingTarget, page_url: Callable[[], str | None]) -> None:
@@ -127,24 +203,124 @@ class PreflightGuard:
         self._client = DirectClient(False)  # like the page: a server's certificate is not checked
         self.armed = False
         self.preflights = 0
+        self.paused = 0
+        self._narrows = False  # the page is routed: its navigations are seen coming (see the module)
+        self._document: str | None = None  # the document's own scope (origin_scope), None: opaque or unknown
+        self._frames: set[str] = set()  # the document's frames (ids), or a frame's navigation seen coming
+        self._navigating = False  # a navigation of the page is on its way
+        self._frame_events = 0  # frame events heard: a frame tree read meanwhile may be stale
+        self._applied: str | None = None  # the scope Chromium pauses now (None: nothing)
+        self._main: str | None = None  # the page's own frame (its id)
+        self._opaque_next = False  # the page's next document has an opaque origin (its response said)
+        self._lock = asyncio.Lock()
 
-    async def arm(self) -> None:
-        if self.armed:
-            return
+    @property
+    def scope(self) -> str | None:
+        """What the guard pauses now: ``"*"`` (every fetch and XHR), an origin's prefix (every one
+        but that origin's), or None (nothing: disarmed)."""
+        return self._applied
+
+    async def arm(self, *, narrows: bool = False) -> None:
+        """Pause the page's fetch and XHR requests: all of them, or with ``narrows`` (the page is
+        routed) only those that can be preflights (see the module)."""
+        self._narrows = narrows
         if self._cdp is None:
             self._cdp = await self._context.new_cdp_session(self._page)
             listen_now(self._cdp, "Fetch.requestPaused", self._paused)
-        await self._cdp.send("Fetch.enable", {"patterns": _PATTERNS})
+            for event, heard in (("Page.frameAttached", self._frame_attached),
+                                 ("Page.frameDetached", self._frame_detached),
+                                 ("Page.frameNavigated", self._frame_navigated)):
+                listen_now(self._cdp, event, heard)
+            await self._cdp.send("Page.enable")
+            await self._read_frames()
         self.armed = True
+        await self._apply()
 
     async def disarm(self) -> None:
         """Stop pausing; requests paused meanwhile go on (Chromium lets them through)."""
         if self.armed and self._cdp is not None:
             self.armed = False
-            await quietly(self._cdp.send("Fetch.disable"))
+            async with self._lock:
+                self._applied = None
+                await quietly(self._cdp.send("Fetch.disable"))
+
+    async def before_navigation(self, *, main: bool) -> None:
+        """A navigation of the page (``main``) or of one of its frames is about to go: from now on
+        until the new document commits, every fetch and XHR is paused (its origin is not known)."""
+        if main:
+            self._navigating = True
+        else:
+            self._frames.add("")  # a frame is loading: until the page's next document
+        if self.armed:
+            # after any change still on its way (a narrowing decided before this navigation)
+            await quietly(self._apply())  # a session that failed: the page is going away
+
+    async def _read_frames(self) -> None:
+        heard = self._frame_events
+        try:
+            tree = (await self._cdp.send("Page.getFrameTree"))["frameTree"]
+        except Exception:  # noqa: BLE001 - the page is going away: nothing to narrow
+            return
+        if heard != self._frame_events:
+            return  # a frame event came meanwhile: the tree may be older; wait for the next document
+        frame = tree.get("frame") or {}
+        self._main = str(frame.get("id", "")) or None
+        self._document = origin_scope(str(frame.get("url", "")), str(frame.get("securityOrigin", "")))
+        self._frames = {str((child.get("frame") or {}).get("id", "")) for child in tree.get("childFrames") or []}
+
+    def _wanted(self) -> str:
+        if not self._narrows or self._navigating or self._frames or self._document is None:
+            return _EVERY
+        return self._document
+
+    async def _apply(self) -> None:
+        """Make Chromium pause what the page's state calls for (see the module). Every change of
+        that state is followed by a call: the last one to take the lock applies the latest state."""
+        async with self._lock:
+            if not self.armed or self._cdp is None:
+                return
+            wanted = self._wanted()
+            if wanted == self._applied:
+                return
+            await self._cdp.send("Fetch.enable", {"patterns": _patterns(wanted, self._narrows)})
+            self._applied = wanted
+
+    def _frame_attached(self, event: dict[str, Any]) -> None:
+        self._frame_events += 1
+        self._frames.add(str(event.get("frameId", "")))
+        if self.armed:
+            asyncio.ensure_future(quietly(self._apply()))
+
+    def _frame_detached(self, event: dict[str, Any]) -> None:
+        self._frame_events += 1
+        self._frames.discard(str(event.get("frameId", "")))
+
+    def _frame_navigated(self, event: dict[str, Any]) -> None:
+        self._frame_events += 1
+        frame = event.get("frame") or {}
+        if frame.get("parentId"):
+            self._frames.add(str(frame.get("id", "")))
+            return
+        # The page's new document: the old one's frames went with it. The guard narrows only when
+        # it paused every request while the document came (its navigation was seen coming).
+        seen_coming = self._navigating or self._applied in (None, _EVERY)
+        self._navigating = False
+        self._frames.clear()
+        document = origin_scope(str(frame.get("url", "")), str(frame.get("securityOrigin", "")))
+        if self._opaque_next:  # the browser still names the URL's origin: the response said otherwise
+            document, self._opaque_next = None, False
+        self._document = document if seen_coming or document == self._document else None
+        if self.armed:
+            asyncio.ensure_future(quietly(self._apply()))
 
     def _paused(self, event: dict[str, Any]) -> None:
         request = event.get("request") or {}
+        if "responseStatusCode" in event or "responseErrorReason" in event:  # a document's response
+            if self._main is None or event.get("frameId") == self._main:
+                self._opaque_next = sandboxes(event.get("responseHeaders"))
+            send_now(self._cdp, "Fetch.continueRequest", {"requestId": event["requestId"]})
+            return
+        self.paused += 1
         if is_preflight(str(request.get("method", "")), request.get("headers") or {}):
             asyncio.ensure_future(self._preflight(event))
         else:
