@@ -117,3 +117,30 @@ def test_a_data_document_fetching_at_once_is_guarded(runner, server):
     runner.visit(f"data:text/html,<script>{script}</script>")
     result = runner._ctx.run(runner._ctx.browser.page.evaluate("window.done"))
     _refused_like_without_runner(server, result)
+
+
+def test_a_second_document_of_the_same_origin_changes_nothing(runner, server):
+    _stubbed(runner)
+    open_page(runner, server)
+    assert _scope_becomes(runner, server.url + "/") == server.url + "/"
+    changes = _guard(runner).changes
+    runner.visit(server.page("/second", "<html><body>second</body></html>"))
+    runner.reload()
+    assert _guard(runner).scope == server.url + "/"
+    assert _guard(runner).changes == changes  # Chromium was not told anything new
+
+
+def test_a_data_document_the_history_brings_back_is_guarded(runner, server):
+    _cors_server_routes(server)
+    _stubbed(runner)
+    script = (f"window.done = fetch('{server.url}/cors/closed', {{method: 'PUT', headers: {{'x-custom': '1'}}, "
+              "body: 'x'}).then(r => ({status: r.status}), e => ({error: String(e)}));")
+    runner.visit(f"data:text/html,<script>{script}</script>")
+    assert "error" in runner._ctx.run(runner._ctx.browser.page.evaluate("window.done"))
+    open_page(runner, server)
+    assert _scope_becomes(runner, server.url + "/") == server.url + "/"
+    runner.go("back")  # the data: document again, from the history: its script runs again
+    result = runner._ctx.run(runner._ctx.browser.page.evaluate("window.done"))
+    assert "error" in result, result
+    assert len(_preflights(server, "/cors/closed")) == 2  # both times the server's preflight decided
+    assert not [r for r in server.received if r["method"] == "PUT" and r["path"] == "/cors/closed"]

@@ -115,12 +115,14 @@ class NetworkVerbs(BrowserHolder):
             await route.fallback()
             return
         if self.preflights is not None and request.is_navigation_request():
-            # before the document's request goes: its document may be of another origin
+            # a frame's document is about to be asked for: the guard pauses every fetch and XHR
+            # while the page has a frame (the page's own documents tell it by their response)
             try:
                 main = request.frame.parent_frame is None
             except PlaywrightError:
-                main = True  # no frame to ask: the page's, to be safe
-            await self.preflights.before_navigation(main=main)
+                main = False  # no frame to ask: to be safe, as a frame's
+            if not main:
+                await self.preflights.before_navigation(main=False)
         # Imported on the first routed request: the interception engine loads only when used.
         from runner.engine.exchange import handle_route
 

@@ -94,6 +94,7 @@ class PageVerbs(BrowserHolder):
         if headers:
             await page.set_extra_http_headers(headers)
         await self._arm_frame_guard()
+        await self._widen_preflight_guard(url)
         heads = await DocumentHeads.open(self._live_context(), page)
         pause: BeforeLoadPause | None = None
         loaded = False  # the navigation ended without an error
@@ -162,6 +163,7 @@ class PageVerbs(BrowserHolder):
         """
         page = self._live_page()
         await self._arm_frame_guard()
+        await self._widen_preflight_guard(None)
         try:
             if steps == -1:
                 await page.go_back(timeout=timeout_ms, wait_until="load")
@@ -185,9 +187,13 @@ class PageVerbs(BrowserHolder):
         guard = self.frame_guard
         if guard is not None:
             await guard.arm_for_navigation()
-        if self.preflights is not None:
-            # the preflight guard pauses every fetch and XHR until the new document commits: it
-            # may be of another origin, or opaque (a data: document is not routed; preflights.py)
+
+    async def _widen_preflight_guard(self, url: str | None) -> None:
+        """Before runner navigates the page to ``url`` (None: somewhere in its history): a
+        document that comes without an HTTP response of its own (``data:``, ``about:blank``, one
+        the history holds) is not seen coming by the preflight guard, which pauses every fetch and
+        XHR until it commits (preflights.py). An http(s) document's response tells the guard."""
+        if self.preflights is not None and (url is None or not url.startswith(("http:", "https:"))):
             await self.preflights.before_navigation(main=True)
 
     async def _settle_frame_guard(self) -> None:

@@ -40,19 +40,29 @@ a URL can leave the origin's prefix: for each position of ``http://host:port/`` 
 printable ASCII character, the prefix up to there, that character and ``*`` (about 2,000
 patterns for a local origin; Chromium checks them within a few microseconds of each request).
 
-The guard pauses every fetch and XHR again (``"*"``) whenever another initiator could send a
-preflight to the page's own origin: while the page has a frame (attached or loading: a frame of
-another origin, a sandboxed or ``data:`` frame with an opaque origin), while a navigation of the
-page is on its way (from the moment runner lets the document's request go, or runner itself
-navigates, until the new document commits: the new document may be of another origin, or
-opaque), and when the document's origin is opaque (a ``Content-Security-Policy: sandbox``
-document) or not ``http(s)``. A document that commits with the guard widened for its navigation
-then narrows it to its own origin. The guard learns the page's frames from a ``Page`` domain of
-its own session (a few events per navigation, none per request); on a page not routed (a route
-mentions ``OPTIONS``) it always pauses every fetch and XHR, since no route sees that page's
-navigations coming. Left: a frame the page adds without a request of its own (a sandboxed
-``srcdoc`` or a ``data:`` iframe) is seen a moment after it is attached, and a preflighted request
-it sends to the page's origin within that moment is not paused.
+The guard pauses every fetch and XHR again (``"*"``) whenever another sender could preflight a
+request to the page's own origin, and follows the page's documents without a race:
+
+* each document's response is paused at the response stage, before the document exists. A
+  response of the page whose document is not of the origin the guard is narrowed to (another
+  origin, after redirects too; an opaque one: ``Content-Security-Policy: sandbox`` without
+  ``allow-same-origin``) makes the guard pause every request before the response goes on; once
+  the new document commits the guard narrows to its origin. A document of the same origin
+  changes nothing (a test's second visit costs no new patterns);
+* a document that comes without a response of its own when runner navigates (``data:``,
+  ``about:blank``, one from the history) widens the guard before runner navigates;
+* while the page has a frame (attached, or its document asked for: a frame of another origin, a
+  sandboxed or ``data:`` frame with an opaque origin) the guard pauses every request;
+* a document that commits unseen (a navigation a service worker answers) of another origin than
+  the guard's leaves the guard pausing every request until the next document it sees coming.
+
+The guard learns the page's frames from a ``Page`` domain of its own session (a few events per
+navigation, none per request). On a page not routed (a route mentions ``OPTIONS``) it always
+pauses every fetch and XHR: no response of that page's documents is paused. Left: a frame the
+page adds without a request of its own (a sandboxed ``srcdoc`` or a ``data:`` iframe) is seen a
+moment after it is attached, and a preflighted request it sends to the page's origin within that
+moment is not paused; nor one the page sends to another document's origin between a navigation
+a service worker answers and the guard hearing of it.
 """
 
 from __future__ import annotations
@@ -123,6 +133,17 @@ def origin_scope(url: str, security_origin: str) -> str | None:
     return own + "/" if security_origin == own else None
 
 
+def _own_origin(url: str) -> str:
+    """``scheme://host[:port]`` of ``url`` (what :func:`origin_scope` takes as its own origin)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+
+
 def sandboxes(headers: list[dict[str, str]] | None) -> bool:
     """Whether a document with these response headers gets an opaque origin: its
     ``Content-Security-Policy`` has a ``sandbox`` directive without ``allow-same-origin``."""
@@ -190,8 +211,9 @@ class PreflightExchange:
 class PreflightGuard:
     """Sends a routed page's preflights through runner's routes (see the module).
 
-    ``page_url`` gives the page's URL now; ``preflights`` counts the preflights it handled and
-    ``paused`` every request it paused (preflights included).
+    ``page_url`` gives the page's URL now; ``preflights`` counts the preflights it handled,
+    ``paused`` every request it paused (preflights included) and ``changes`` how often it told
+    Chromium what to pause.
     """
 
     def __init__(self, context: Any, page: Any, target: RoutingTarget, page_url: Callable[[], str | None]) -> None:
@@ -204,6 +226,7 @@ class PreflightGuard:
         self.armed = False
         self.preflights = 0
         self.paused = 0
+        self.changes = 0  # how often Chromium was told what to pause
         self._narrows = False  # the page is routed: its navigations are seen coming (see the module)
         self._document: str | None = None  # the document's own scope (origin_scope), None: opaque or unknown
         self._frames: set[str] = set()  # the document's frames (ids), or a frame's navigation seen coming
@@ -284,6 +307,7 @@ class PreflightGuard:
                 return
             await self._cdp.send("Fetch.enable", {"patterns": _patterns(wanted, self._narrows)})
             self._applied = wanted
+            self.changes += 1
 
     def _frame_attached(self, event: dict[str, Any]) -> None:
         self._frame_events += 1
@@ -301,8 +325,9 @@ class PreflightGuard:
         if frame.get("parentId"):
             self._frames.add(str(frame.get("id", "")))
             return
-        # The page's new document: the old one's frames went with it. The guard narrows only when
-        # it paused every request while the document came (its navigation was seen coming).
+        # The page's new document: the old one's frames went with it. The guard narrows to it only
+        # when it knew the document was coming: it paused every request while the document came,
+        # or the document is of the origin it was narrowed to (its response said so).
         seen_coming = self._navigating or self._applied in (None, _EVERY)
         self._navigating = False
         self._frames.clear()
@@ -314,17 +339,38 @@ class PreflightGuard:
             asyncio.ensure_future(quietly(self._apply()))
 
     def _paused(self, event: dict[str, Any]) -> None:
-        request = event.get("request") or {}
-        if "responseStatusCode" in event or "responseErrorReason" in event:  # a document's response
-            if self._main is None or event.get("frameId") == self._main:
-                self._opaque_next = sandboxes(event.get("responseHeaders"))
-            send_now(self._cdp, "Fetch.continueRequest", {"requestId": event["requestId"]})
+        if "responseStatusCode" in event or "responseErrorReason" in event:
+            self._document_response(event)
             return
+        request = event.get("request") or {}
         self.paused += 1
         if is_preflight(str(request.get("method", "")), request.get("headers") or {}):
             asyncio.ensure_future(self._preflight(event))
         else:
             send_now(self._cdp, "Fetch.continueRequest", {"requestId": event["requestId"]})
+
+    def _document_response(self, event: dict[str, Any]) -> None:
+        """A document's response, before the document commits: a document of the page that is not
+        of the origin the guard is narrowed to widens it first (see the module)."""
+        going_on = {"requestId": event["requestId"]}
+        status = int(event.get("responseStatusCode") or 0)
+        if (self._main is not None and event.get("frameId") != self._main) or 300 <= status < 400:
+            send_now(self._cdp, "Fetch.continueRequest", going_on)  # a frame's (widened already), or a redirect
+            return
+        url = str((event.get("request") or {}).get("url", ""))
+        self._opaque_next = sandboxes(event.get("responseHeaders"))
+        coming = None if self._opaque_next else origin_scope(url, _own_origin(url))
+        if coming is not None and coming == self._applied:
+            send_now(self._cdp, "Fetch.continueRequest", going_on)  # the same origin: nothing changes
+            return
+        self._navigating = True
+        asyncio.ensure_future(self._widen_then(going_on))
+
+    async def _widen_then(self, going_on: dict[str, Any]) -> None:
+        try:
+            await quietly(self._apply())
+        finally:
+            send_now(self._cdp, "Fetch.continueRequest", going_on)
 
     async def _preflight(self, event: dict[str, Any]) -> None:
         request = event["request"]
