@@ -144,3 +144,14 @@ def test_a_data_document_the_history_brings_back_is_guarded(runner, server):
     assert "error" in result, result
     assert len(_preflights(server, "/cors/closed")) == 2  # both times the server's preflight decided
     assert not [r for r in server.received if r["method"] == "PUT" and r["path"] == "/cors/closed"]
+
+
+def test_going_back_to_a_page_of_the_same_origin_changes_nothing(runner, server):
+    _stubbed(runner)
+    open_page(runner, server)
+    runner.visit(server.page("/next", "<html><body>next</body></html>"))
+    assert _scope_becomes(runner, server.url + "/") == server.url + "/"
+    changes = _guard(runner).changes
+    runner.go("back")
+    runner.go("forward")
+    assert _guard(runner).scope == server.url + "/" and _guard(runner).changes == changes

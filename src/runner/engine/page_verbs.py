@@ -163,7 +163,8 @@ class PageVerbs(BrowserHolder):
         """
         page = self._live_page()
         await self._arm_frame_guard()
-        await self._widen_preflight_guard(None)
+        if self.preflights is not None:
+            await self.preflights.before_history(steps)
         try:
             if steps == -1:
                 await page.go_back(timeout=timeout_ms, wait_until="load")
@@ -188,12 +189,12 @@ class PageVerbs(BrowserHolder):
         if guard is not None:
             await guard.arm_for_navigation()
 
-    async def _widen_preflight_guard(self, url: str | None) -> None:
-        """Before runner navigates the page to ``url`` (None: somewhere in its history): a
-        document that comes without an HTTP response of its own (``data:``, ``about:blank``, one
-        the history holds) is not seen coming by the preflight guard, which pauses every fetch and
-        XHR until it commits (preflights.py). An http(s) document's response tells the guard."""
-        if self.preflights is not None and (url is None or not url.startswith(("http:", "https:"))):
+    async def _widen_preflight_guard(self, url: str) -> None:
+        """Before runner navigates the page to ``url``: a document that comes without an HTTP
+        response of its own (``data:``, ``about:blank``) is not seen coming by the preflight guard,
+        which pauses every fetch and XHR until it commits (preflights.py). An http(s) document's
+        response tells the guard."""
+        if self.preflights is not None and not url.startswith(("http:", "https:")):
             await self.preflights.before_navigation(main=True)
 
     async def _settle_frame_guard(self) -> None:

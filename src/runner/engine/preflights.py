@@ -50,7 +50,8 @@ request to the page's own origin, and follows the page's documents without a rac
   the new document commits the guard narrows to its origin. A document of the same origin
   changes nothing (a test's second visit costs no new patterns);
 * a document that comes without a response of its own when runner navigates (``data:``,
-  ``about:blank``, one from the history) widens the guard before runner navigates;
+  ``about:blank``, also when the history brings one back) widens the guard before runner
+  navigates;
 * while the page has a frame (attached, or its document asked for: a frame of another origin, a
   sandboxed or ``data:`` frame with an opaque origin) the guard pauses every request;
 * a document that commits unseen (a navigation a service worker answers) of another origin than
@@ -277,6 +278,22 @@ class PreflightGuard:
         if self.armed:
             # after any change still on its way (a narrowing decided before this navigation)
             await quietly(self._apply())  # a session that failed: the page is going away
+
+    async def before_history(self, steps: int) -> None:
+        """The page is about to go ``steps`` through its history: a document the history holds
+        that is not http(s) (``data:``, ``about:blank``) comes without a response, so the guard
+        pauses every fetch and XHR until it commits; an http(s) one tells the guard by its
+        response (the cache is off while the page is routed)."""
+        if not self.armed or self._cdp is None:
+            return
+        try:
+            history = await self._cdp.send("Page.getNavigationHistory")
+            entries = history["entries"]
+            url = str(entries[int(history["currentIndex"]) + steps]["url"])
+        except Exception:  # noqa: BLE001 - no such entry, or the page is going away: to be safe
+            url = ""
+        if not url.startswith(("http:", "https:")):
+            await self.before_navigation(main=True)
 
     async def _read_frames(self) -> None:
         heard = self._frame_events
