@@ -68,6 +68,7 @@ class HandlerRunner:
                 return await done
             return await _within(done, start, timeout)
         except BaseException:  # its timeout, or the request's task was cancelled
+            done.cancel()  # nobody reads what the call ends with now (nor is told it was not read)
             self._workers.give_up(job)
             raise
 
