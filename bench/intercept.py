@@ -24,7 +24,13 @@ fetch costs a routed page.
 A last line gives runner's process CPU per fetch of each scenario (Python's side only): on a
 machine that other work keeps busy it moves less than the times do.
 
-Usage: ``.venv/bin/python bench/intercept.py [--fetches 300] [--rounds 5] [--small]``
+The HTTP server runs in a child process (bench/intercept_server.py), as a real app's server does:
+served from threads of this process, it waited for the GIL whenever runner's engine thread held
+it, so runner's Python work was charged twice (once in the engine, once more as a slower server),
+and the CPU line counted the server's work as runner's. ``--server thread`` serves from threads
+of this process as the bench did before, to compare the two.
+
+Usage: ``.venv/bin/python bench/intercept.py [--fetches 300] [--rounds 5] [--small] [--server thread]``
 (``--small``: only the small-response rows, for a quick look).
 """
 
@@ -41,15 +47,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import intercept_server  # noqa: E402
 from tests.support.servers import TestServer  # noqa: E402
 
 from runner.run.session import RunSession  # noqa: E402
-
-SMALL = b'{"ok": true, "items": [1, 2, 3]}'
-BIG = b'{"pad": "' + b"x" * (1024 * 1024) + b'"}'
-PIXEL = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f"
-         b"\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00"
-         b"\x00\x00IEND\xaeB`\x82")
 
 SEQUENTIAL = """async ([url, n]) => {
   const times = [];
@@ -76,26 +77,32 @@ def main() -> None:
     parser.add_argument("--fetches", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="only the small-response rows")
+    parser.add_argument("--server", choices=("process", "thread"), default="process",
+                        help="serve from a child process (the default: as an app's server) or from "
+                             "threads of this process (as the bench did before)")
     args = parser.parse_args()
 
-    server = TestServer()
-    server.route("/small", lambda h: h.send(200, SMALL, content_type="application/json"))
-    server.route("/big", lambda h: h.send(200, BIG, content_type="application/json"))
-    server.route("/pixel.png", lambda h: h.send(200, PIXEL, content_type="image/png"))
-    images = "".join(f'<img src="/pixel.png?n={i}" width="1" height="1">' for i in range(1000))
-    server.page("/app", "<html><body>bench</body></html>")
-    server.page("/images", f"<html><body>{images}</body></html>")
+    stop: Callable[[], None]
+    if args.server == "thread":
+        server = TestServer()
+        intercept_server.serve_routes(server)
+        url, stop = server.url, server.close
+    else:
+        child, url = intercept_server.start()
+        stop = lambda: intercept_server.stop(child)  # noqa: E731
 
-    with tempfile.TemporaryDirectory() as tmp:
-        session = RunSession.create(root=tmp, config_file=False, load_plugins=False, mode="pytest")
-        try:
-            run(session, server, args)
-        finally:
-            session.close()
-            server.close()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            session = RunSession.create(root=tmp, config_file=False, load_plugins=False, mode="pytest")
+            try:
+                run(session, url, args)
+            finally:
+                session.close()
+    finally:
+        stop()
 
 
-def run(session: RunSession, server: TestServer, args: Any) -> None:
+def run(session: RunSession, base_url: str, args: Any) -> None:
     config = session.config
     samples: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}  # runner's process CPU per fetch: steadier than time on a busy machine
@@ -108,7 +115,7 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         try:
             if before_visit:
                 setup(runner)
-            runner.visit(server.url + "/app")
+            runner.visit(base_url + "/app")
             if not before_visit:
                 setup(runner)
             used = time.process_time()
@@ -123,7 +130,7 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         try:
             setup(runner)
             started = time.perf_counter()
-            runner.visit(server.url + "/images")
+            runner.visit(base_url + "/images")
             samples.setdefault(name, []).append((time.perf_counter() - started) * 1000)
         finally:
             session.end_test()
@@ -172,8 +179,8 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         browser = runner._ctx.browser
         runner._ctx.run(browser.preflights.disarm())
 
-    small = server.url + "/small"
-    big = server.url + "/big"
+    small = base_url + "/small"
+    big = base_url + "/big"
     n = args.fetches
     for _ in range(args.rounds):
         measure("plain", nothing, SEQUENTIAL, small, n)
@@ -214,7 +221,9 @@ def run(session: RunSession, server: TestServer, args: Any) -> None:
         ("50 parallel spied fetches", "50 parallel spied", "50 parallel plain", 1.5),
         ("page of 1000 images, spied", "1000 images spied", "1000 images plain", 1.5),
     ]
-    print(f"runner.intercept() cost, medians over {args.rounds} interleaved rounds ({n} fetches each)")
+    where = "a child process" if args.server == "process" else "threads of this process"
+    print(f"runner.intercept() cost, medians over {args.rounds} interleaved rounds ({n} fetches each; "
+          f"the server in {where})")
     print(f"  {'scenario':38}{'ms':>9}{'baseline ms':>13}{'ratio':>8}{'target':>8}  verdict")
     cpu_med = {k: statistics.median(v) for k, v in cpu.items()}
     for label, name, base, target in rows:

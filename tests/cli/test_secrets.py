@@ -1,6 +1,6 @@
 """Secrets stay secret: a real ``runner run`` with secrets planted in runner.env.json, a RUNNER_
 variable, an Authorization header, a cookie, a typed password (``log=False``) and the ``redact``
-option's header, query parameter and body key; no artifact runner wrote holds one of them, and
+option's header, query parameter and body key (in stubbed requests and a spied one); no artifact runner wrote holds one of them, and
 ``[redacted]`` stands where they were."""
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ document.querySelector('#go').addEventListener('click', async () => {{
     headers: {{'Authorization': 'Bearer ' + pw, 'X-Api-Key': '{API_KEY_SECRET}', 'Content-Type': 'application/json'}},
     body: JSON.stringify({{pin: '{PIN_SECRET}', name: 'ann'}})}});
   await fetch('/api/me');
+  await fetch('/ping.json?sig={SIG_SECRET}', {{headers: {{'Authorization': 'Bearer ' + pw, 'X-Api-Key': '{API_KEY_SECRET}'}}}});
   document.querySelector('#out').textContent = 'done';
 }});
 """
@@ -49,6 +50,7 @@ SPEC = f"""
         runner.intercept("POST", "/api/login*", {{"body": {{"ok": True}},
                          "headers": {{"set-cookie": f"sid={{cookie}}; Path=/"}}}}).as_("login")
         runner.intercept("/api/me", {{"body": {{"name": "ann"}}}}).as_("me")
+        runner.intercept("/ping.json*").as_("ping")  # a spy: the request goes to the server as sent
         runner.visit("/")
         runner.get("#user").type(runner.env("password"))
         runner.get("#pw").type("{TYPED_SECRET}", log=False)
@@ -56,6 +58,7 @@ SPEC = f"""
         runner.get("#go").click()
         runner.wait("@login")
         runner.wait("@me")
+        runner.wait("@ping")
         runner.get("#out").should("have.text", "done")
         runner.get("#count").should("have.text", "1 item")
 
@@ -87,7 +90,7 @@ def _texts(root: Path) -> dict[str, str]:
 def test_no_artifact_holds_a_secret_and_redacted_stands_in_their_place(project):
     root = project(base_project({"runner/integration/login_spec.py": SPEC, "site/app.js": APP,
                                  "runner.env.json": json.dumps({"password": ENV_FILE_SECRET, "short": "1"}),
-                                 "cookie.txt": COOKIE_SECRET},
+                                 "site/ping.json": '{"pong": true}', "cookie.txt": COOKIE_SECRET},
                                 CONFIG, page=PAGE))
     env = {"RUNNER_API_TOKEN": RUNNER_VAR_SECRET}
     result = run_runner("run", "--reporter", "json", "-o", "output=results.json", cwd=root, env=env)
@@ -124,6 +127,10 @@ def test_no_artifact_holds_a_secret_and_redacted_stands_in_their_place(project):
     assert {k.lower(): v for k, v in login["response_headers"].items()}["set-cookie"] == "[redacted]"
     assert {k.lower(): v for k, v in me["request_headers"].items()}["cookie"] == "[redacted]"
     assert json.loads(login["request_body"]["data"]) == {"pin": "[redacted]", "name": "ann"}
+    spied = requests["ping.json?sig=[redacted]"]  # a spied request's event: told the short way too
+    assert spied["stubbed"] is False and spied["status"] == 200
+    headers = {k.lower(): v for k, v in spied["request_headers"].items()}
+    assert headers["authorization"] == "[redacted]" and headers["x-api-key"] == "[redacted]"
     ended = {e["nodeid"].rsplit("::", 1)[1]: e for e in events if e["kind"] == "attempt.ended"}
     assert "[redacted]" in ended["test_fails_on_the_secret"]["error"]
     assert "type: get('#pw') [redacted]" in ended["test_logs_in"]["log"]

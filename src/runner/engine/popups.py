@@ -226,15 +226,17 @@ class PopupPages:
         await handle_route(routing, route, request, _url_of(page), self._client(), ends)
 
     def _on_request(self, request: Request) -> None:
-        page = _page_of(request)
         routing = self._session._routing
-        if page is _NO_FRAME or page is self._main or page in self._own or routing is None:
-            return
         # as for the test's page: while routed, the route sees all but the hops after a redirect
-        if not self._routed or request.redirected_from is not None:
-            from runner.engine.exchange import observe_request
+        # (asked first: every request of the context comes here, and its page costs the most)
+        if routing is None or (self._routed and request.redirected_from is None):
+            return
+        page = _page_of(request)
+        if page is _NO_FRAME or page is self._main or page in self._own:
+            return
+        from runner.engine.exchange import observe_request
 
-            observe_request(routing, request, _url_of(page), None, self._session.request_ends())  # type: ignore[attr-defined]
+        observe_request(routing, request, _url_of(page), None, self._session.request_ends())  # type: ignore[attr-defined]
 
     async def close_all(self) -> None:
         """Close every page of the context but the test's (the reset between tests)."""

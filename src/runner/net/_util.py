@@ -9,6 +9,7 @@ import re
 from collections.abc import Awaitable
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from runner.expect.messages import regex_text
 
@@ -20,6 +21,18 @@ _HTML_LOOKING = re.compile(r"^\s*<(?:!doctype\s+html|html|head|body|[a-z][a-z0-9
 async def as_coro(awaitable: Awaitable[Any]) -> Any:
     """An awaitable (what a user's handler returned) as a coroutine, for ``asyncio.wait_for``."""
     return await awaitable
+
+
+def parse_query(url: str) -> dict[str, Any]:
+    """The query of ``url`` as a dict: str values, a list for a repeated key."""
+    out: dict[str, Any] = {}
+    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        if key in out:
+            existing = out[key]
+            out[key] = [*existing, value] if isinstance(existing, list) else [existing, value]
+        else:
+            out[key] = value
+    return out
 
 
 def show(value: Any) -> str:

@@ -40,11 +40,13 @@ _S = InterceptionState
 class _Walked:
     """What the request phase decided: the ``completion`` a handler or stub gave (None: the
     request goes on to the server), the route (and its order) that gave it, and whether any
-    handler ran or stub answered (``acted``; else the request was only spied on)."""
+    handler ran or stub answered (``acted``; else the request was only spied on), and whether a
+    request handler ran (``handled``: only one can change the request)."""
 
     completion: Completion | None = None
     by: tuple[Route, int] | None = None
     acted: bool = False
+    handled: bool = False
 
 
 class Chain:
@@ -108,7 +110,8 @@ class Chain:
         if walked is None or not self._registry.is_current(gen):
             await exchange.let_go()  # cleared: the old routes no longer exist
             return
-        self._registry.set_request(ic, data.snapshot(ic.request.alias))
+        if walked.handled:  # only a handler changes the request: else it goes out as first recorded
+            self._registry.set_request(ic, data.snapshot(ic.request.alias))
         self._registry.set_state(ic, _S.INTERCEPTED)
         await self._send_on(raw, data, ic, walked, exchange, gen)
 
@@ -142,7 +145,7 @@ class Chain:
             if exchange.watch_only:
                 continue  # a request in flight (a redirect's next hop): matched and recorded only
             if route.handler is not None:
-                walked.acted = True
+                walked.acted = walked.handled = True
                 ic.queued_until(time.monotonic())
                 completion = await self._run_request_handler(route, order, data, ic, exchange, gen)
                 if completion is not None:

@@ -57,22 +57,40 @@ class HandlerRunner:
         """``call()`` in a worker thread. ``timeout`` (seconds) counts from when it starts:
         waiting for a free thread is not its time. ``began`` gets the moment it started."""
         loop = self._loop
-        started: asyncio.Future[float] = loop.create_future()
         done: asyncio.Future[Any] = loop.create_future()
-
-        def on_start() -> None:
-            _settle_soon(loop, started, time.monotonic())
-
-        job = self._workers.submit(call, on_start=on_start)
+        # The worker writes when the call starts, and only its end wakes the loop: one hand-over
+        # between threads per call, not two (every handler and response callback pays it).
+        start = began if began is not None else []
+        job = self._workers.submit(call, on_start=lambda: start.append(time.monotonic()))
         job.add_done_callback(lambda f: _settle_soon(loop, done, f))
         try:
-            start = await started
-            if began is not None:
-                began.append(start)
-            return await asyncio.wait_for(done, timeout)
+            if timeout is None:
+                return await done
+            return await _within(done, start, timeout)
         except BaseException:  # its timeout, or the request's task was cancelled
+            done.cancel()  # nobody reads what the call ends with now (nor is told it was not read)
             self._workers.give_up(job)
             raise
+
+
+# How often a call that has not started yet (every worker thread busy) is looked at again when
+# its timeout is shorter: its time counts only once it starts.
+_NOT_STARTED_CHECK_S = 0.05
+
+
+async def _within(done: asyncio.Future[Any], start: list[float], timeout: float) -> Any:
+    """What ``done`` gives, unless the call runs past ``timeout`` seconds from ``start[0]`` (the
+    moment its worker started it, written by that thread): then TimeoutError."""
+    while True:
+        if start:
+            remaining = start[0] + timeout - time.monotonic()
+            if remaining <= 0 and not done.done():
+                raise TimeoutError
+        else:
+            remaining = max(timeout, _NOT_STARTED_CHECK_S)
+        finished, _ = await asyncio.wait((done,), timeout=max(remaining, 0.0))
+        if finished:
+            return done.result()
 
 
 def _settle_soon(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], outcome: Any) -> None:

@@ -12,7 +12,7 @@ from runner.casing import camel_to_snake
 from runner.errors import CommandError, UsageError
 from runner.expect import PathMissing, check, walk_path
 
-from ._util import show
+from ._util import parse_query, show
 from .types import InterceptionState
 
 __all__ = ["Interception", "Its", "RequestSnapshot", "ResponseSnapshot", "RequestError", "describe_interceptions"]
@@ -47,21 +47,40 @@ class RequestError(_CamelAttrs):
 
 
 class RequestSnapshot(_CamelAttrs):
-    """The request as it finally went out (after every handler's changes)."""
+    """The request as it finally went out (after every handler's changes). ``query``, when not
+    given, is parsed from ``url`` when first read (a record nobody reads costs no parse)."""
 
-    def __init__(self, *, method: str, url: str, headers: dict[str, str], body: Any, query: dict[str, Any],
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: Any
+    http_version: str
+    resource_type: str
+    response_timeout: float
+    follow_redirect: bool
+    alias: str | None
+    _query: dict[str, Any] | None
+    _query_url: str  # the url it is parsed from: the one given, whatever is assigned later
+
+    def __init__(self, *, method: str, url: str, headers: dict[str, str], body: Any,
                  http_version: str, resource_type: str, response_timeout: float, follow_redirect: bool,
-                 alias: str | None = None) -> None:
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.query = query
-        self.http_version = http_version
-        self.resource_type = resource_type
-        self.response_timeout = response_timeout
-        self.follow_redirect = follow_redirect
-        self.alias = alias
+                 alias: str | None = None, query: dict[str, Any] | None = None) -> None:
+        # one store for all: every attribute set goes through _CamelAttrs.__setattr__ otherwise,
+        # and a record is built for every request a route matches
+        self.__dict__.update(method=method, url=url, headers=headers, body=body, _query=query, _query_url=url,
+                             http_version=http_version, resource_type=resource_type,
+                             response_timeout=response_timeout, follow_redirect=follow_redirect, alias=alias)
+
+    @property
+    def query(self) -> dict[str, Any]:
+        """The URL's query: str values, a list for a repeated key."""
+        if self._query is None:
+            self._query = parse_query(self._query_url)
+        return self._query
+
+    @query.setter
+    def query(self, value: dict[str, Any]) -> None:
+        self._query = value
 
     def __repr__(self) -> str:
         return f"<request {self.method} {self.url}>"
@@ -70,18 +89,23 @@ class RequestSnapshot(_CamelAttrs):
 class ResponseSnapshot(_CamelAttrs):
     """The response the page received. ``body`` of a passed-through response loads on first read."""
 
+    status_code: int
+    status_message: str
+    headers: dict[str, str]
+    url: str
+    delay: float | None
+    throttle_kbps: float | None
+    _body: Any
+    _loader: Callable[[], Any] | None
+    _lock: threading.Lock
+
     def __init__(self, *, status_code: int, status_message: str, headers: dict[str, str], url: str,
                  body: Any = None, delay: float | None = None, throttle_kbps: float | None = None,
                  loader: Callable[[], Any] | None = None) -> None:
-        self.status_code = status_code
-        self.status_message = status_message
-        self.headers = headers
-        self.url = url
-        self.delay = delay
-        self.throttle_kbps = throttle_kbps
-        self._body = body
-        self._loader = loader
-        self._lock = threading.Lock()
+        # one store for all (see RequestSnapshot)
+        self.__dict__.update(status_code=status_code, status_message=status_message, headers=headers, url=url,
+                             delay=delay, throttle_kbps=throttle_kbps, _body=body, _loader=loader,
+                             _lock=threading.Lock())
 
     @property
     def body(self) -> Any:
@@ -129,36 +153,45 @@ class Interception(_CamelAttrs):
     CamelCase spellings work too (``browserRequestId``, ``routeId``).
     """
 
+    id: str
+    browser_request_id: str
+    route_id: str | None
+    route_ids: list[str]
+    request: RequestSnapshot
+    response: ResponseSnapshot | None
+    error: RequestError | None
+    state: InterceptionState
+    request_waited: bool
+    response_waited: bool
+    alias: str | None
+    dynamic_aliases: list[str]
+    stubbed: bool
+    server: bool  # the app's server made it (runner.intercept_backend), not the page
+    started: float  # time.monotonic() when the engine received the request
+    arrival: int  # the order requests reached the engine in, across routes
+    duration_ms: float | None
+    # its response came after `responseTimeout`: a request runner only watched is not cut,
+    # so the record keeps the response the page got and says it was late
+    late: bool
+    request_body_size: int | None
+    response_body_size: int | None
+    # the bytes themselves, for the run's events (kept by reference, never copied)
+    request_body_bytes: bytes | None
+    response_body_bytes: bytes | None
+    # seconds, written by the chain on the loop thread (a float store needs no lock)
+    _queued: float | None
+    _handler: float
+    _upstream: float
+
     def __init__(self, *, id: str, browser_request_id: str, request: RequestSnapshot) -> None:
-        self.id = id
-        self.browser_request_id = browser_request_id
-        self.route_id: str | None = None
-        self.route_ids: list[str] = []
-        self.request = request
-        self.response: ResponseSnapshot | None = None
-        self.error: RequestError | None = None
-        self.state = InterceptionState.RECEIVED
-        self.request_waited = False
-        self.response_waited = False
-        self.alias: str | None = None
-        self.dynamic_aliases: list[str] = []
-        self.stubbed = False
-        self.server = False  # the app's server made it (runner.intercept_backend), not the page
-        self.started = 0.0  # time.monotonic() when the engine received the request
-        self.arrival = _arrivals()  # the order requests reached the engine in, across routes
-        self.duration_ms: float | None = None
-        # its response came after `responseTimeout`: a request runner only watched is not cut,
-        # so the record keeps the response the page got and says it was late
-        self.late = False
-        self.request_body_size: int | None = None
-        self.response_body_size: int | None = None
-        # the bytes themselves, for the run's events (kept by reference, never copied)
-        self.request_body_bytes: bytes | None = None
-        self.response_body_bytes: bytes | None = None
-        # seconds, written by the chain on the loop thread (a float store needs no lock)
-        self._queued: float | None = None
-        self._handler = 0.0
-        self._upstream = 0.0
+        # one store for all (see RequestSnapshot); the types are declared on the class
+        self.__dict__.update(
+            id=id, browser_request_id=browser_request_id, route_id=None, route_ids=[], request=request,
+            response=None, error=None, state=InterceptionState.RECEIVED, request_waited=False,
+            response_waited=False, alias=None, dynamic_aliases=[], stubbed=False, server=False, started=0.0,
+            arrival=_arrivals(), duration_ms=None, late=False, request_body_size=None, response_body_size=None,
+            request_body_bytes=None, response_body_bytes=None, _queued=None, _handler=0.0, _upstream=0.0,
+        )
 
     def __repr__(self) -> str:
         return f"<Interception {self.id} {self.request.method} {self.request.url} {self.state.value}>"

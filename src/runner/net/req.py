@@ -7,13 +7,13 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 from runner.casing import camel_to_snake
 from runner.errors import InterceptError, UsageError
 from runner.net.bodies import body_refusal, decode_body, encode_body
 
-from ._util import show
+from ._util import parse_query, show
 from .headers import header_delete, header_get, header_has, header_replace
 from .interception import RequestSnapshot
 from .messages import HttpRequest
@@ -25,18 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["Req", "RequestData", "LiveQuery", "REQUEST_EVENTS"]
 
 REQUEST_EVENTS = ("before:response", "response", "after:response")
-
-
-def parse_query(url: str) -> dict[str, Any]:
-    """The query of ``url`` as a dict: str values, a list for a repeated key."""
-    out: dict[str, Any] = {}
-    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
-        if key in out:
-            existing = out[key]
-            out[key] = [*existing, value] if isinstance(existing, list) else [existing, value]
-        else:
-            out[key] = value
-    return out
 
 
 def with_query(url: str, query: Mapping[str, Any]) -> str:
@@ -162,7 +150,6 @@ class RequestData:
             url=self.url,
             headers={str(k): str(v) for k, v in self.headers.items()},
             body=self.body,
-            query=parse_query(self.url),
             http_version=self.http_version,
             resource_type=self.resource_type,
             response_timeout=self.response_timeout,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from runner.events import Event, RunStarted
+from runner.events import Event, RequestIntercepted, RunStarted
 from runner.redaction.rules import REDACTED, Redactor
 
 __all__ = ["redact_event", "redact_config"]
@@ -20,6 +20,22 @@ __all__ = ["redact_event", "redact_config"]
 # and a spec public_spec.py) is no secret there, and a rewritten path names no file: the report
 # could not copy that test's trace and screenshot, and the terminal printed paths that did not exist.
 _PATHS = frozenset({"project_root", "absolute", "file", "path", "screenshots", "trace", "video"})
+
+# Values the redactor gives back as they are: never searched (an intercepted request's event
+# has a dozen of them, and every request of a spied page publishes one).
+_PLAIN = frozenset({bool, int, float, type(None)})
+
+# The fields of each event class that are searched, in order (``dataclasses.fields`` builds a
+# tuple each call: once per class is enough).
+_SEARCHED: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _searched(cls: type[Event]) -> tuple[str, ...]:
+    names = _SEARCHED.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.name != "at" and f.name not in _PATHS)
+        _SEARCHED[cls] = names
+    return names
 
 
 def redact_config(redactor: Redactor, config: dict[str, Any]) -> dict[str, Any]:
@@ -34,22 +50,80 @@ def redact_config(redactor: Redactor, config: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# A request.intercepted event's fields by what the redactor does with them (every request a
+# route matches publishes one): texts, lists of texts, header maps, never searched (numbers,
+# flags), and the bodies and everything else, searched as any event's fields are.
+# tests/unit/redaction proves the groups name every field and that the short way (below) gives
+# what the long way gives.
+REQUEST_TEXTS = ("nodeid", "id", "method", "url", "state", "error", "resource_type")
+REQUEST_TEXT_LISTS = ("route_ids", "aliases")
+REQUEST_HEADERS = ("request_headers", "response_headers")
+REQUEST_PLAIN = ("stubbed", "status", "request_body_size", "response_body_size", "attempt", "log", "open", "late",
+                 "server")
+REQUEST_SEARCHED = ("timings", "request_body", "response_body")
+
+
+def _request_texts(redactor: Redactor, event: RequestIntercepted) -> list[str] | None:
+    """Every text of ``event`` outside :data:`REQUEST_SEARCHED` that the redactor searches, or
+    None when some field is not of the shape its group says, or a header is a secret one (the
+    long way then decides)."""
+    texts: list[str] = []
+    for name in REQUEST_TEXTS:
+        value = getattr(event, name)
+        if type(value) is str:
+            texts.append(value)
+        elif value is not None:
+            return None
+    for name in REQUEST_TEXT_LISTS:
+        values = getattr(event, name)
+        if type(values) is not list or any(type(v) is not str for v in values):
+            return None
+        texts += values
+    secret = redactor.headers
+    for name in REQUEST_HEADERS:
+        headers = getattr(event, name)
+        if type(headers) is not dict:
+            return None
+        for key, value in headers.items():
+            if type(key) is not str or type(value) is not str or key.lower() in secret:
+                return None
+            texts.append(value)
+    if any(type(getattr(event, name)) not in _PLAIN for name in REQUEST_PLAIN):
+        return None
+    return texts
+
+
+def _request_searched(redactor: Redactor, event: RequestIntercepted) -> tuple[str, ...]:
+    """The fields of a request.intercepted event that need the long way: all of them, unless one
+    search shows that its texts, headers and flags hold no secret (:func:`_request_texts`); then
+    only those of :data:`REQUEST_SEARCHED` that can hold one (timings are numbers)."""
+    texts = _request_texts(redactor, event)
+    if texts is None or not redactor.leaves_alone(texts):
+        return _searched(RequestIntercepted)
+    timings = event.timings
+    plain_timings = type(timings) is dict and all(type(v) in _PLAIN for v in timings.values())
+    return tuple(name for name in REQUEST_SEARCHED
+                 if getattr(event, name) is not None and not (name == "timings" and plain_timings))
+
+
 def redact_event(redactor: Redactor, event: Event) -> Event:
     """``event`` with its secrets hidden (the same event when it holds none). Never raises: a
     field that cannot be searched is hidden whole."""
     changes: dict[str, Any] = {}
-    for field in dataclasses.fields(event):
-        if field.name == "at" or field.name in _PATHS:
+    names = (_request_searched(redactor, event) if type(event) is RequestIntercepted
+             else _searched(type(event)))
+    for name in names:
+        value = getattr(event, name)
+        if type(value) in _PLAIN:
             continue
-        value = getattr(event, field.name)
         hidden: Any
         try:
-            if isinstance(event, RunStarted) and field.name == "config" and isinstance(value, dict):
+            if isinstance(event, RunStarted) and name == "config" and isinstance(value, dict):
                 hidden = redact_config(redactor, value)
             else:
-                hidden = redactor.value(value, field.name)
+                hidden = redactor.value(value, name)
         except Exception:  # noqa: BLE001 - a value the redactor cannot read is not shown at all
             hidden = REDACTED
         if hidden != value:
-            changes[field.name] = hidden
+            changes[name] = hidden
     return dataclasses.replace(event, **changes) if changes else event

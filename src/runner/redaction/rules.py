@@ -42,6 +42,9 @@ DEFAULT_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie
 #: The entries of ``runner.request(auth=...)`` that make its Authorization header.
 AUTH_SECRETS = frozenset({"password", "pass", "bearer"})
 
+# Values given back as they are: booleans, numbers and null hold no text to search.
+_PLAIN = frozenset({bool, int, float, type(None)})
+
 #: The sources (``Config.env_sources``) of the env entries whose values are secret.
 SECRET_ENV_SOURCES = frozenset({"envFile", "env"})
 
@@ -160,9 +163,22 @@ class Redactor:
                                    text)
         return text
 
+    def leaves_alone(self, texts: Iterable[str]) -> bool:
+        """True when :meth:`text` gives each of ``texts`` back as it is; one search over them
+        all instead of one per text (False may also mean only "search each": it is never True
+        for a text that holds a secret). Raises TypeError for a text that is not a str."""
+        pattern, query = self._pattern, self._query
+        if pattern is None and query is None:
+            return True
+        # "&" before each text: a secret query parameter at a text's start is found as at its own
+        joined = "&".join(texts)
+        return (pattern is None or pattern.search(joined) is None) and (query is None or query.search(joined) is None)
+
     def header_map(self, headers: Mapping[str, Any]) -> dict[str, Any]:
         """Headers with the values of secret headers hidden (and secret values in the others)."""
-        return {str(name): REDACTED if str(name).lower() in self.headers else self.value(value)
+        secret, text = self.headers, self.text
+        return {str(name): REDACTED if str(name).lower() in secret
+                else text(value) if type(value) is str else self.value(value)
                 for name, value in headers.items()}
 
     def body(self, record: Mapping[str, Any]) -> dict[str, Any]:
@@ -231,10 +247,13 @@ class Redactor:
         such."""
         if isinstance(value, str):
             return self.text(value)
+        if type(value) in _PLAIN:  # the most common values of all, and never secret
+            return value
         if isinstance(value, Mapping):
-            if key.lower().endswith("headers"):
+            lowered = key.lower()
+            if lowered.endswith("headers"):
                 return self.header_map(value)
-            secret_keys = {"auth": AUTH_SECRETS, "qs": self.query_params}.get(key.lower())
+            secret_keys = AUTH_SECRETS if lowered == "auth" else self.query_params if lowered == "qs" else None
             if secret_keys is not None:  # request(auth=...) makes the Authorization header, qs= the query
                 return {k: REDACTED if str(k).lower() in secret_keys else self.value(v, str(k))
                         for k, v in value.items()}

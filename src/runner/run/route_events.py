@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from runner.commands.context import TestContext
 from runner.events import Event, RequestIntercepted, RouteAdded, RouteAliased
 from runner.net.bodies import body_record
+from runner.net.headers import header_get
 
 if TYPE_CHECKING:
     from runner.net.records import RequestRecord, RouteRecord
@@ -53,8 +54,6 @@ class RouteEvents:
         self._publish(RouteAliased(nodeid=nodeid, attempt=attempt, route_id=route.id, alias=alias))
 
     def request_ended(self, request: RequestRecord) -> None:
-        from runner.net import header_get  # loaded already: the interceptor tells this
-
         test = self._test()
         if test is None:
             return

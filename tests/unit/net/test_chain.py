@@ -294,6 +294,34 @@ def test_snapshot_at_arrival(env: Any) -> None:
     assert env.send(URL).response.body == b"added later"
 
 
+def test_records_read_as_they_did_whatever_the_route(env: Any) -> None:
+    """A record is built in one store and parses its query when first read; a spied or stubbed
+    request keeps its arrival snapshot (nothing changed it), a handled one gets the request as it
+    went out: every attribute reads as before, in both spellings."""
+    env.intercept("/api/spied*").as_("spied")
+    env.intercept("/api/stubbed*", {"body": "ok"}).as_("stubbed")
+    env.intercept("/api/handled*", lambda req: req.query.update({"added": "1"})).as_("handled")
+    for name in ("spied", "stubbed", "handled"):
+        env.send(f"http://localhost:3000/api/{name}?a=1&a=2&b=", headers={"x-one": "1"})
+    spied, stubbed, handled = (env.get(f"@{name}") for name in ("spied", "stubbed", "handled"))
+    for ic in (spied, stubbed):
+        assert ic.request.query == ic.request.query == {"a": ["1", "2"], "b": ""}
+        assert ic.request.headers == {"x-one": "1"} and ic.request.alias is None
+    assert handled.request.query == {"a": ["1", "2"], "b": "", "added": "1"}
+    assert handled.request.url == "http://localhost:3000/api/handled?a=1&a=2&b=&added=1"
+    assert spied.request.responseTimeout == spied.request.response_timeout == 3000
+    assert spied.request.followRedirect is False and spied.request.resourceType == "xhr"
+    assert spied.browserRequestId == spied.browser_request_id and spied.routeIds == [spied.route_id]
+    assert spied.response.statusCode == 200 and spied.response.status_message == "OK"
+    assert spied.timings["handler"] == 0.0 and spied.requestWaited is False
+    spied.request.url = "http://localhost:3000/elsewhere?c=3"  # the query is the one that went out
+    assert spied.request.query == {"a": ["1", "2"], "b": ""}
+    spied.request.query = {"set": "by a test"}
+    assert spied.request.query == {"set": "by a test"}
+    stubbed.responseWaited = True  # camelCase stores the snake_case attribute
+    assert stubbed.response_waited is True and "responseWaited" not in vars(stubbed)
+
+
 def test_concurrent_requests_and_a_blocking_handler(env: Any) -> None:
     release = threading.Event()
 

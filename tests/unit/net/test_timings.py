@@ -3,6 +3,7 @@ hears of every route added and every request ended (for the run-event stream).""
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from typing import Any
@@ -315,3 +316,37 @@ def test_waiting_for_a_free_handler_thread_is_not_handler_time(env):
     timings = [row["timings"] for row in env.interceptor.requests_log()]
     assert max(t["handler"] for t in timings) < 500
     assert max(t["queued"] for t in timings) >= 500
+
+
+def test_a_handler_that_fails_after_its_timeout_leaves_no_unread_error(env: Any) -> None:
+    """The request failed at the timeout; what the handler raised later is nobody's to read, and
+    asyncio says nothing of it (a future left holding it unread is reported when collected)."""
+    env.config["defaultCommandTimeout"] = 100
+    release, finished = threading.Event(), threading.Event()
+    reported: list[str] = []
+
+    def late(req: Any) -> None:
+        release.wait(5)
+        finished.set()
+        raise ValueError("too late")
+
+    async def settled() -> None:  # a turn of the loop: the worker's end has reached it
+        return None
+
+    env.lt.loop.set_exception_handler(lambda loop, context: reported.append(str(context.get("message"))))
+    try:
+        env.intercept("/api/late*", late)
+        env.send("http://localhost:3000/api/late")
+        assert any("timed out" in m for m in env.messages)
+        env.errors.clear()  # the timeout error (and the record it fails) hold the call's frames
+        env.interceptor.clear()
+        release.set()
+        assert finished.wait(5)
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline and not reported:
+            env.lt.run(settled())
+            gc.collect()
+            time.sleep(0.05)
+    finally:
+        env.lt.loop.set_exception_handler(None)
+    assert reported == []

@@ -4,8 +4,9 @@ A view over the request (:meth:`MatchView.of` an :class:`~runner.net.messages.Ht
 not a model of its own: its parts as the matchers compare them.
 
 Each field reads its part of the request from the view (the URL's parts, the headers in lower
-case, the Basic credentials, ...). The body is parsed as JSON, and its GraphQL operations found,
-only when a ``json`` or ``graphql`` field first asks.
+case, the Basic credentials, ...). The URL's query is parsed only when a ``query`` field first
+asks, and the body parsed as JSON, and its GraphQL operations found, only when a ``json`` or
+``graphql`` field first asks.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class MatchView:
 
     __slots__ = (
         "method", "headers", "auth_username", "auth_password", "url", "hostname", "path",
-        "pathname", "query", "port", "https", "resource_type", "body", "_json", "_graphql",
+        "pathname", "port", "https", "resource_type", "body", "_json", "_graphql", "_query_text", "_query",
     )
 
     def __init__(self, method: str, url: str, headers: Mapping[str, str], resource_type: str,
@@ -56,17 +57,26 @@ class MatchView:
         except ValueError:
             port = None
         self.port = port if port is not None else (443 if self.https else 80)
-        query: dict[str, list[str]] = {}
-        for key, value in parse_qsl(parts.query, keep_blank_values=True):
-            query.setdefault(key, []).append(value)
-        # a repeated key is compared as its values joined with "," (as the original coerces arrays)
-        self.query = {k: ",".join(v) for k, v in query.items()}
+        self._query_text = parts.query
+        self._query: dict[str, str] | None = None
         self.auth_username, self.auth_password = _basic_auth(self.headers.get("authorization"))
 
     @classmethod
     def of(cls, request: HttpRequest) -> MatchView:
         """The view of a request the page made."""
         return cls(request.method, request.url, request.headers, request.resource_type, request.body)
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The URL's query parameters (parsed when a ``query`` field first asks: most routes
+        have none, and every request of a routed page is matched)."""
+        if self._query is None:
+            query: dict[str, list[str]] = {}
+            for key, value in parse_qsl(self._query_text, keep_blank_values=True):
+                query.setdefault(key, []).append(value)
+            # a repeated key is compared as its values joined with "," (as the original coerces arrays)
+            self._query = {k: ",".join(v) for k, v in query.items()}
+        return self._query
 
     @property
     def json_body(self) -> Any:
