@@ -45,11 +45,21 @@ def test_the_origins_own_requests_are_not_paused(url):
 @pytest.mark.parametrize("url", [
     "http://127.0.0.1:8001/api", "http://127.0.0.1:800/api", "http://127.0.0.1:80000/api", "http://127.0.0.1/api",
     "https://127.0.0.1:8000/api", "http://127.0.0.10:8000/api", "http://localhost:8000/api", "http://[::1]:8000/",
-    "http://user@127.0.0.1:8000/api", "ws://127.0.0.1:8000/", "blob:http://127.0.0.1:8000/x", "http://127.0.0.1:8000",
-    "http://127.0.0.1:8000?x", "http://127.0.0.1.example.test:8000/", "http://a/", "x",
+    "http://user@127.0.0.1:8000/api", "http://UsEr:PaSs@evil.test/", "http://127.0.0.1:8000",
+    "http://127.0.0.1:8000?x", "http://127.0.0.1.example.test:8000/", "http://a/", "https://a/",
 ])
 def test_every_other_origins_requests_are_paused(url):
     assert _paused(_ORIGIN, url)
+
+
+@pytest.mark.parametrize("url", ["https://shop.test:8443/", "http://shop.test/", "https://shop.test/", "https://shop.tes/"])
+def test_an_https_origin_is_left_by_every_other_url(url):
+    assert _paused("https://shop.test/", url) is (url != "https://shop.test/")
+
+
+def test_only_http_requests_are_paused_since_only_they_can_be_preflighted():
+    assert not _paused(_ORIGIN, "blob:http://127.0.0.1:8000/x") and not _paused(_ORIGIN, "ws://127.0.0.1:8000/")
+    assert len(_patterns(_ORIGIN, False)) < 1500
 
 
 def test_every_request_is_paused_while_the_scope_is_every_request():
