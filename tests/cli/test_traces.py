@@ -254,7 +254,8 @@ def test_a_trace_holds_its_own_test_and_not_the_tests_before_it(project):
 @pytest.mark.slow
 def test_a_kept_trace_after_discarded_ones_holds_its_own_test_alone(project):
     # retain-on-failure (the default): the passing tests' traces are discarded while the run goes
-    # on to the next test (the reset waits for it); the failed one's holds none of theirs
+    # on to the next test and its reset (the next trace's start waits for it); the failed one's
+    # holds none of theirs, nor the reset before it
     count = 6
     files = {f"site/data{n}.json": json.dumps({"n": f"body-of-{n}"}) for n in range(1, count + 1)}
     files["runner/integration/a_spec.py"] = fetching_spec(count)
