@@ -336,6 +336,7 @@ def retry(
     pause = 0.005
     outer, ctx.command_timeout = ctx.command_timeout, (float(timeout_ms), deadline)
     outer_quiet = ctx.quiet_reads
+    ended = False  # passed, or gave up at its timeout (not cut short by a stop or a broken page)
     try:
         while True:
             ctx.checkpoint()
@@ -347,6 +348,7 @@ def retry(
             # it are not, the retry's last state is (its snapshot when it ends, below).
             ctx.quiet_reads = ctx.traced
             if result.ok:
+                ended = True
                 # what the background said while the attempt read the page fails this command:
                 # the page's state it passed on may be the work of a handler that broke meanwhile
                 ctx.checkpoint()
@@ -355,6 +357,7 @@ def retry(
             if now >= deadline:
                 waited = int(round((now - start) * 1000))
                 ctx.add_log("failed", f"{what} (after {waited}ms)")  # the command log ends on it
+                ended = True
                 page = f"{ctx.page_label}." if ctx.page_label else ""  # a popup's command says so
                 raise CommandError(f"Timed out retrying after {waited}ms: {page}{what}: {result.message}")
             time.sleep(min(pause, max(0.0, deadline - now)))
@@ -364,7 +367,7 @@ def retry(
         ctx.quiet_reads = outer_quiet
         if ctx.quietly_read and not outer_quiet:
             ctx.quietly_read = False
-            if not ctx.loop.in_loop_thread:  # (a command called on the loop cannot wait)
+            if ended and not ctx.loop.in_loop_thread:  # (a command called on the loop cannot wait)
                 _snapshot_ended_retry(ctx)
 
 
