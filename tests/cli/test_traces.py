@@ -254,7 +254,8 @@ def test_a_trace_holds_its_own_test_and_not_the_tests_before_it(project):
 @pytest.mark.slow
 def test_a_kept_trace_after_discarded_ones_holds_its_own_test_alone(project):
     # retain-on-failure (the default): the passing tests' traces are discarded while the run goes
-    # on to the next test (the reset waits for it); the failed one's holds none of theirs
+    # on to the next test and its reset (the next trace's start waits for it); the failed one's
+    # holds none of theirs, nor the reset before it
     count = 6
     files = {f"site/data{n}.json": json.dumps({"n": f"body-of-{n}"}) for n in range(1, count + 1)}
     files["runner/integration/a_spec.py"] = fetching_spec(count)
@@ -421,6 +422,36 @@ def test_a_query_a_navigation_interrupted_and_runner_asked_again_is_no_error_of_
     assert result.code == 0, result.text
     events = trace_events(root / "runner/traces/a_spec.py/test_submit.zip")
     assert [e["error"] for e in events if e["type"] == "after" and e.get("error")] == []  # Errors tab: none
+
+
+# the heading changes 600 ms after the page loaded: a check of it retries some ten times meanwhile
+LATE_PAGE = ("<html><body><h1>Wait</h1><script>addEventListener('load', () => setTimeout(() => "
+             "document.querySelector('h1').textContent = 'Ready', 600))</script></body></html>")
+
+
+@pytest.mark.slow
+def test_a_retried_check_is_traced_by_its_first_read_and_the_page_it_ended_on_not_by_each_retry(project):
+    root = project(base_project({"runner/integration/a_spec.py": """
+        def test_late(runner):
+            runner.visit("/")
+            runner.get("h1").should("have.text", "Ready")
+            runner.get("h1").should("have.text", "Never", timeout=400)
+    """}, {"video": False}, page=LATE_PAGE))
+    result = run_runner("run", cwd=root)
+    assert result.code == 1, result.text
+    events = trace_events(root / "runner/traces/a_spec.py/test_late.zip")
+    steps = {e["title"]: e for e in events if e["type"] == "before" and e.get("method") == "tracingGroup"}
+    for title, before, after in (("get('h1') should have.text 'Ready'", "Wait", "Ready"),
+                                 ("get('h1') should have.text 'Never'", "Ready", "Ready")):
+        calls = [e for e in events if e["type"] == "before" and e.get("parentId") == steps[title]["callId"]]
+        # the first read (the page as the check found it) and one snapshot as it ended, two DOM
+        # snapshots each, instead of a pair for every retry
+        assert [c["method"] for c in calls] == ["evaluateExpression", "evaluateExpression"], title
+        assert page_before(events, calls[0]).endswith(before), title
+        assert after_page(events, steps[title]).endswith(after), title
+    failed = [e for e in events if e["type"] == "after" and e.get("error")]
+    assert [e["callId"] for e in failed] == [steps["get('h1') should have.text 'Never'"]["callId"]]
+    assert "but the text was 'Ready'" in failed[0]["error"]["message"]
 
 
 @pytest.mark.slow

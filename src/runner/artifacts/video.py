@@ -180,6 +180,7 @@ class VideoRecorder:
         self.started_at: float | None = None
         self._ack_tasks: set[asyncio.Task[Any]] = set()
         self._running = False
+        self._next_frame: asyncio.Future[None] | None = None  # a catch-up waits for the next frame
 
     @property
     def frames_written(self) -> int:
@@ -245,15 +246,16 @@ class VideoRecorder:
         if not self._running or not await self._cancel_pacer():
             return
         self._pausing = False
-        received = self.frames_received
+        arrived = self._next_frame = asyncio.get_running_loop().create_future()
         try:
             await asyncio.wait_for(self._start_screencast(), 5)
+            # the restart's frame is taken a moment later: wait for it (briefly) before the page
+            # moves on; woken by its arrival, not by polling (the wait is on the test's path)
+            await asyncio.wait({arrived}, timeout=CATCH_UP_WAIT)
         except Exception:  # noqa: BLE001 - the page or browser is gone; end() still finishes
             return
-        # the restart's frame is taken a moment later: wait for it (briefly) before the page moves on
-        deadline = time.monotonic() + CATCH_UP_WAIT
-        while self.frames_received == received and time.monotonic() < deadline:
-            await asyncio.sleep(0.005)
+        finally:
+            self._next_frame = None
 
     def _on_frame(self, params: dict[str, Any]) -> None:
         session_id = params.get("sessionId")
@@ -274,6 +276,8 @@ class VideoRecorder:
         ms = self._clock.frame_ms((params.get("metadata") or {}).get("timestamp"), now)
         self.frames_received += 1
         self._encoder.push(ms, params.get("data", ""))
+        if self._next_frame is not None and not self._next_frame.done():
+            self._next_frame.set_result(None)
 
     async def _ack(self, session_id: Any) -> None:
         try:

@@ -68,7 +68,7 @@ class Actions(DomQuery):
                    "checkCovered": not force, "checkEnabled": enabled}
 
             def attempt(arg: dict[str, Any] = arg) -> Attempt:
-                spot = self._ctx.run(self._ctx.browser.dom(arg))
+                spot = self._ctx.run(self._ctx.browser.dom(arg, untraced=self._ctx.quiet_read()))
                 if spot.get("ok"):
                     return Attempt(True, value=spot)
                 why = why_not_actionable(spot)

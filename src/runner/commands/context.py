@@ -42,6 +42,9 @@ _ALIVE_S = 30.0
 # waiting driver uses next to nothing).
 _LOOK_S = 0.5
 _BUSY_SHARE = 0.25
+# How long the snapshot that ends a retry is waited for (the snapshot itself is bounded at 1 s: a
+# page busy in JavaScript gives none), as a step's closing snapshot is (commands/steps.py).
+_SNAPSHOT_WAIT_S = 3.0
 
 __all__ = ["TestContext", "LogEntry", "retry", "Attempt"]
 
@@ -111,6 +114,12 @@ class TestContext:
     # and fails with its bare message, so the Value's own retry is the one that waits and says
     # "Timed out retrying" (once, after the Value's timeout, not the inner one's)
     one_attempt: bool = False
+    # while a retrying command of a traced attempt reads the page again (its attempts after the
+    # first): those reads are left out of the trace (each would be two DOM snapshots), and the
+    # retry ends with one snapshot of the page as it passed or gave up (``retry``). The commands'
+    # reads ask ``quiet_read()``.
+    quiet_reads: bool = False
+    quietly_read: bool = False  # a read was left out since the retry began: it ends on a snapshot
     # the page the commands drive when it is not the test's own: "tab[1]", a popup's (tabs.py)
     page_label: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -118,6 +127,13 @@ class TestContext:
     @property
     def browser(self) -> BrowserSession:
         return self.browser_getter()
+
+    def quiet_read(self) -> bool:
+        """Whether the page read about to be made is left out of the trace (a retry's attempt
+        after the first, traced): the retry then ends on a snapshot of the page."""
+        if self.quiet_reads:
+            self.quietly_read = True
+        return self.quiet_reads
 
     def add_log(self, name: str, message: str, *, at: int | None = None) -> None:
         """A line of the command log, at its end (or at index ``at``: a command's own line, put
@@ -319,6 +335,8 @@ def retry(
     deadline = start + timeout_ms / 1000
     pause = 0.005
     outer, ctx.command_timeout = ctx.command_timeout, (float(timeout_ms), deadline)
+    outer_quiet = ctx.quiet_reads
+    ended = False  # passed, or gave up at its timeout (not cut short by a stop or a broken page)
     try:
         while True:
             ctx.checkpoint()
@@ -326,7 +344,11 @@ def retry(
                 result = attempt()
             except FrameUnavailable as err:  # a frame not there yet is retried like an element
                 result = Attempt(False, str(err))
+            # The first read is in the trace (the page as the command found it); the ones after
+            # it are not, the retry's last state is (its snapshot when it ends, below).
+            ctx.quiet_reads = ctx.traced
             if result.ok:
+                ended = True
                 # what the background said while the attempt read the page fails this command:
                 # the page's state it passed on may be the work of a handler that broke meanwhile
                 ctx.checkpoint()
@@ -335,9 +357,24 @@ def retry(
             if now >= deadline:
                 waited = int(round((now - start) * 1000))
                 ctx.add_log("failed", f"{what} (after {waited}ms)")  # the command log ends on it
+                ended = True
                 page = f"{ctx.page_label}." if ctx.page_label else ""  # a popup's command says so
                 raise CommandError(f"Timed out retrying after {waited}ms: {page}{what}: {result.message}")
             time.sleep(min(pause, max(0.0, deadline - now)))
             pause = min(pause * 2, 0.05)
     finally:
         ctx.command_timeout = outer
+        ctx.quiet_reads = outer_quiet
+        if ctx.quietly_read and not outer_quiet:
+            ctx.quietly_read = False
+            if ended and not ctx.loop.in_loop_thread:  # (a command called on the loop cannot wait)
+                _snapshot_ended_retry(ctx)
+
+
+def _snapshot_ended_retry(ctx: TestContext) -> None:
+    """A retry whose later reads the trace left out ended: the page as it is now goes into the
+    trace (the step's "after"). Bounded; a snapshot that cannot be taken is left out."""
+    try:
+        ctx.loop.run(ctx.browser.trace_snapshot(), _SNAPSHOT_WAIT_S)
+    except Exception:  # noqa: BLE001 - tracing never fails a command
+        pass

@@ -92,7 +92,7 @@ class DomQuery:
         raw = self._ctx.run(self._ctx.browser.dom({
             "mode": "snapshot", "steps": self._steps, "shadow": self._shadow_on(),
             "css": list(css), "props": list(props), "limit": limit,
-        }))
+        }, untraced=self._ctx.quiet_read()))
         if limit is None:
             return expect.DomSubject(self._label, tuple(_snapshot(r) for r in raw))
         return expect.DomSubject(self._label, tuple(_snapshot(r) for r in raw["elements"]),

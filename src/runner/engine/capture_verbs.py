@@ -94,6 +94,12 @@ class CaptureVerbs(BrowserHolder):
         page = self.page if snapshot and self.alive else None
         await self._tracing.group_end(self.context, error=error, snapshot=page)
 
+    async def trace_snapshot(self) -> None:
+        """A DOM snapshot of the page as it is now, in the open step of the trace (none when
+        the page is gone or nothing is traced)."""
+        if self.page is not None and self.alive:
+            await self._tracing.snapshot(self.context, self.page)
+
     def har_recorder(self, keep: Callable[[str], bool], content: str) -> HarRecorder | None:
         """A recorder of the page's exchanges to a HAR (har_recorder.py), or None with no page."""
         if self.page is None:

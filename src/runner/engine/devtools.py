@@ -64,23 +64,40 @@ async def quietly(call: Awaitable[Any]) -> None:
 
 
 class DevTools:
-    """Protocol commands and events of one page (runs on the engine loop)."""
+    """Protocol commands and events of one page (runs on the engine loop).
+
+    A recorder sends a command for every frame it gets (its ack) and a few more whenever it
+    pauses: they go as calls internal to Playwright's driver, and the frames come unwrapped
+    (:func:`listen_now`), as the preflight guard's do, so that recording a video captures no
+    stack per frame and, while a test's trace records, sends none to it.
+    """
 
     def __init__(self, session: CDPSession) -> None:
         self._session = session
+        impl = getattr(session, "_impl_obj", None)
+        self._impl = impl
+        self._send = getattr(getattr(impl, "_connection", None), "send_message_to_server", None)
 
     async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send a protocol command and return its result.
 
         Raises Playwright's ``Error`` when the command fails or the page is gone.
         """
-        result: dict[str, Any] = await self._session.send(method, params)
+        if self._send is None:  # another Playwright: its public call
+            public: dict[str, Any] = await self._session.send(method, params)
+            return public
+        reply = await self._send(self._impl, "send", {"method": method, "params": params or {}},
+                                 {"internal": True, "timeout": 0})
+        result: dict[str, Any] = reply["result"]
         return result
 
     def on(self, event: str, callback: Callable[[dict[str, Any]], Any]) -> None:
         """Call ``callback`` with the parameters of every ``event`` (e.g. a screencast frame)."""
-        self._session.on(event, callback)
+        listen_now(self._session, event, callback)
 
     def remove_listener(self, event: str, callback: Callable[[dict[str, Any]], Any]) -> None:
         """Stop calling ``callback`` (the same callable :meth:`on` was given)."""
-        self._session.remove_listener(event, callback)
+        if self._impl is not None and callable(getattr(self._impl, "remove_listener", None)):
+            self._impl.remove_listener(event, callback)
+        else:
+            self._session.remove_listener(event, callback)

@@ -139,18 +139,30 @@ class ContextTracing:
         number = self._open.pop()
         if error is not None:
             self._failed[number] = error
-        if snapshot is not None and (self._unanswered is None or self._unanswered.done()):
-            # Any snapshotted call will do: an evaluation of nothing changes nothing. It is not
-            # cancelled past the bound: while the page has not answered it (busy in JavaScript),
-            # a command that does not touch the page is not held up a second each time.
-            call = asyncio.ensure_future(snapshot.evaluate(SNAPSHOT_CALL))
-            call.add_done_callback(_consume)
-            await asyncio.wait({call}, timeout=SNAPSHOT_BOUND)
-            if not call.done() or call.exception() is not None:
-                self._quiet = True  # the call's error is runner's, not the test's
-            self._unanswered = None if call.done() else call
+        if snapshot is not None:
+            await self._snapshot(snapshot)
         with contextlib.suppress(Exception):
             await context.tracing.group_end()
+
+    async def snapshot(self, context: BrowserContext | None, page: Page) -> None:
+        """A DOM snapshot of ``page`` as it is now, in the open step (a retrying command whose
+        later reads the trace leaves out ends on one: the page when it passed or gave up). Never
+        raises."""
+        if self.recording and context is not None and context is self._context and self._open:
+            await self._snapshot(page)
+
+    async def _snapshot(self, page: Page) -> None:
+        if self._unanswered is not None and not self._unanswered.done():
+            return
+        # Any snapshotted call will do: an evaluation of nothing changes nothing. It is not
+        # cancelled past the bound: while the page has not answered it (busy in JavaScript),
+        # a command that does not touch the page is not held up a second each time.
+        call = asyncio.ensure_future(page.evaluate(SNAPSHOT_CALL))
+        call.add_done_callback(_consume)
+        await asyncio.wait({call}, timeout=SNAPSHOT_BOUND)
+        if not call.done() or call.exception() is not None:
+            self._quiet = True  # the call's error is runner's, not the test's
+        self._unanswered = None if call.done() else call
 
 
 def _consume(call: asyncio.Future[Any]) -> None:

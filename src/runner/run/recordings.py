@@ -80,17 +80,24 @@ class Recordings:
             self._videos.catch_up()
 
     def settle_last_test(self) -> None:
-        """The page is about to be reset for the next test (or closed): what the last test's
-        end left running is waited for first, its video's catch-up (``SpecVideos.caught_up``)
-        and the discarding of its trace (a trace still recording would record the reset)."""
+        """The page is about to be reset for the next test (or closed): the last test's video
+        catch-up is waited for first (``SpecVideos.caught_up``: the video has the test's last
+        state before the page moves on). The discarding of its trace is not: see
+        :meth:`settle_discarded_trace`."""
+        if self._videos is not None:
+            self._videos.caught_up()
+
+    def settle_discarded_trace(self) -> None:
+        """Wait for the last test's trace to be discarded: before a trace is started again
+        (tracing starts only once the last one stopped, so the new trace holds nothing of the
+        reset) and before the browser closes. The reset between the two tests does not wait for
+        it: whatever of the reset the stopping trace still sees is thrown away with it."""
         discarding, self._discarding = self._discarding, None
         if discarding is not None:
             try:  # watched as the loop's other calls are: a loop found blocked is given up by the reset
                 self._host.loop.run(_settled(discarding), _TRACE_WAIT_S, stall=STALL_S)
             except Exception:  # noqa: BLE001 - a discarded trace is nobody's news; the next start says why it cannot
                 discarding.cancel()
-        if self._videos is not None:
-            self._videos.caught_up()
 
     def abandon(self, why: str) -> None:
         """The engine's loop was given up: the video being recorded through it is lost (and the
@@ -127,7 +134,8 @@ class Recordings:
             return None
         if path is None:
             # Nothing to write, nothing to say (a discarded trace that cannot be stopped is no
-            # news): the test does not wait for it, the next reset does (settle_last_test).
+            # news): neither the test nor the next reset waits for it, the next trace's start
+            # does (settle_discarded_trace).
             self._discarding = self._host.loop.submit(browser.stop_trace(None))
             return None
         where = "" if path is None else f" to {str(path)!r}"

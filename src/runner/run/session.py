@@ -204,6 +204,7 @@ class RunSession:
         isolate = config.test_isolation or config.testing_type == "component"
         self.recordings.settle_last_test()
         browser = self.host.reset(viewport, self.network.clear, isolate=isolate)
+        self.recordings.settle_discarded_trace()  # the reset and the last trace's discarding overlap
         self.host.tell_launches()
         loop = self.host.loop
         if routed:
@@ -283,6 +284,7 @@ class RunSession:
         # nothing can be closed through a blocked loop (wrongly suspected, it is killed instead)
         self.host.abandon_blocked(unless_answers=True)
         self.recordings.settle_last_test()
+        self.recordings.settle_discarded_trace()
         self.host.finish_launch()
         self.recordings.close_videos()
         self.host.close_browser()

@@ -40,6 +40,9 @@ class _Context:
     command_timeout: Any = None
     one_attempt = False
     page_label = None
+    traced = False
+    quiet_reads = False
+    quietly_read = False
 
     def __init__(self) -> None:
         self.log: list[tuple[str, str]] = []
