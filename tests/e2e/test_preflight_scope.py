@@ -155,3 +155,16 @@ def test_going_back_to_a_page_of_the_same_origin_changes_nothing(runner, server)
     runner.go("back")
     runner.go("forward")
     assert _guard(runner).scope == server.url + "/" and _guard(runner).changes == changes
+
+
+def test_a_3xx_without_a_location_is_a_document_the_guard_sees_coming(runner, server):
+    _cors_server_routes(server)
+    server.route("/odd", lambda h: h.send(300, "<html><body>choose</body></html>", content_type="text/html"))
+    _stubbed(runner)
+    open_page(runner, server)
+    assert _scope_becomes(runner, server.url + "/") == server.url + "/"
+    elsewhere = f"http://localhost:{server.port}"
+    runner.visit(elsewhere + "/odd")
+    assert "choose" in runner._ctx.run(runner._ctx.browser.page.content())
+    assert _scope_becomes(runner, elsewhere + "/") == elsewhere + "/"
+    _refused_like_without_runner(server, fetch(runner, server.url + "/cors/closed", _PUT))

@@ -380,11 +380,15 @@ class PreflightGuard:
         of the origin the guard is narrowed to widens it first (see the module)."""
         going_on = {"requestId": event["requestId"]}
         status = int(event.get("responseStatusCode") or 0)
-        if (self._main is not None and event.get("frameId") != self._main) or 300 <= status < 400:
-            send_now(self._cdp, "Fetch.continueRequest", going_on)  # a frame's (widened already), or a redirect
+        headers = event.get("responseHeaders") or []
+        redirect = 300 <= status < 400 and any(str(h.get("name", "")).lower() == "location" for h in headers)
+        if (self._main is not None and event.get("frameId") != self._main) or redirect:
+            # a frame's (the guard pauses every request while the page has one), or a redirect
+            # (its next hop's response is paused in turn; a 3xx without a Location is a document)
+            send_now(self._cdp, "Fetch.continueRequest", going_on)
             return
         url = str((event.get("request") or {}).get("url", ""))
-        self._opaque_next = sandboxes(event.get("responseHeaders"))
+        self._opaque_next = sandboxes(headers)
         coming = None if self._opaque_next else origin_scope(url, _own_origin(url))
         if coming is not None and coming == self._applied:
             send_now(self._cdp, "Fetch.continueRequest", going_on)  # the same origin: nothing changes
