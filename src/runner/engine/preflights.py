@@ -126,10 +126,11 @@ def _escaped(character: str) -> str:
     return "\\" + character if character in "*?\\" else character
 
 
-def origin_scope(url: str, security_origin: str) -> str | None:
+def origin_scope(url: str, security_origin: str | None = None) -> str | None:
     """The prefix every same-origin request URL of a document starts with (``scheme://host[:port]/``),
-    or None when the document's origin is opaque or not ``http(s)`` (``security_origin``, the
-    origin the browser gave the document, must be its URL's own: a sandboxed document's is not)."""
+    or None when the document's origin is opaque or not ``http(s)``. ``security_origin``, the
+    origin the browser gave the document, must be its URL's own (a sandboxed document's is not);
+    None: the URL's own origin is taken as the document's (its response said it is not opaque)."""
     from urllib.parse import urlsplit
 
     try:
@@ -138,20 +139,8 @@ def origin_scope(url: str, security_origin: str) -> str | None:
         return None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return None
-    host = parts.netloc.rpartition("@")[2]
-    own = f"{parts.scheme}://{host}"
-    return own + "/" if security_origin == own else None
-
-
-def _own_origin(url: str) -> str:
-    """``scheme://host[:port]`` of ``url`` (what :func:`origin_scope` takes as its own origin)."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return ""
-    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+    own = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+    return own + "/" if security_origin in (None, own) else None
 
 
 def sandboxes(headers: list[dict[str, str]] | None) -> bool:
@@ -389,7 +378,7 @@ class PreflightGuard:
             return
         url = str((event.get("request") or {}).get("url", ""))
         self._opaque_next = sandboxes(headers)
-        coming = None if self._opaque_next else origin_scope(url, _own_origin(url))
+        coming = None if self._opaque_next else origin_scope(url)
         if coming is not None and coming == self._applied:
             send_now(self._cdp, "Fetch.continueRequest", going_on)  # the same origin: nothing changes
             return

@@ -11,7 +11,7 @@ import dataclasses
 from typing import Any
 
 from runner.events import Event, RequestIntercepted, RunStarted
-from runner.redaction.rules import REDACTED, Redactor
+from runner.redaction.rules import PLAIN_TYPES, REDACTED, Redactor
 
 __all__ = ["redact_event", "redact_config"]
 
@@ -21,9 +21,8 @@ __all__ = ["redact_event", "redact_config"]
 # could not copy that test's trace and screenshot, and the terminal printed paths that did not exist.
 _PATHS = frozenset({"project_root", "absolute", "file", "path", "screenshots", "trace", "video"})
 
-# Values the redactor gives back as they are: never searched (an intercepted request's event
-# has a dozen of them, and every request of a spied page publishes one).
-_PLAIN = frozenset({bool, int, float, type(None)})
+# Values the redactor gives back as they are (PLAIN_TYPES) are never searched: an intercepted
+# request's event has a dozen of them, and every request of a spied page publishes one.
 
 # The fields of each event class that are searched, in order (``dataclasses.fields`` builds a
 # tuple each call: once per class is enough).
@@ -88,7 +87,7 @@ def _request_texts(redactor: Redactor, event: RequestIntercepted) -> list[str] |
             if type(key) is not str or type(value) is not str or key.lower() in secret:
                 return None
             texts.append(value)
-    if any(type(getattr(event, name)) not in _PLAIN for name in REQUEST_PLAIN):
+    if any(type(getattr(event, name)) not in PLAIN_TYPES for name in REQUEST_PLAIN):
         return None
     return texts
 
@@ -101,7 +100,7 @@ def _request_searched(redactor: Redactor, event: RequestIntercepted) -> tuple[st
     if texts is None or not redactor.leaves_alone(texts):
         return _searched(RequestIntercepted)
     timings = event.timings
-    plain_timings = type(timings) is dict and all(type(v) in _PLAIN for v in timings.values())
+    plain_timings = type(timings) is dict and all(type(v) in PLAIN_TYPES for v in timings.values())
     return tuple(name for name in REQUEST_SEARCHED
                  if getattr(event, name) is not None and not (name == "timings" and plain_timings))
 
@@ -114,7 +113,7 @@ def redact_event(redactor: Redactor, event: Event) -> Event:
              else _searched(type(event)))
     for name in names:
         value = getattr(event, name)
-        if type(value) in _PLAIN:
+        if type(value) in PLAIN_TYPES:
             continue
         hidden: Any
         try:

@@ -42,8 +42,8 @@ DEFAULT_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie
 #: The entries of ``runner.request(auth=...)`` that make its Authorization header.
 AUTH_SECRETS = frozenset({"password", "pass", "bearer"})
 
-# Values given back as they are: booleans, numbers and null hold no text to search.
-_PLAIN = frozenset({bool, int, float, type(None)})
+#: Values given back as they are: booleans, numbers and null hold no text to search.
+PLAIN_TYPES = frozenset({bool, int, float, type(None)})
 
 #: The sources (``Config.env_sources``) of the env entries whose values are secret.
 SECRET_ENV_SOURCES = frozenset({"envFile", "env"})
@@ -247,7 +247,7 @@ class Redactor:
         such."""
         if isinstance(value, str):
             return self.text(value)
-        if type(value) in _PLAIN:  # the most common values of all, and never secret
+        if type(value) in PLAIN_TYPES:  # the most common values of all, and never secret
             return value
         if isinstance(value, Mapping):
             lowered = key.lower()
