@@ -10,7 +10,16 @@ Printed, per test, as (time for N tests - time for 1 test) / (N - 1) with the me
 interleaved rounds: pytest-playwright; ``runner run`` with every default on (``video``, ``trace:
 "retain-on-failure"``, the HTML report, the events file, failure screenshots); runner with each
 of those off in turn, and with all of them off; each one's ratio to pytest-playwright (target:
-every default on at most 0.5) and each default's own cost (all on minus that one off). The same
+every default on at most 0.5) and each default's own cost (all on minus that one off).
+
+Three reference rows give the floor under every runner, each a script of Playwright's alone on
+one page kept from test to test, with nothing between the tests (no pytest, no new context, no
+reset, no video): the page's own work (the visit and the click, each followed by one in-page
+wait for what it renders: a few round trips in all), which no runner that loads the page and
+clicks can go below; the same test body as pytest-playwright's; and that body inside Playwright's
+trace with DOM snapshots (as runner's traces have them), started before each test and discarded
+after it: what the trace itself costs, whoever records it. The bench says whether the target is
+below the page's own work. The same
 table is printed a second time for CPU time: the user + system time of each run's processes (read
 from the run's ``wait4``; runner or pytest, Playwright's driver, the browser's processes and ffmpeg
 as far as they are waited for), which a machine shared with other work disturbs far less than
@@ -33,6 +42,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 import zlib
 from pathlib import Path
@@ -41,7 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run_cost import _spec, command, playwright_project  # noqa: E402
+from run_cost import PLAYWRIGHT_ARGS, _spec, command, playwright_project  # noqa: E402
 from tests.support.servers import Handler, TestServer, serving  # noqa: E402
 
 SECTIONS = 10  # fetch calls made when the page loads
@@ -141,6 +151,46 @@ PLAYWRIGHT_BODY = """
     expect(page.locator("#extra")).to_contain_text("extra item 4")
 """
 
+#: The floor, in three steps, each run by Playwright's sync API alone on one page kept for every
+#: test, with nothing between the tests. ``page``: the page's own work: the visit and the click,
+#: each followed by one in-page wait for what it renders (a few round trips in all); ``body``: the
+#: test body as pytest-playwright runs it; ``body+trace``: the same, inside Playwright's trace with
+#: DOM snapshots, started and discarded around each test.
+FLOOR_SCRIPT = """import sys
+from playwright.sync_api import expect, sync_playwright
+
+URL, EXECUTABLE, COUNT, MODE = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+
+
+def test(page):
+BODY
+
+
+def page_work(page):
+    page.goto(URL + "/app", wait_until="commit")
+    page.wait_for_function("document.querySelectorAll('li.item').length === 200 && "
+                           "document.getElementById('status').textContent === 'Loaded 10 sections'", polling=2)
+    page.evaluate("document.getElementById('more').click()")
+    page.wait_for_function("document.querySelectorAll('#extra li').length === 5", polling=2)
+
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path=EXECUTABLE, args=ARGS)
+    context = browser.new_context()
+    page = context.new_page()
+    for _ in range(COUNT):
+        if MODE == "body+trace":
+            context.tracing.start(snapshots=True, screenshots=False, sources=False)
+        (page_work if MODE == "page" else test)(page)
+        if MODE == "body+trace":
+            context.tracing.stop()
+    browser.close()
+"""
+
+FLOORS = {"page": "the page's own work: visit, click, an in-page wait for each",
+          "body": "the test body run by Playwright alone, nothing between tests",
+          "body+trace": "the same in Playwright's trace, discarded per test"}
+
 #: name -> runner.json values over the defaults (only baseUrl is set otherwise)
 VARIANTS: dict[str, dict[str, Any]] = {
     "all": {},
@@ -180,6 +230,15 @@ def timed(cmd: list[str], cwd: Path, stamp: Path, pythonpath: str | None) -> tup
     return time.time() - started, usage.ru_utime + usage.ru_stime
 
 
+def floor_command(root: Path, url: str, executable: str, count: int, mode: str) -> list[str]:
+    """The floor's script (``FLOOR_SCRIPT``) written into ``root``, and the command running it."""
+    root.mkdir(parents=True, exist_ok=True)
+    script = root / "floor.py"
+    script.write_text(FLOOR_SCRIPT.replace("BODY", textwrap.indent(textwrap.dedent(PLAYWRIGHT_BODY).strip(), "    "))
+                      .replace("ARGS", repr(PLAYWRIGHT_ARGS)))
+    return [sys.executable, str(script), url, executable, str(count), mode]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tests", type=int, default=20)
@@ -196,21 +255,24 @@ def main() -> None:
         serve_app(server)
         base = Path(tmp)
         stamp = base / "stamp"
-        projects: dict[tuple[str, int], tuple[Path, str | None]] = {}
+        # (name, tests) -> (command, its folder, the runner source tree to run or None)
+        projects: dict[tuple[str, int], tuple[list[str], Path, str | None]] = {}
         runs = [(name, None) for name in variants]
         if args.before:
             runs += [(name + "@before", str(Path(args.before).resolve())) for name in variants]
         for count in (1, n):
-            projects[("pytest-playwright", count)] = (playwright_project(
-                base / f"pw{count}", server.url, count, stamp, executable, body=PLAYWRIGHT_BODY), None)
+            root = playwright_project(base / f"pw{count}", server.url, count, stamp, executable, body=PLAYWRIGHT_BODY)
+            projects[("pytest-playwright", count)] = (command(root, playwright=True), root, None)
+            for name in FLOORS:
+                root = base / f"floor-{name}{count}"
+                projects[(name, count)] = (floor_command(root, server.url, executable, count, name), root, None)
             for name, source in runs:
                 values = VARIANTS[name.removesuffix("@before")]
-                projects[(name, count)] = (runner_project(base / f"{name}{count}", server.url, count, stamp, values),
-                                           source)
+                root = runner_project(base / f"{name}{count}", server.url, count, stamp, values)
+                projects[(name, count)] = (command(root, playwright=False), root, source)
         results: dict[tuple[str, int], list[tuple[float, float]]] = {key: [] for key in projects}
         for _ in range(args.rounds):  # interleaved: every variant sees the same machine state
-            for key, (root, source) in projects.items():
-                cmd = command(root, playwright=key[0] == "pytest-playwright")
+            for key, (cmd, root, source) in projects.items():
                 results[key].append(timed(cmd, root, stamp, source))
     report(results, runs, variants, n, args.rounds, which=0, title="per-test cost on the app page (ms")
     report(results, runs, variants, n, args.rounds, which=1,
@@ -229,12 +291,18 @@ def report(results: dict[tuple[str, int], list[tuple[float, float]]], runs: list
     cost = {name: per_test(name) for name, _ in runs}
     print(f"{title}; median of {rounds} interleaved rounds, {n} tests):")
     print(f"  {'pytest-playwright':28} {pw:8.1f}  1.00")
+    floors = {name: per_test(name) for name in FLOORS}
+    for name, label in FLOORS.items():
+        print(f"  ({label}) {floors[name]:8.1f}  {floors[name] / pw:.2f}")
     for name, _ in runs:
         print(f"  {'runner ' + name:28} {cost[name]:8.1f}  {cost[name] / pw:.2f}")
     if "all" in cost:
         ratio = cost["all"] / pw
         print(f"runner with every default on / pytest-playwright: {ratio:.2f}  "
               f"(target <= 0.50: {'met' if ratio <= 0.5 else 'NOT met'})")
+        print(f"the target, {pw * 0.5:.1f} ms a test, is {'below' if pw * 0.5 < floors['page'] else 'above'} the page's "
+              f"own work ({floors['page']:.1f} ms, {floors['page'] / pw:.2f}); Playwright's trace alone costs "
+              f"{floors['body+trace'] - floors['body']:.1f} ms a test more")
         print("each default's own cost (all on - that one off, ms a test):")
         for name in variants:
             if name not in ("all", "all-off"):

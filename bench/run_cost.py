@@ -74,6 +74,10 @@ def runner_project(root: Path, url: str, n: int, stamp: Path, values: dict[str, 
     return root
 
 
+#: The browser's arguments in the pytest-playwright projects (the bench's floor uses them too)
+PLAYWRIGHT_ARGS = ["--disable-gpu", "--no-first-run", "--disable-background-networking"]
+
+
 def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: str,
                        body: str = PLAYWRIGHT_BODY) -> Path:
     """The same tests under pytest-playwright, on the same browser executable."""
@@ -84,7 +88,7 @@ def playwright_project(root: Path, url: str, n: int, stamp: Path, executable: st
         @pytest.fixture(scope="session")
         def browser_type_launch_args(browser_type_launch_args):
             return {{**browser_type_launch_args, "executable_path": {executable!r},
-                    "args": ["--disable-gpu", "--no-first-run", "--disable-background-networking"]}}
+                    "args": {PLAYWRIGHT_ARGS!r}}}
     """))
     head = f"from playwright.sync_api import expect\n\nURL = {url!r}"
     (root / "test_bench.py").write_text(_spec(n, stamp, "page", body, head))
