@@ -10,6 +10,13 @@ opened at a page's first visit and kept for the page's next ones (attaching a se
 and detaching it cost a visit 6 ms at load 2.5 and 10 ms at load 13 on the shared 2-core
 machine, measured by visiting the page of bench/defaults_cost.py in one process, interleaved); it
 goes with its page.
+
+Only the main frame's document response is checked, and the page's subresources would send the
+domain's events to runner for nothing (some seven a request; 20 requests cost a visit about 5 ms
+on the shared 2-core machine): so the domain is turned off as soon as the head of a main-frame
+document that is not a redirect has arrived, while the page's subresources load. A document whose
+head never comes (a same-document navigation, one from the cache) leaves it on until the visit
+ends, as before.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from runner.engine.devtools import quietly, send_now
 __all__ = ["DocumentHeads"]
 
 _BOUND_S = 2.0  # opening or closing the session (a stuck page must not hold a visit longer)
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})  # with a Location: the browser goes on to it
 _closing: set[asyncio.Task[None]] = set()  # sessions being closed in the background
 # page -> its heads session, kept between visits (the entry goes when the page object does)
 _sessions: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
@@ -37,6 +45,9 @@ class DocumentHeads:
         self._main = main_frame
         self._documents: set[str] = set()  # request ids of the main frame's documents
         self._heads: dict[str, list[str]] = {}  # request id -> raw heads (a redirect has several)
+        self._final: set[str] = set()  # request ids whose last head (not a redirect's) arrived
+        self._closed = False
+        self.heard = 0  # events heard (for tests: the domain is off once the document's head is in)
         session.on("Network.requestWillBeSent", self._sent)
         session.on("Network.responseReceivedExtraInfo", self._raw)
 
@@ -77,13 +88,23 @@ class DocumentHeads:
         return heads
 
     def _sent(self, event: dict[str, Any]) -> None:
+        self.heard += 1
         if event.get("type") == "Document" and event.get("frameId") == self._main:
-            self._documents.add(event.get("requestId", ""))
+            request_id = event.get("requestId", "")
+            self._documents.add(request_id)
+            if request_id in self._final:  # its head came first (extra info can overtake)
+                self.close()
 
     def _raw(self, event: dict[str, Any]) -> None:
+        self.heard += 1
+        request_id = event.get("requestId", "")
         text = event.get("headersText")
         if isinstance(text, str) and text:  # absent for HTTP/2 and QUIC: nothing to check
-            self._heads.setdefault(event.get("requestId", ""), []).append(text)
+            self._heads.setdefault(request_id, []).append(text)
+        if not _redirects(event):
+            self._final.add(request_id)
+            if request_id in self._documents:  # the document's head is in: the rest is subresources
+                self.close()
 
     def problem(self) -> str | None:
         """Why a document response of the main frame was not valid HTTP, or None."""
@@ -97,7 +118,10 @@ class DocumentHeads:
     def close(self) -> None:
         """Stop listening: the listeners go, and the Network domain is turned off, sent at once
         (so before the next visit turns it on again) and not waited for (a page still loading,
-        or stuck, may take seconds to answer, and nothing needs the answer)."""
+        or stuck, may take seconds to answer, and nothing needs the answer). Once only."""
+        if self._closed:
+            return
+        self._closed = True
         for event, listener in (("Network.requestWillBeSent", self._sent),
                                 ("Network.responseReceivedExtraInfo", self._raw)):
             try:
@@ -105,6 +129,13 @@ class DocumentHeads:
             except Exception:  # noqa: BLE001 - not there: nothing to remove
                 pass
         send_now(self._session, "Network.disable", {})
+
+
+def _redirects(event: dict[str, Any]) -> bool:
+    """Whether a ``Network.responseReceivedExtraInfo`` is a redirect's head (the browser
+    follows it: another head comes), not a document's own (a 3xx without a Location is shown)."""
+    headers = event.get("headers") or {}
+    return event.get("statusCode") in _REDIRECTS and any(name.lower() == "location" for name in headers)
 
 
 def _detach(session: Any) -> None:
