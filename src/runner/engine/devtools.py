@@ -21,16 +21,33 @@ from typing import Any
 
 from playwright.async_api import CDPSession
 
-__all__ = ["DevTools", "quietly", "listen_now", "send_now"]
+__all__ = ["DevTools", "quietly", "listen_now", "stop_listening_now", "send_now"]
+
+
+def _events_of(session: CDPSession) -> Any:
+    """Where ``session``'s events are heard unwrapped: Playwright's own session object, else
+    (another Playwright) the public one."""
+    impl = getattr(session, "_impl_obj", None)
+    if impl is not None and callable(getattr(impl, "on", None)) and callable(getattr(impl, "remove_listener", None)):
+        return impl
+    return session
+
+
+def _internal_sender(session: CDPSession) -> tuple[Any, Callable[..., Any] | None]:
+    """Playwright's own session object and its connection's sender of calls internal to the
+    driver; ``None`` for the sender where they are not there (another Playwright)."""
+    impl = getattr(session, "_impl_obj", None)
+    return impl, getattr(getattr(impl, "_connection", None), "send_message_to_server", None)
 
 
 def listen_now(session: CDPSession, event: str, callback: Callable[[dict[str, Any]], Any]) -> None:
     """Call ``callback`` with the parameters of every ``event`` of ``session``, unwrapped."""
-    impl = getattr(session, "_impl_obj", None)
-    if impl is not None and callable(getattr(impl, "on", None)):
-        impl.on(event, callback)
-    else:
-        session.on(event, callback)
+    _events_of(session).on(event, callback)
+
+
+def stop_listening_now(session: CDPSession, event: str, callback: Callable[[dict[str, Any]], Any]) -> None:
+    """Stop calling ``callback`` (the same callable :func:`listen_now` was given)."""
+    _events_of(session).remove_listener(event, callback)
 
 
 def _retrieved(reply: Any) -> None:
@@ -42,8 +59,7 @@ def send_now(session: CDPSession, method: str, params: dict[str, Any]) -> None:
     """Send a protocol command whose answer nobody needs, at once (not from a task of its own)
     and as a call internal to the driver (no stack captured, nor sent to a trace that records). A
     failure (the page or its session went away) is nobody's news."""
-    impl = getattr(session, "_impl_obj", None)
-    send = getattr(getattr(impl, "_connection", None), "send_message_to_server", None)
+    impl, send = _internal_sender(session)
     if send is None:
         asyncio.ensure_future(quietly(session.send(method, params)))
         return
@@ -74,9 +90,7 @@ class DevTools:
 
     def __init__(self, session: CDPSession) -> None:
         self._session = session
-        impl = getattr(session, "_impl_obj", None)
-        self._impl = impl
-        self._send = getattr(getattr(impl, "_connection", None), "send_message_to_server", None)
+        self._impl, self._send = _internal_sender(session)
 
     async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send a protocol command and return its result.
@@ -97,7 +111,4 @@ class DevTools:
 
     def remove_listener(self, event: str, callback: Callable[[dict[str, Any]], Any]) -> None:
         """Stop calling ``callback`` (the same callable :meth:`on` was given)."""
-        if self._impl is not None and callable(getattr(self._impl, "remove_listener", None)):
-            self._impl.remove_listener(event, callback)
-        else:
-            self._session.remove_listener(event, callback)
+        stop_listening_now(self._session, event, callback)
