@@ -12,11 +12,12 @@ machine, measured by visiting the page of bench/defaults_cost.py in one process,
 goes with its page.
 
 Only the main frame's document response is checked, and the page's subresources would send the
-domain's events to runner for nothing (some seven a request; 20 requests cost a visit about 5 ms
-on the shared 2-core machine): so the domain is turned off as soon as the head of a main-frame
-document that is not a redirect has arrived, while the page's subresources load. A document whose
-head never comes (a same-document navigation, one from the cache) leaves it on until the visit
-ends, as before.
+domain's events to runner for nothing (some seven a request): so the domain is turned off as soon
+as the head of a main-frame document that is not a redirect has arrived, while the page's
+subresources load. A document whose head never comes (a same-document navigation, one from the cache) leaves it on until the visit
+ends, as before. A visit of bench/defaults_cost.py's page (20 requests) took 51.5 ms with the
+domain on until the load event, 45.5 ms with this, 42.6 ms with no check at all (three
+interleaved runs each, 15 visits a run, quiet 2-core machine, 2026-11-27).
 """
 
 from __future__ import annotations
