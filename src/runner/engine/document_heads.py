@@ -14,10 +14,11 @@ goes with its page.
 Only the main frame's document response is checked, and the page's subresources would send the
 domain's events to runner for nothing (some seven a request): so the domain is turned off as soon
 as the head of a main-frame document that is not a redirect has arrived, while the page's
-subresources load. A document whose head never comes (a same-document navigation, one from the cache) leaves it on until the visit
-ends, as before. A visit of bench/defaults_cost.py's page (20 requests) took 51.5 ms with the
-domain on until the load event, 45.5 ms with this, 42.6 ms with no check at all (three
-interleaved runs each, 15 visits a run, quiet 2-core machine, 2026-11-27).
+subresources load. A document whose head never comes (a same-document navigation, one from the
+cache) leaves it on until the visit ends, as before. A visit of bench/defaults_cost.py's page
+(20 requests) took 51.5 ms with the domain on until the load event, 45.5 ms with this, 42.6 ms
+with no check at all (three interleaved runs each, 15 visits a run, quiet 2-core machine,
+2026-11-27).
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ class DocumentHeads:
         self._heads: dict[str, list[str]] = {}  # request id -> raw heads (a redirect has several)
         self._final: set[str] = set()  # request ids whose last head (not a redirect's) arrived
         self._closed = False
-        self.heard = 0  # events heard (for tests: the domain is off once the document's head is in)
         session.on("Network.requestWillBeSent", self._sent)
         session.on("Network.responseReceivedExtraInfo", self._raw)
 
@@ -89,7 +89,6 @@ class DocumentHeads:
         return heads
 
     def _sent(self, event: dict[str, Any]) -> None:
-        self.heard += 1
         if event.get("type") == "Document" and event.get("frameId") == self._main:
             request_id = event.get("requestId", "")
             self._documents.add(request_id)
@@ -97,7 +96,6 @@ class DocumentHeads:
                 self.close()
 
     def _raw(self, event: dict[str, Any]) -> None:
-        self.heard += 1
         request_id = event.get("requestId", "")
         text = event.get("headersText")
         if isinstance(text, str) and text:  # absent for HTTP/2 and QUIC: nothing to check
