@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from runner.commands.selectors import invalid_selector_message
+from runner.commands.steps import SNAPSHOT_WAIT_S
 from runner.engine.element_verbs import InvalidSelector
 from runner.engine.frames import FrameUnavailable
 from runner.engine.loop import EngineBlocked, EngineTimeout
@@ -42,9 +43,6 @@ _ALIVE_S = 30.0
 # waiting driver uses next to nothing).
 _LOOK_S = 0.5
 _BUSY_SHARE = 0.25
-# How long the snapshot that ends a retry is waited for (the snapshot itself is bounded at 1 s: a
-# page busy in JavaScript gives none), as a step's closing snapshot is (commands/steps.py).
-_SNAPSHOT_WAIT_S = 3.0
 
 __all__ = ["TestContext", "LogEntry", "retry", "Attempt"]
 
@@ -375,6 +373,6 @@ def _snapshot_ended_retry(ctx: TestContext) -> None:
     """A retry whose later reads the trace left out ended: the page as it is now goes into the
     trace (the step's "after"). Bounded; a snapshot that cannot be taken is left out."""
     try:
-        ctx.loop.run(ctx.browser.trace_snapshot(), _SNAPSHOT_WAIT_S)
+        ctx.loop.run(ctx.browser.trace_snapshot(), SNAPSHOT_WAIT_S)
     except Exception:  # noqa: BLE001 - tracing never fails a command
         pass

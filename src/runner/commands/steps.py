@@ -52,8 +52,9 @@ PAGELESS = frozenset({
     "clear_cookie", "clear_cookies", "url", "title",
 })
 
-#: How long a command waits for its step's closing snapshot (seconds; the snapshot itself is
-#: bounded at 1 s, a page busy in JavaScript gives none).
+#: How long a command waits for its step's closing snapshot, and a retry for the snapshot it ends
+#: on (commands/context.py) (seconds; the snapshot itself is bounded at 1 s, a page busy in
+#: JavaScript gives none).
 SNAPSHOT_WAIT_S = 3.0
 
 
