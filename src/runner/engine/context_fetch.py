@@ -21,11 +21,11 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from runner.engine.direct_fetch import DirectClient
+from runner.engine.raw_http import REDIRECT_STATUSES
 from runner.net import Headers, HttpResponse, UpstreamError, header_has
 
 __all__ = ["fetch_in_context", "parse_set_cookie"]
 
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _BODY_HEADERS = ("content-type", "content-length", "content-encoding", "content-language", "content-location",
                  "transfer-encoding")
 
@@ -55,7 +55,7 @@ async def fetch_in_context(client: DirectClient, context: Any, method: str, url:
         response = await client.fetch(method, url, sent, body, remaining_ms, follow_redirect=False)
         await _store_cookies(context, url, response.headers.get("set-cookie"))
         location = response.headers.get("location")
-        if response.status not in _REDIRECTS or not location or max_redirects <= 0:
+        if response.status not in REDIRECT_STATUSES or not location or max_redirects <= 0:
             return response
         if hop >= max_redirects:
             raise UpstreamError(f"{method} {url} redirected more than {max_redirects} times (the last "

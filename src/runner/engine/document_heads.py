@@ -33,7 +33,6 @@ from runner.engine.devtools import quietly, send_now
 __all__ = ["DocumentHeads"]
 
 _BOUND_S = 2.0  # opening or closing the session (a stuck page must not hold a visit longer)
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})  # with a Location: the browser goes on to it
 _closing: set[asyncio.Task[None]] = set()  # sessions being closed in the background
 # page -> its heads session, kept between visits (the entry goes when the page object does)
 _sessions: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
@@ -100,7 +99,7 @@ class DocumentHeads:
         text = event.get("headersText")
         if isinstance(text, str) and text:  # absent for HTTP/2 and QUIC: nothing to check
             self._heads.setdefault(request_id, []).append(text)
-        if not _redirects(event):
+        if not raw_http.followed_redirect(event.get("statusCode"), event.get("headers") or {}):
             self._final.add(request_id)
             if request_id in self._documents:  # the document's head is in: the rest is subresources
                 self.close()
@@ -128,13 +127,6 @@ class DocumentHeads:
             except Exception:  # noqa: BLE001 - not there: nothing to remove
                 pass
         send_now(self._session, "Network.disable", {})
-
-
-def _redirects(event: dict[str, Any]) -> bool:
-    """Whether a ``Network.responseReceivedExtraInfo`` is a redirect's head (the browser
-    follows it: another head comes), not a document's own (a 3xx without a Location is shown)."""
-    headers = event.get("headers") or {}
-    return event.get("statusCode") in _REDIRECTS and any(name.lower() == "location" for name in headers)
 
 
 def _detach(session: Any) -> None:

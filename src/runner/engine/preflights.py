@@ -76,6 +76,7 @@ from typing import TYPE_CHECKING, Any
 from runner.engine.devtools import listen_now, quietly, send_now
 from runner.engine.direct_fetch import DirectClient
 from runner.engine.exchange import BLOCKED_HEADER, abandoned_message, send_and_answer
+from runner.engine.raw_http import followed_redirect
 from runner.net import (
     HttpRequest,
     HttpResponse,
@@ -370,7 +371,7 @@ class PreflightGuard:
         going_on = {"requestId": event["requestId"]}
         status = int(event.get("responseStatusCode") or 0)
         headers = event.get("responseHeaders") or []
-        redirect = 300 <= status < 400 and any(str(h.get("name", "")).lower() == "location" for h in headers)
+        redirect = followed_redirect(status, (str(h.get("name", "")) for h in headers))
         if (self._main is not None and event.get("frameId") != self._main) or redirect:
             # a frame's (the guard pauses every request while the page has one), or a redirect
             # (its next hop's response is paused in turn; a 3xx without a Location is a document)

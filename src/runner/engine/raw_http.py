@@ -10,11 +10,23 @@ these, so its visit fails. These rules are that parser's (llhttp, strict mode), 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["problem", "INVALID_HTTP"]
+__all__ = ["problem", "followed_redirect", "INVALID_HTTP", "REDIRECT_STATUSES"]
 
 #: How goto's error starts when a document's response was not valid HTTP (the rest says why).
 INVALID_HTTP = "invalid HTTP response: "
+
+#: The statuses a browser (and Playwright's client) follows to the response's ``Location``; a
+#: response of another status, a 3xx included, is the answer itself (a document shows its body).
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+
+def followed_redirect(status: int | None, header_names: Iterable[str]) -> bool:
+    """Whether the browser goes on from a response of ``status`` whose headers are named
+    ``header_names`` to another URL: a redirect status, with a ``Location``."""
+    return status in REDIRECT_STATUSES and any(name.lower() == "location" for name in header_names)
+
 
 _STATUS_LINE = re.compile(r"HTTP/\d\.\d (\d{3})(?: [^\x00-\x08\x0a-\x1f\x7f]*)?")
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")

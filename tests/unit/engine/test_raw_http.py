@@ -1,9 +1,11 @@
-"""raw_http.problem: the raw head of a response, judged as a strict HTTP/1.x parser would."""
+"""raw_http: the raw head of a response, judged as a strict HTTP/1.x parser would (problem), and
+which responses the browser follows to another URL (followed_redirect)."""
 
 from __future__ import annotations
 
 import pytest
 
+from runner.engine import raw_http
 from runner.engine.raw_http import problem
 
 VALID = [
@@ -45,3 +47,15 @@ def test_invalid_heads_say_why(head: str, said: str) -> None:
 def test_a_long_line_is_cut_in_the_message() -> None:
     found = problem("HTTP/1.1 " + "x" * 500 + "\r\n\r\n")
     assert found is not None and len(found) < 200 and "…" in found
+
+
+@pytest.mark.parametrize(("status", "names", "followed"), [
+    (301, ["Location"], True), (302, ["location"], True), (303, ["LOCATION"], True), (307, ["Location"], True),
+    (308, ["Location", "Content-Type"], True),
+    (302, ["Content-Type"], False),  # no Location: the browser shows the body
+    (300, ["Location"], False), (304, ["Location"], False), (305, ["Location"], False),  # not followed
+    (200, ["Location"], False), (None, ["Location"], False),
+])
+def test_followed_redirect_is_what_the_browser_follows(status, names, followed):
+    assert raw_http.followed_redirect(status, names) is followed
+    assert raw_http.followed_redirect(status, {name: "x" for name in names}) is followed  # a header map
