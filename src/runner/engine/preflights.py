@@ -374,7 +374,8 @@ class PreflightGuard:
         redirect = followed_redirect(status, (str(h.get("name", "")) for h in headers))
         if (self._main is not None and event.get("frameId") != self._main) or redirect:
             # a frame's (the guard pauses every request while the page has one), or a redirect
-            # (its next hop's response is paused in turn; a 3xx without a Location is a document)
+            # (its next hop's response is paused in turn; a response the browser does not follow,
+            # a 3xx without a Location or a 300, is a document)
             send_now(self._cdp, "Fetch.continueRequest", going_on)
             return
         url = str((event.get("request") or {}).get("url", ""))
