@@ -164,7 +164,7 @@ def _call(runner: CustomCommands, custom: _Custom, *args: Any, **kwargs: Any) ->
     try:
         return run_parent(runner._ctx, custom.name, lambda: custom.fn(runner, *args, **passed), args, kwargs)
     except Exception as err:
-        shown = "[redacted]" if kwargs.get("log") is False else show_args(args, kwargs)
+        shown = "[redacted]" if kwargs.get("log") is False else show_args(args, kwargs, runner._ctx.redactor)
         if runner._ctx.redactor is not None:
             shown = runner._ctx.redactor.text(shown)
         err.add_note(f"(in the custom command runner.{custom.name}({shown}), "

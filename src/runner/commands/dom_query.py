@@ -177,7 +177,8 @@ def checked_selector(owner: Any, name: str, args: tuple[Any, ...], kwargs: dict[
 def _refuse(owner: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], why: str) -> NoReturn:
     """Fail the query ``name`` with ``why``, told as the command it would have been part of."""
     label = getattr(owner, "_label", None)
-    call = f"{name}({show_args(args, kwargs)})"
+    ctx = getattr(owner, "_ctx", None)
+    call = f"{name}({show_args(args, kwargs, getattr(ctx, 'redactor', None))})"
     message = f"runner.{label}.{call}: {why}" if label else f"runner.{call}: {why}"
 
     def fail(self: Any, *_: Any, **__: Any) -> NoReturn:

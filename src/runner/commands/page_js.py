@@ -127,7 +127,7 @@ class PageValue(Value):
         Waits (up to ``timeout``, else defaultCommandTimeout) until the path exists."""
         __tracebackhide__ = True
         parts = [*self._parts, *split_path(method, f"{self._label}.invoke()")]
-        label = f"{self._label}.invoke({show_args((method, *args), {})})"
+        label = f"{self._label}.invoke({show_args((method, *args), {}, self._ctx.redactor)})"
         json_arguments(list(args), label)
         limit = self._limit(timeout)
         deadline = time.monotonic() + limit / 1000
@@ -150,7 +150,7 @@ class PageValue(Value):
             return Attempt(True, value=from_page(answer["value"]))
 
         navigated: list[bool] = []
-        called = f".{'.'.join(parts[len(self._parts):])}({show_args(args, {})})"
+        called = f".{'.'.join(parts[len(self._parts):])}({show_args(args, {}, self._ctx.redactor)})"
         self._ctx.add_log("invoke", called)  # before: a call that fails is in the log too
         result = retry(self._ctx, attempt, limit, label)
         if navigated:
@@ -217,7 +217,7 @@ class PageValue(Value):
             outcome = expect.check(value, "not.eq" if negated else "eq", args[1])
             return Attempt(outcome.ok, f"{self._path}.{name}: {outcome.message}")
 
-        retry(self._ctx, attempt, self._limit(timeout), f"{self._label}.should({show_args((chainer, *args), {})})")
+        retry(self._ctx, attempt, self._limit(timeout), f"{self._label}.should({show_args((chainer, *args), {}, self._ctx.redactor)})")
 
 
 class PageHash(str):

@@ -53,7 +53,7 @@ class Reads(DomQuery):
         __tracebackhide__ = True
         if not isinstance(method, str) or not method:
             raise UsageError(f"{self._label}.invoke() needs a method name; found {method!r}.")
-        label = f"{self._label}.invoke({show_args((method, *args), {})})"
+        label = f"{self._label}.invoke({show_args((method, *args), {}, self._ctx.redactor)})"
         read = self._reader(method, args)
         if read is not None:
             self._existing(timeout, f"to invoke {method!r}")

@@ -58,20 +58,29 @@ PAGELESS = frozenset({
 SNAPSHOT_WAIT_S = 3.0
 
 
-def show_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    """``'/users', timeout=100``: a call's arguments as the command log shows them."""
-    parts = [_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
+def show_args(args: tuple[Any, ...], kwargs: dict[str, Any], redactor: Any = None) -> str:
+    """``'/users', timeout=100``: a call's arguments as the command log shows them. With the
+    run's ``redactor`` its secrets are hidden before anything is cut short: a secret cut in two
+    is no longer found whole by the redaction of the line it goes into, and its first part would
+    show."""
+    parts = [_short(a, redactor) for a in args] + [f"{k}={_short(v, redactor, k)}" for k, v in kwargs.items()]
     text = ", ".join(parts)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
-def _short(value: Any) -> str:
+def _short(value: Any, redactor: Any = None, key: str = "") -> str:
+    """``value`` as shown in a line (cut at 80 characters), the run's secrets in it hidden first
+    when given the ``redactor`` (``key``: the name it was given, e.g. ``headers``)."""
     if callable(value) and hasattr(value, "__name__"):
         return f"<function {value.__name__}>"
+    if redactor is not None:
+        value = _hidden_in(redactor, value, key)
     try:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a user's object may have a broken __repr__
         text = f"<{type(value).__name__}>"
+    if redactor is not None:
+        text = redactor.text(text)  # a secret an object's own repr spells out
     return text if len(text) <= 80 else text[:79] + "…"
 
 

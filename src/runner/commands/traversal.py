@@ -37,7 +37,8 @@ class Traversal(DomQuery):
         for key, value in selectors.items():
             required = key == "selector" and op in _NEEDS_SELECTOR
             step[key] = checked_selector(self, name, args, kwargs, value, required=required)
-        shown = show_args(tuple(a for a in args if a is not None), {k: v for k, v in kwargs.items() if v is not None})
+        shown = show_args(tuple(a for a in args if a is not None), {k: v for k, v in kwargs.items() if v is not None},
+                          self._ctx.redactor)
         return self._derive(step, f"{name}({shown})")
 
     def find(self, selector: str) -> Self:

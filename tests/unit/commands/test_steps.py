@@ -161,3 +161,31 @@ def test_a_command_the_runs_stop_cut_short_says_so_not_keyboardinterrupt() -> No
         thing.click()
     ended = thing.told[-1]
     assert ended.state == "failed" and ended.error == "Interrupted: the run was stopped while this command ran"
+
+
+SECRET = "PLANTED-s3cr3t-98431"
+
+
+@pytest.mark.parametrize("args", [
+    # the secret straddles the 80-character cut of one argument's repr
+    ("/shop/items.json", {"headers": {"X-Api-Key": "k" * 10, "Authorization": f"Bearer {SECRET}"}}),
+    ("x" * 70 + SECRET,),
+    # and the cut of the whole line
+    tuple("y" * 60 for _ in range(3)) + (SECRET,),
+])
+def test_shown_args_hide_a_secret_before_they_are_cut_short(args):
+    from runner.redaction import Redactor
+
+    redactor = Redactor(values=[SECRET])
+    shown = show_args(args, {}, redactor)
+    # no part of the secret is left, however short: its first four characters were, before
+    assert SECRET[:4] not in shown and "s3cr" not in shown
+    without = show_args(args, {})  # no redactor: nothing is hidden (and the cut is where it was)
+    assert "[redacted]" not in without
+
+
+def test_a_secret_header_of_a_keyword_argument_is_hidden_by_its_name():
+    from runner.redaction import Redactor
+
+    shown = show_args((), {"headers": {"Authorization": "Bearer not-an-env-value"}}, Redactor())
+    assert "not-an-env-value" not in shown and "[redacted]" in shown
