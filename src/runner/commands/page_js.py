@@ -191,7 +191,7 @@ class PageValue(Value):
         def attempt() -> Attempt:
             ok, value, message = self._read()
             if negated:
-                return Attempt(not ok or value is None, f"expected {self._path} not to exist, but it is {_short(value)}")
+                return Attempt(not ok or value is None, f"expected {self._path} not to exist, but it is {_short(value, self._ctx.redactor)}")
             if not ok:
                 return Attempt(False, message)
             return Attempt(value is not None, f"expected {self._path} to exist, but it is null or undefined")
@@ -210,7 +210,7 @@ class PageValue(Value):
             if len(args) == 1:
                 if ok:
                     return Attempt(not negated, f"expected {self._path} not to have property {name!r}, "
-                                                f"but it has ({_short(value)})")
+                                                f"but it has ({_short(value, self._ctx.redactor)})")
                 return Attempt(negated, message)
             if not ok:
                 return Attempt(negated, message)

@@ -56,7 +56,7 @@ class QueryCommands(CommandsBase):
         ``contains(content)``, or ``contains(selector, content)`` (the original's order: the
         element matching ``selector`` that contains it); ``selector=`` and ``content=`` as
         keywords too. A ``button``, ``a`` or ``label`` holding the text is preferred."""
-        chosen, text = contains_arguments("runner.contains", args, selector, content)
+        chosen, text = contains_arguments("runner.contains", args, selector, content, self._ctx.redactor)
         step = contains_step(self, text, chosen, match_case, args)
         steps, label = scoped(self, step, contains_label(args, selector, content, match_case))
         found = Subject(self, steps, label, timeout)

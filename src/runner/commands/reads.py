@@ -36,7 +36,7 @@ class Reads(DomQuery):
                 if not full.elements:
                     raise _Missing(f"{self._label} has no elements")
                 value = full.elements[0].props.get(head)
-            return lookup_path(value, rest) if rest else value
+            return lookup_path(value, rest, self._ctx.redactor) if rest else value
 
         return Value(self._commands, getter, f"{self._label}.its({path!r})")
 

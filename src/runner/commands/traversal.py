@@ -49,7 +49,7 @@ class Traversal(DomQuery):
         """The deepest element in the subject containing ``content``: ``contains(content)``, or
         ``contains(selector, content)`` (the original's order: an element matching ``selector``
         that contains it); ``selector=`` and ``content=`` as keywords too."""
-        chosen, text = contains_arguments("contains", args, selector, content)
+        chosen, text = contains_arguments("contains", args, selector, content, self._ctx.redactor)
         step = contains_step(self, text, chosen, match_case, args)
         found = self._derive(step, contains_label(args, selector, content, match_case))
         found._swapped = swapped(chosen, text)
@@ -123,17 +123,17 @@ class Traversal(DomQuery):
 
 
 def contains_arguments(name: str, args: tuple[Any, ...], selector: str | None,
-                       content: Any) -> tuple[str | None, Any]:
+                       content: Any, redactor: Any = None) -> tuple[str | None, Any]:
     """``contains``'s selector and content from its call: ``(content)``, ``(selector,
     content)`` (the original's order), ``(selector, content=...)`` or keywords. Raises
     ``UsageError`` for a call that gives one of them twice, or none."""
     if len(args) > 2:
         raise UsageError(f"{name}() takes content, or a selector and content; found {len(args)} "
-                         f"arguments: {show_args(args, {})}.")
+                         f"arguments: {show_args(args, {}, redactor)}.")
     if len(args) == 2 or (len(args) == 1 and content is not None):
         if selector is not None or (len(args) == 2 and content is not None):
             raise UsageError(f"{name}() was given the selector or the content twice: "
-                             f"{show_args(args, {'selector': selector, 'content': content})}.")
+                             f"{show_args(args, {'selector': selector, 'content': content}, redactor)}.")
         return args[0], args[1] if len(args) == 2 else content
     if len(args) == 1:
         return selector, args[0]

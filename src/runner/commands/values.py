@@ -164,7 +164,7 @@ class Value:
         return result.value
 
     def its(self, path: str) -> Value:
-        return Value(self._commands, lambda: lookup_path(self._getter(), str(path)),
+        return Value(self._commands, lambda: lookup_path(self._getter(), str(path), self._ctx.redactor),
                      f"{self._label}.its({path!r})", once=self._once)
 
     @command("invoke")
@@ -172,7 +172,7 @@ class Value:
         """Call ``method(*args, **kwargs)`` of the value, now (once it can be read, up to
         defaultCommandTimeout), and yield what it returned."""
         __tracebackhide__ = True
-        label = f"{self._label}.invoke({show_args((method, *args), kwargs)})"
+        label = f"{self._label}.invoke({show_args((method, *args), kwargs, self._ctx.redactor)})"
 
         def attempt() -> Attempt:
             ok, target, message = self._read()
@@ -182,7 +182,7 @@ class Value:
             if func is None and isinstance(target, Mapping):
                 func = target.get(method)
             if not callable(func):
-                raise CommandError(f"{label}: {_short(target)} has no method {method!r}.")
+                raise CommandError(f"{label}: {_short(target, self._ctx.redactor)} has no method {method!r}.")
             return Attempt(True, value=func)
 
         func = retry(self._ctx, attempt, float(self._ctx.config.default_command_timeout), label)
@@ -211,7 +211,7 @@ class Value:
             ok, value, message = self._read()
             if ok and isinstance(value, (list, tuple)):
                 return Attempt(True, value=tuple(value))
-            return Attempt(False, message if not ok else f"spread() needs a list or tuple; the value is {_short(value)}")
+            return Attempt(False, message if not ok else f"spread() needs a list or tuple; the value is {_short(value, self._ctx.redactor)}")
 
         items: tuple[Any, ...] = self._assert(attempt, float(self._ctx.config.default_command_timeout),
                                               f"{self._label}.spread()")
@@ -222,9 +222,10 @@ class Value:
         return self
 
 
-def lookup_path(value: Any, path: str) -> Any:
+def lookup_path(value: Any, path: str, redactor: Any = None) -> Any:
     """Follow a dotted path through dicts, lists and attributes (camelCase or snake_case); a
-    zero-argument accessor on the way (e.g. a Subject's text) reads through.
+    zero-argument accessor on the way (e.g. a Subject's text) reads through. ``redactor``: the
+    run's, for the value a message shows (see :func:`_short`).
 
     Raises _Missing (the retry loop tries again) when a part of the path does not exist yet.
     """
@@ -235,11 +236,15 @@ def lookup_path(value: Any, path: str) -> Any:
             container = err.container
             kind = "string" if isinstance(container, str) else "tuple" if isinstance(container, tuple) else "list"
             raise _Missing(f"{kind} index out of range") from None
-        raise _Missing(f"{_short(err.container)} has no property {err.part!r}") from None
+        raise _Missing(f"{_short(err.container, redactor)} has no property {err.part!r}") from None
 
 
-def _short(value: Any) -> str:
+def _short(value: Any, redactor: Any = None) -> str:
+    """``value`` as a message shows it, cut at 80 characters; with the run's ``redactor`` its
+    secrets are hidden before the cut (a secret cut in two would no longer be found whole)."""
     text = repr(value)
+    if redactor is not None:
+        text = redactor.text(text)
     return text if len(text) < 80 else text[:77] + "..."
 
 

@@ -189,3 +189,16 @@ def test_a_secret_header_of_a_keyword_argument_is_hidden_by_its_name():
 
     shown = show_args((), {"headers": {"Authorization": "Bearer not-an-env-value"}}, Redactor())
     assert "not-an-env-value" not in shown and "[redacted]" in shown
+
+
+def test_a_value_in_a_message_hides_a_secret_before_it_is_cut_short():
+    from runner.commands.values import _Missing, _short, lookup_path
+    from runner.redaction import Redactor
+
+    redactor = Redactor(values=[SECRET])
+    value = {"note": "n" * 45, "token": SECRET}  # its repr is cut inside the secret
+    assert SECRET[:4] in _short(value)  # the cut alone leaves its first part
+    assert SECRET[:4] not in _short(value, redactor) and "s3cr" not in _short(value, redactor)
+    with pytest.raises(_Missing) as missing:
+        lookup_path(value, "absent", redactor)
+    assert SECRET[:4] not in str(missing.value) and "has no property 'absent'" in str(missing.value)
